@@ -1,0 +1,72 @@
+/** Shapes shared by the three moderation models, the ensemble and the API contract. */
+import type { Preprocessed } from './preprocess';
+
+export const SEXISM_VERSION = 'sexism_lasso_v1' as const;
+export const TOXICITY_VERSION = 'toxic_transformer_v1' as const;
+export const RULES_VERSION = 'rules_v1' as const;
+export const MODEL_VERSIONS = [SEXISM_VERSION, TOXICITY_VERSION, RULES_VERSION] as const;
+
+export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export interface SexismLabel {
+  score: number;
+  severity: Severity;
+  model_version: typeof SEXISM_VERSION;
+  threshold_met: boolean;
+}
+
+export const TOXICITY_HEADS = ['overall', 'insult', 'threat', 'identity_attack', 'profanity'] as const;
+export type ToxicityHead = (typeof TOXICITY_HEADS)[number];
+export type ToxicityScores = Record<ToxicityHead, number>;
+export interface ToxicityLabel extends ToxicityScores {
+  model_version: typeof TOXICITY_VERSION;
+}
+
+export const RULE_FLAGS = [
+  'slur_detected',
+  'threat_detected',
+  'self_harm_flag',
+  'profanity_flag',
+  'caps_abuse',
+  'character_repetition',
+] as const;
+export type RuleFlag = (typeof RULE_FLAGS)[number];
+export type RulesLabel = Record<RuleFlag, boolean> & { model_version: typeof RULES_VERSION };
+
+/** A rule hit, for `explain: true` and the console's highlighting. Offsets index `Preprocessed.visible`. */
+export interface RuleMatch {
+  flag: RuleFlag;
+  /** Lexicon entry or pattern id that matched. */
+  term: string;
+  start: number;
+  end: number;
+}
+export interface RulesResult {
+  label: RulesLabel;
+  matches: RuleMatch[];
+}
+
+/** One n-gram's additive contribution to the sexism logit, for `explain: true`. */
+export interface NgramContribution {
+  feature: string;
+  weight: number;
+}
+
+export interface SexismModel {
+  readonly version: typeof SEXISM_VERSION;
+  /** Batched scoring: one label per input, same order. */
+  score(texts: readonly Preprocessed[]): SexismLabel[];
+  explain(text: Preprocessed, top: number): NgramContribution[];
+}
+
+export interface ToxicityModel {
+  readonly version: typeof TOXICITY_VERSION;
+  /** Batched inference: one score set per input, same order. */
+  score(texts: readonly Preprocessed[]): Promise<ToxicityScores[]>;
+}
+
+export interface RulesEngine {
+  readonly version: typeof RULES_VERSION;
+  evaluate(text: Preprocessed): RulesResult;
+}
