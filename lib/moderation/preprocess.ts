@@ -69,7 +69,8 @@ export interface Preprocessed {
 }
 
 export function preprocess(text: string): Preprocessed {
-  const visible = removeInvisible(text.normalize('NFKC'));
+  // Lone surrogates (valid in JSON, invalid Unicode) become U+FFFD so no model sees half a pair.
+  const visible = removeInvisible(text.toWellFormed().normalize('NFKC'));
   const clean = foldHomoglyphs(visible)
     .replace(URL_RE, ` ${URL_PLACEHOLDER} `)
     .replace(MENTION_RE, `$1${MENTION_PLACEHOLDER}`)

@@ -1,0 +1,157 @@
+/**
+ * The /v1 moderation contract, written once: routes validate with it, the browser client types
+ * come from it, and the OpenAPI document is generated from it (lib/contracts/openapi.ts).
+ * Field names and model versions follow ../shared/specs/text-moderation-api.md exactly.
+ */
+import { z } from 'zod';
+import { SEVERITIES, SEXISM_VERSION, TOXICITY_VERSION, RULES_VERSION } from '@/lib/moderation/types';
+
+export interface ModerationLimits {
+  maxTextChars: number;
+  maxBatchItems: number;
+}
+
+/** Length in Unicode code points, as the spec's "characters" (a UTF-16 length would count 😀 twice). */
+export function codePointLength(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
+function moderatedText(maxChars: number) {
+  return z
+    .string()
+    .min(1)
+    .superRefine((s, ctx) => {
+      if (s.length > maxChars && codePointLength(s) > maxChars) {
+        ctx.addIssue({ code: 'too_big', origin: 'string', maximum: maxChars, inclusive: true, input: s });
+      }
+    })
+    .describe(`Raw user text, 1 to ${maxChars} characters (Unicode code points).`);
+}
+
+const explainField = z
+  .boolean()
+  .optional()
+  .describe('Beyond the spec, default false: adds an `explanations` object (rule spans, top sexism n-grams).');
+
+export function moderationRequestSchemas(limits: ModerationLimits) {
+  const text = z.object({ text: moderatedText(limits.maxTextChars), explain: explainField });
+  const batch = z.object({
+    texts: z
+      .array(moderatedText(limits.maxTextChars))
+      .min(1)
+      .max(limits.maxBatchItems)
+      .describe(`1 to ${limits.maxBatchItems} texts, answered in input order.`),
+    explain: explainField,
+  });
+  return { text, batch };
+}
+export type ModerateTextRequest = z.infer<ReturnType<typeof moderationRequestSchemas>['text']>;
+export type ModerateBatchRequest = z.infer<ReturnType<typeof moderationRequestSchemas>['batch']>;
+
+const unit = z.number().min(0).max(1);
+export const severitySchema = z.enum(SEVERITIES);
+
+export const SUMMARIES = ['likely_safe', 'possibly_harmful', 'likely_harmful', 'highly_harmful'] as const;
+export const PRIMARY_ISSUES = [
+  'none',
+  'sexism',
+  'toxicity',
+  'insult',
+  'threat',
+  'identity_attack',
+  'profanity',
+  'self_harm',
+  'slur',
+] as const;
+export type Summary = (typeof SUMMARIES)[number];
+export type PrimaryIssue = (typeof PRIMARY_ISSUES)[number];
+
+export const sexismLabelSchema = z.object({
+  score: unit.describe('Probability that the text is sexist.'),
+  severity: severitySchema,
+  model_version: z.literal(SEXISM_VERSION),
+  threshold_met: z.boolean().describe('score >= the decision threshold tuned on EDOS dev.'),
+});
+export const toxicityLabelSchema = z.object({
+  overall: unit,
+  insult: unit,
+  threat: unit,
+  identity_attack: unit,
+  profanity: unit,
+  model_version: z.literal(TOXICITY_VERSION),
+});
+export const rulesLabelSchema = z.object({
+  slur_detected: z.boolean(),
+  threat_detected: z.boolean(),
+  self_harm_flag: z.boolean(),
+  profanity_flag: z.boolean(),
+  caps_abuse: z.boolean(),
+  character_repetition: z.boolean(),
+  model_version: z.literal(RULES_VERSION),
+});
+export const ensembleSchema = z.object({
+  summary: z.enum(SUMMARIES),
+  primary_issue: z.enum(PRIMARY_ISSUES),
+  score: unit.describe('Combined risk, monotone in every model risk; see README "Ensemble".'),
+  severity: severitySchema,
+});
+export const explanationsSchema = z.object({
+  rules: z.array(
+    z.object({ flag: z.string(), term: z.string(), start: z.number().int(), end: z.number().int() }),
+  ),
+  sexism: z.array(z.object({ feature: z.string(), weight: z.number() })),
+});
+
+export const moderationResponseSchema = z.object({
+  text: z.string(),
+  label: z.object({ sexism: sexismLabelSchema, toxicity: toxicityLabelSchema, rules: rulesLabelSchema }),
+  ensemble: ensembleSchema,
+  meta: z.object({
+    processing_time_ms: z.number().int().min(0),
+    models_used: z.tuple([z.literal(SEXISM_VERSION), z.literal(TOXICITY_VERSION), z.literal(RULES_VERSION)]),
+  }),
+  explanations: explanationsSchema.optional().describe('Only with `explain: true`.'),
+});
+export type ModerationResponse = z.infer<typeof moderationResponseSchema>;
+
+export const batchResponseSchema = z.object({
+  results: z.array(moderationResponseSchema),
+  total_processed: z.number().int(),
+  processing_time_ms: z.number().int().min(0),
+});
+export type BatchResponse = z.infer<typeof batchResponseSchema>;
+
+export const modelInfoSchema = z.object({
+  name: z.string(),
+  version: z.string(),
+  loaded: z.boolean(),
+  description: z.string(),
+});
+export const modelsResponseSchema = z.object({ models: z.array(modelInfoSchema) });
+export type ModelsResponse = z.infer<typeof modelsResponseSchema>;
+
+export const healthResponseSchema = z.object({
+  status: z.enum(['healthy', 'degraded']),
+  version: z.string(),
+  models_loaded: z.boolean(),
+});
+export type HealthResponse = z.infer<typeof healthResponseSchema>;
+
+/** FastAPI-style validation error item. */
+export const validationDetailSchema = z.object({
+  loc: z.array(z.union([z.string(), z.number().int()])),
+  msg: z.string(),
+  type: z.string(),
+});
+export const validationErrorSchema = z.object({ detail: z.array(validationDetailSchema) });
+export const messageErrorSchema = z.object({ detail: z.string() });
+export type ValidationDetail = z.infer<typeof validationDetailSchema>;

@@ -1,0 +1,56 @@
+/**
+ * Per-client request budget for the moderation endpoints (rate-limiter-flexible, fixed one-minute
+ * window). A batch request costs one point, like a single-text request: the body limits already
+ * bound the work one request can ask for. Answers carry IETF `RateLimit-*` headers.
+ */
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { V1Error } from './v1-error';
+
+export interface RateLimitDecision {
+  headers: Record<string, string>;
+}
+
+export interface RateLimiter {
+  /** Spend one point for `key`; throws a 429 V1Error when the budget is spent. */
+  consume(key: string): Promise<RateLimitDecision>;
+}
+
+function headersFor(limit: number, res: RateLimiterRes): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(limit),
+    'RateLimit-Remaining': String(Math.max(0, res.remainingPoints)),
+    'RateLimit-Reset': String(Math.ceil(res.msBeforeNext / 1000)),
+    'RateLimit-Policy': `${limit};w=60`,
+  };
+}
+
+export function createRateLimiter(perMinute: number): RateLimiter {
+  if (perMinute <= 0) return { consume: async () => ({ headers: {} }) };
+  const limiter = new RateLimiterMemory({ points: perMinute, duration: 60 });
+  return {
+    async consume(key) {
+      try {
+        return { headers: headersFor(perMinute, await limiter.consume(key, 1)) };
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+        throw new V1Error(
+          429,
+          `Rate limit exceeded: ${perMinute} moderation requests per minute. Retry in ${retryAfter} s.`,
+          { ...headersFor(perMinute, rejection), 'Retry-After': String(retryAfter) },
+        );
+      }
+    },
+  };
+}
+
+/** Header set by server.mjs from the TCP peer address; a client cannot forge it. */
+export const CLIENT_IP_HEADER = 'x-vigil-client-ip';
+
+export function clientKey(request: Request, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  return request.headers.get(CLIENT_IP_HEADER) ?? 'unknown';
+}

@@ -1,0 +1,59 @@
+/**
+ * The one error path of the /v1 family. Request problems answer FastAPI-style
+ * `{"detail":[{loc,msg,type}]}`; server-side conditions (429, 500, 503) answer `{"detail":"..."}`,
+ * like FastAPI's HTTPException. Anything unexpected becomes a 500 without a stack trace.
+ */
+import type { ValidationDetail } from '@/lib/contracts/moderation';
+
+export type V1ErrorType =
+  | 'missing'
+  | 'json_invalid'
+  | 'string_type'
+  | 'list_type'
+  | 'bool_type'
+  | 'model_attributes_type'
+  | 'string_too_short'
+  | 'string_too_long'
+  | 'too_short'
+  | 'too_long'
+  | 'content_type'
+  | 'payload_too_large';
+
+export class V1Error extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: ValidationDetail[] | string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof detail === 'string' ? detail : detail.map((d) => d.msg).join('; '));
+    this.name = 'V1Error';
+  }
+}
+
+export function requestError(status: number, loc: (string | number)[], type: V1ErrorType, msg: string): V1Error {
+  return new V1Error(status, [{ loc, msg, type }]);
+}
+
+/** Raised when a model is not loaded: moderation answers 503 instead of crashing. */
+export class ModelsUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ModelsUnavailableError';
+  }
+}
+
+export const PROCESSING_FAILED_PREFIX = 'Moderation processing failed: ';
+
+export function v1ErrorResponse(err: unknown, extraHeaders: Record<string, string> = {}): Response {
+  if (err instanceof V1Error) {
+    return Response.json({ detail: err.detail }, { status: err.status, headers: { ...err.headers, ...extraHeaders } });
+  }
+  if (err instanceof ModelsUnavailableError) {
+    return Response.json(
+      { detail: `Moderation unavailable: ${err.message}` },
+      { status: 503, headers: { 'Retry-After': '30', ...extraHeaders } },
+    );
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return Response.json({ detail: PROCESSING_FAILED_PREFIX + message }, { status: 500, headers: extraHeaders });
+}

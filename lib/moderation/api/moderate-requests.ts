@@ -1,0 +1,55 @@
+/** The /v1 endpoint bodies as domain functions: parse -> moderate -> spec-shaped answer. */
+import 'server-only';
+import { env } from '@/lib/env';
+import {
+  moderationRequestSchemas,
+  type BatchResponse,
+  type HealthResponse,
+  type ModelsResponse,
+  type ModerationResponse,
+} from '@/lib/contracts/moderation';
+import { readJsonBody } from '@/lib/http/read-json-body';
+import { parseV1Body } from '@/lib/http/zod-issues-to-v1';
+import type { V1Context } from '@/lib/http/v1-route';
+import { moderate } from '@/lib/moderation/moderate';
+
+export const API_VERSION = '1.0.0';
+
+function schemas() {
+  const e = env();
+  return moderationRequestSchemas({ maxTextChars: e.MAX_TEXT_CHARS, maxBatchItems: e.MAX_BATCH_ITEMS });
+}
+
+export async function moderateTextRequest({ request, services }: V1Context): Promise<ModerationResponse> {
+  const body = parseV1Body(schemas().text, await readJsonBody(request, env().MAX_BODY_BYTES));
+  const models = await services.registry.models();
+  const [result] = await moderate(models, [body.text], { explain: body.explain === true });
+  return result!;
+}
+
+export async function moderateBatchRequest({ request, services }: V1Context): Promise<BatchResponse> {
+  const started = performance.now();
+  const body = parseV1Body(schemas().batch, await readJsonBody(request, env().MAX_BODY_BYTES));
+  const models = await services.registry.models();
+  const results = await moderate(models, body.texts, { explain: body.explain === true });
+  return {
+    results,
+    total_processed: results.length,
+    processing_time_ms: Math.round(performance.now() - started),
+  };
+}
+
+export async function listModels({ services }: V1Context): Promise<ModelsResponse> {
+  await services.registry.load();
+  return {
+    models: services.registry
+      .status()
+      .map(({ name, version, loaded, description }) => ({ name, version, loaded, description })),
+  };
+}
+
+export async function health({ services }: V1Context): Promise<HealthResponse> {
+  await services.registry.load();
+  const all = services.registry.allLoaded();
+  return { status: all ? 'healthy' : 'degraded', version: API_VERSION, models_loaded: all };
+}

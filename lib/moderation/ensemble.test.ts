@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { combine, toCommonScale, type EnsemblePolicy } from './ensemble';
+import type { RulesLabel, SexismLabel, ToxicityScores } from './types';
+
+const policy: EnsemblePolicy = {
+  sexismThreshold: 0.4,
+  toxicityThresholds: { overall: 0.5, insult: 0.45, threat: 0.3, identity_attack: 0.35, profanity: 0.5 },
+};
+const sexism = (score: number): SexismLabel => ({
+  score,
+  severity: 'low',
+  model_version: 'sexism_lasso_v1',
+  threshold_met: score >= policy.sexismThreshold,
+});
+const tox = (over: Partial<ToxicityScores> = {}): ToxicityScores => ({
+  overall: 0.01,
+  insult: 0.01,
+  threat: 0.01,
+  identity_attack: 0.01,
+  profanity: 0.01,
+  ...over,
+});
+const rules = (over: Partial<RulesLabel> = {}): RulesLabel => ({
+  slur_detected: false,
+  threat_detected: false,
+  self_harm_flag: false,
+  profanity_flag: false,
+  caps_abuse: false,
+  character_repetition: false,
+  model_version: 'rules_v1',
+  ...over,
+});
+
+describe('toCommonScale', () => {
+  it('sends the threshold to 0.5 and keeps the ends', () => {
+    expect(toCommonScale(0.3, 0.3)).toBeCloseTo(0.5);
+    expect(toCommonScale(0, 0.3)).toBe(0);
+    expect(toCommonScale(1, 0.3)).toBeCloseTo(1);
+  });
+  it('is monotone', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0.01, max: 0.99, noNaN: true }), (a, b, t) => {
+        const [lo, hi] = a <= b ? [a, b] : [b, a];
+        expect(toCommonScale(lo, t)).toBeLessThanOrEqual(toCommonScale(hi, t));
+      }),
+    );
+  });
+});
+
+describe('combine', () => {
+  it('calls a text with low scores and no rule hits likely_safe / none / low', () => {
+    expect(combine(sexism(0.05), tox(), rules(), policy)).toEqual({
+      summary: 'likely_safe',
+      primary_issue: 'none',
+      score: expect.any(Number),
+      severity: 'low',
+    });
+  });
+
+  it('names sexism when only the sexism model fires', () => {
+    const e = combine(sexism(0.9), tox(), rules(), policy);
+    expect(e.primary_issue).toBe('sexism');
+    expect(e.summary).not.toBe('likely_safe');
+  });
+
+  it('names threat for a rule-detected threat even when the transformer is unsure', () => {
+    const e = combine(sexism(0.05), tox({ threat: 0.1, overall: 0.4 }), rules({ threat_detected: true }), policy);
+    expect(e.primary_issue).toBe('threat');
+    expect(e.summary).toBe('highly_harmful');
+  });
+
+  it('prefers a specific issue over generic toxicity, and uses toxicity only when nothing specific fires', () => {
+    expect(combine(sexism(0.05), tox({ overall: 0.95, insult: 0.7 }), rules(), policy).primary_issue).toBe('insult');
+    expect(combine(sexism(0.05), tox({ overall: 0.95 }), rules(), policy).primary_issue).toBe('toxicity');
+  });
+
+  it('maps slurs and self-harm from the rules', () => {
+    expect(combine(sexism(0.05), tox(), rules({ slur_detected: true }), policy).primary_issue).toBe('slur');
+    expect(combine(sexism(0.05), tox(), rules({ self_harm_flag: true }), policy).primary_issue).toBe('self_harm');
+  });
+
+  it('treats caps abuse and repetition as style, not risk', () => {
+    const e = combine(sexism(0.05), tox(), rules({ caps_abuse: true, character_repetition: true }), policy);
+    expect(e.summary).toBe('likely_safe');
+  });
+
+  it('keeps score in [0,1] and monotone in every model input', () => {
+    const p = fc.double({ min: 0, max: 1, noNaN: true });
+    const heads = ['overall', 'insult', 'threat', 'identity_attack', 'profanity'] as const;
+    fc.assert(
+      fc.property(p, fc.tuple(p, p, p, p, p), fc.integer({ min: 0, max: 5 }), p, (s, t, which, bump) => {
+        const base = tox(Object.fromEntries(heads.map((h, i) => [h, t[i]!])));
+        const e1 = combine(sexism(s), base, rules(), policy);
+        expect(e1.score).toBeGreaterThanOrEqual(0);
+        expect(e1.score).toBeLessThanOrEqual(1);
+        const e2 =
+          which === 5
+            ? combine(sexism(Math.min(1, s + bump)), base, rules(), policy)
+            : combine(sexism(s), { ...base, [heads[which]!]: Math.min(1, base[heads[which]!] + bump) }, rules(), policy);
+        expect(e2.score).toBeGreaterThanOrEqual(e1.score);
+      }),
+    );
+  });
+
+  it('never lowers the score when a rule fires', () => {
+    const flags = ['slur_detected', 'threat_detected', 'self_harm_flag', 'profanity_flag'] as const;
+    for (const f of flags) {
+      const before = combine(sexism(0.3), tox({ overall: 0.3 }), rules(), policy).score;
+      const after = combine(sexism(0.3), tox({ overall: 0.3 }), rules({ [f]: true }), policy).score;
+      expect(after).toBeGreaterThan(before);
+    }
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * Combine the three models into one verdict (README "Ensemble").
+ *
+ * Each issue gets a risk in [0,1]. Model probabilities are first put on a common scale with a
+ * piecewise-linear map that sends that issue's calibrated decision threshold to 0.5, so "at the
+ * threshold" means the same for every model; rule hits contribute fixed risks. The ensemble score
+ * is the maximum risk: monotone in every input and easy to explain ("it is the threat risk").
+ */
+import type { PrimaryIssue, Severity, Summary } from '@/lib/contracts/moderation';
+import type { RulesLabel, SexismLabel, ToxicityScores } from './types';
+
+export interface EnsemblePolicy {
+  /** Decision threshold of the sexism model (tuned on EDOS dev). */
+  sexismThreshold: number;
+  /** Per-head decision thresholds of the toxicity model (tuned on its validation split). */
+  toxicityThresholds: ToxicityScores;
+}
+
+export interface Ensemble {
+  summary: Summary;
+  primary_issue: PrimaryIssue;
+  score: number;
+  severity: Severity;
+}
+
+/** Fixed risks for rule hits, on the common scale (0.5 = at threshold). */
+export const RULE_RISK = { slur: 0.9, threat: 0.85, self_harm: 0.85, profanity: 0.55 } as const;
+
+/** Score bands; `[lower bound, value]`, checked from the top. */
+export const SUMMARY_BANDS: ReadonlyArray<readonly [number, Summary]> = [
+  [0.8, 'highly_harmful'],
+  [0.65, 'likely_harmful'],
+  [0.5, 'possibly_harmful'],
+  [0, 'likely_safe'],
+];
+export const SEVERITY_BANDS: ReadonlyArray<readonly [number, Severity]> = [
+  [0.9, 'critical'],
+  [0.7, 'high'],
+  [0.5, 'medium'],
+  [0, 'low'],
+];
+
+/** Monotone map of a probability onto the common scale, with `threshold` -> 0.5. */
+export function toCommonScale(p: number, threshold: number): number {
+  const t = Math.min(Math.max(threshold, 1e-6), 1 - 1e-6);
+  const x = Math.min(Math.max(p, 0), 1);
+  return x <= t ? (0.5 * x) / t : 0.5 + (0.5 * (x - t)) / (1 - t);
+}
+
+function band<T>(score: number, bands: ReadonlyArray<readonly [number, T]>): T {
+  for (const [lower, value] of bands) if (score >= lower) return value;
+  return bands[bands.length - 1]![1];
+}
+
+/**
+ * Issues in order of specificity: when two risks tie, the more specific issue names the verdict,
+ * and the generic `toxicity` names it only when no specific issue reaches the threshold.
+ */
+const SPECIFIC: readonly PrimaryIssue[] = ['slur', 'threat', 'self_harm', 'identity_attack', 'sexism', 'insult', 'profanity'];
+
+export function issueRisks(
+  sexism: SexismLabel,
+  toxicity: ToxicityScores,
+  rules: RulesLabel,
+  policy: EnsemblePolicy,
+): Record<Exclude<PrimaryIssue, 'none'>, number> {
+  const t = policy.toxicityThresholds;
+  return {
+    slur: rules.slur_detected ? RULE_RISK.slur : 0,
+    threat: Math.max(toCommonScale(toxicity.threat, t.threat), rules.threat_detected ? RULE_RISK.threat : 0),
+    self_harm: rules.self_harm_flag ? RULE_RISK.self_harm : 0,
+    identity_attack: toCommonScale(toxicity.identity_attack, t.identity_attack),
+    sexism: toCommonScale(sexism.score, policy.sexismThreshold),
+    insult: toCommonScale(toxicity.insult, t.insult),
+    profanity: Math.max(toCommonScale(toxicity.profanity, t.profanity), rules.profanity_flag ? RULE_RISK.profanity : 0),
+    toxicity: toCommonScale(toxicity.overall, t.overall),
+  };
+}
+
+export function combine(
+  sexism: SexismLabel,
+  toxicity: ToxicityScores,
+  rules: RulesLabel,
+  policy: EnsemblePolicy,
+): Ensemble {
+  const risks = issueRisks(sexism, toxicity, rules, policy);
+  const score = Math.max(...Object.values(risks));
+
+  let primary: PrimaryIssue = 'none';
+  if (score >= 0.5) {
+    let best = -1;
+    for (const issue of SPECIFIC) {
+      if (risks[issue as keyof typeof risks] > best) {
+        best = risks[issue as keyof typeof risks];
+        primary = issue;
+      }
+    }
+    if (best < 0.5) primary = 'toxicity';
+  }
+  const rounded = Math.round(score * 1e4) / 1e4;
+  return {
+    summary: band(rounded, SUMMARY_BANDS),
+    primary_issue: primary,
+    score: rounded,
+    severity: band(rounded, SEVERITY_BANDS),
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * Loads the three moderation models once and tracks whether each one loaded.
+ *
+ * The load is a cached promise, so concurrent first requests share it. A model that fails to
+ * load does not take the others down: health turns `degraded`, /v1/models says which one, and
+ * moderation answers 503 until the process restarts with working files. Loaders are injected,
+ * which is the seam unit tests use for fakes.
+ */
+import type { RulesEngine, SexismModel, ToxicityModel } from './types';
+import { RULES_VERSION, SEXISM_VERSION, TOXICITY_VERSION } from './types';
+import type { EnsemblePolicy } from './ensemble';
+import { ModelsUnavailableError } from '@/lib/http/v1-error';
+
+export interface ToxicityRuntime extends ToxicityModel {
+  /** Per-head decision thresholds from the model's config.json. */
+  readonly thresholds: EnsemblePolicy['toxicityThresholds'];
+  dispose?(): Promise<void>;
+}
+export interface SexismRuntime extends SexismModel {
+  readonly threshold: number;
+}
+
+export interface ModelLoaders {
+  sexism: () => Promise<SexismRuntime>;
+  toxicity: () => Promise<ToxicityRuntime>;
+  rules: () => Promise<RulesEngine>;
+}
+
+export interface LoadedModels {
+  sexism: SexismRuntime;
+  toxicity: ToxicityRuntime;
+  rules: RulesEngine;
+  policy: EnsemblePolicy;
+}
+
+export interface ModelStatus {
+  key: keyof ModelLoaders;
+  name: string;
+  version: string;
+  description: string;
+  loaded: boolean;
+  error?: string;
+}
+
+const CATALOGUE: ReadonlyArray<Omit<ModelStatus, 'loaded' | 'error'>> = [
+  {
+    key: 'sexism',
+    name: 'Sexism classifier',
+    version: SEXISM_VERSION,
+    description:
+      'L1-regularised logistic regression over TF-IDF word and character n-grams, trained on EDOS; returns the probability that a text is sexist.',
+  },
+  {
+    key: 'toxicity',
+    name: 'Toxicity transformer',
+    version: TOXICITY_VERSION,
+    description:
+      'Transformer encoder trained from scratch on public toxicity corpora (ONNX, int8); scores overall toxicity, insult, threat, identity attack and profanity.',
+  },
+  {
+    key: 'rules',
+    name: 'Rule-based engine',
+    version: RULES_VERSION,
+    description:
+      'Lexicons and patterns for slurs, threats, self-harm and profanity, robust to common obfuscations, plus caps-abuse and character-repetition checks.',
+  },
+];
+
+type Slot<T> = { ok: true; value: T } | { ok: false; error: string } | undefined;
+
+export class ModelRegistry {
+  private loading: Promise<void> | undefined;
+  private slots: { sexism: Slot<SexismRuntime>; toxicity: Slot<ToxicityRuntime>; rules: Slot<RulesEngine> } = {
+    sexism: undefined,
+    toxicity: undefined,
+    rules: undefined,
+  };
+
+  constructor(private readonly loaders: ModelLoaders) {}
+
+  /** Load every model; never rejects (failures are recorded per model). */
+  load(): Promise<void> {
+    this.loading ??= (async () => {
+      const keys = ['sexism', 'toxicity', 'rules'] as const;
+      const results = await Promise.allSettled(keys.map((k) => this.loaders[k]()));
+      results.forEach((r, i) => {
+        const key = keys[i]!;
+        (this.slots as Record<string, Slot<unknown>>)[key] =
+          r.status === 'fulfilled'
+            ? { ok: true, value: r.value }
+            : { ok: false, error: r.reason instanceof Error ? r.reason.message : String(r.reason) };
+      });
+    })();
+    return this.loading;
+  }
+
+  status(): ModelStatus[] {
+    return CATALOGUE.map((m) => {
+      const slot = this.slots[m.key];
+      return { ...m, loaded: slot?.ok === true, ...(slot && !slot.ok ? { error: slot.error } : {}) };
+    });
+  }
+
+  allLoaded(): boolean {
+    return this.status().every((s) => s.loaded);
+  }
+
+  /** The loaded models, or ModelsUnavailableError naming what failed. */
+  async models(): Promise<LoadedModels> {
+    await this.load();
+    const { sexism, toxicity, rules } = this.slots;
+    if (sexism?.ok && toxicity?.ok && rules?.ok) {
+      return {
+        sexism: sexism.value,
+        toxicity: toxicity.value,
+        rules: rules.value,
+        policy: { sexismThreshold: sexism.value.threshold, toxicityThresholds: toxicity.value.thresholds },
+      };
+    }
+    const failed = this.status()
+      .filter((s) => !s.loaded)
+      .map((s) => `${s.version} is not loaded${s.error ? ` (${s.error})` : ''}`);
+    throw new ModelsUnavailableError(failed.join('; '));
+  }
+
+  async dispose(): Promise<void> {
+    const tox = this.slots.toxicity;
+    if (tox?.ok) await tox.value.dispose?.();
+    this.slots = { sexism: undefined, toxicity: undefined, rules: undefined };
+    this.loading = undefined;
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Process-wide singletons (model registry, rate limiter). Next.js may evaluate a module once
+ * per route bundle, so the instances live on globalThis: one set of models per process.
+ */
+import 'server-only';
+import path from 'node:path';
+import { env } from '@/lib/env';
+import { createRateLimiter, type RateLimiter } from '@/lib/http/rate-limit';
+import { ModelRegistry, type ModelLoaders } from '@/lib/moderation/model-registry';
+import { loadSexismModel } from '@/lib/moderation/sexism/load-sexism-model';
+import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
+import { createRulesEngine } from '@/lib/moderation/rules';
+import { SEXISM_VERSION, TOXICITY_VERSION } from '@/lib/moderation/types';
+
+export interface Services {
+  registry: ModelRegistry;
+  moderationLimiter: RateLimiter;
+}
+
+export function defaultModelLoaders(): ModelLoaders {
+  const e = env();
+  const modelsDir = path.resolve(e.MODELS_DIR);
+  const toxicityDir = path.join(modelsDir, TOXICITY_VERSION);
+  return {
+    sexism: () => loadSexismModel(e.SEXISM_MODEL_PATH ?? path.join(modelsDir, SEXISM_VERSION, 'model.json')),
+    toxicity: () =>
+      loadToxicityModel({
+        modelPath: e.TOXICITY_MODEL_PATH ?? path.join(toxicityDir, 'model_quantized.onnx'),
+        tokenizerDir: toxicityDir,
+        intraOpThreads: e.ORT_INTRA_OP_THREADS,
+        maxBatch: e.TOXICITY_MAX_BATCH,
+      }),
+    rules: async () => createRulesEngine(),
+  };
+}
+
+const KEY = Symbol.for('vigil.services');
+type GlobalWithServices = typeof globalThis & { [KEY]?: Services };
+
+export function services(): Services {
+  const g = globalThis as GlobalWithServices;
+  if (!g[KEY]) {
+    const e = env();
+    g[KEY] = {
+      registry: new ModelRegistry(defaultModelLoaders()),
+      moderationLimiter: createRateLimiter(e.RATE_LIMIT_PER_MINUTE),
+    };
+  }
+  return g[KEY];
+}

@@ -1,0 +1,41 @@
+// Production server: Next.js behind a plain Node HTTP server, for two things `next start`
+// cannot give route handlers: the TCP peer address (rate limits key on it; a client cannot
+// forge it, unlike X-Forwarded-For) and a graceful drain on SIGTERM/SIGINT.
+import http from 'node:http';
+import next from 'next';
+
+const port = Number(process.env.PORT ?? 3000);
+const hostname = process.env.HOST ?? '0.0.0.0';
+const drainMs = Number(process.env.SHUTDOWN_GRACE_MS ?? 10_000);
+
+const app = next({ dev: false, hostname, port, dir: process.cwd() });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+const server = http.createServer((req, res) => {
+  req.headers['x-vigil-client-ip'] = req.socket.remoteAddress ?? 'unknown';
+  handle(req, res).catch((err) => {
+    console.error(JSON.stringify({ level: 'error', msg: 'unhandled request error', error: String(err) }));
+    if (!res.headersSent) {
+      res.statusCode = 500;
+      res.end();
+    }
+  });
+});
+server.keepAliveTimeout = 65_000;
+server.listen(port, hostname, () => {
+  console.log(JSON.stringify({ level: 'info', msg: 'vigil listening', url: `http://${hostname}:${port}` }));
+});
+
+let stopping = false;
+function shutdown(signal) {
+  if (stopping) return;
+  stopping = true;
+  console.log(JSON.stringify({ level: 'info', msg: 'draining', signal }));
+  // Stop accepting, let in-flight requests finish, then exit; a hard deadline guards hung clients.
+  server.close(() => process.exit(0));
+  server.closeIdleConnections();
+  setTimeout(() => process.exit(0), drainMs).unref();
+}
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+process.on('SIGINT', () => shutdown('SIGINT'));
