@@ -6,8 +6,8 @@
  * threshold" means the same for every model; rule hits contribute fixed risks. The ensemble score
  * is the maximum risk: monotone in every input and easy to explain ("it is the threat risk").
  */
-import type { PrimaryIssue, Severity, Summary } from '@/lib/contracts/moderation';
-import type { RulesLabel, SexismLabel, ToxicityScores } from './types';
+import type { PrimaryIssue, Summary } from '@/lib/contracts/moderation';
+import type { RulesLabel, Severity, SexismLabel, ToxicityScores } from './types';
 
 export interface EnsemblePolicy {
   /** Decision threshold of the sexism model (tuned on EDOS dev). */

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { clientKey, createRateLimiter, CLIENT_IP_HEADER } from './rate-limit';
+import { V1Error } from './v1-error';
+
+describe('createRateLimiter', () => {
+  it('allows the budget, then answers 429 with Retry-After and RateLimit headers', async () => {
+    const limiter = createRateLimiter(2);
+    const first = await limiter.consume('a');
+    expect(first.headers['RateLimit-Limit']).toBe('2');
+    expect(first.headers['RateLimit-Remaining']).toBe('1');
+    await limiter.consume('a');
+    const err = await limiter.consume('a').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(V1Error);
+    const v1 = err as V1Error;
+    expect(v1.status).toBe(429);
+    expect(typeof v1.detail).toBe('string');
+    expect(Number(v1.headers['Retry-After'])).toBeGreaterThan(0);
+    expect(v1.headers['RateLimit-Remaining']).toBe('0');
+    await expect(limiter.consume('b')).resolves.toBeDefined(); // budgets are per client
+  });
+
+  it('is disabled by 0', async () => {
+    const limiter = createRateLimiter(0);
+    for (let i = 0; i < 50; i++) await limiter.consume('a');
+  });
+});
+
+describe('clientKey', () => {
+  const r = (h: Record<string, string>) => new Request('http://x', { headers: h });
+  it('ignores X-Forwarded-For unless the proxy is trusted', () => {
+    const req = r({ 'x-forwarded-for': '1.2.3.4, 5.6.7.8', [CLIENT_IP_HEADER]: '9.9.9.9' });
+    expect(clientKey(req, false)).toBe('9.9.9.9');
+    expect(clientKey(req, true)).toBe('1.2.3.4');
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { readMultipart } from './read-multipart';
+
+const limits = { maxFileBytes: 1_000, maxFieldBytes: 100, fileFields: ['image'] };
+
+/** A streamed request without Content-Length, so only the streaming limits can stop it. */
+function streamed(form: FormData): Promise<Request> {
+  const r = new Request('http://x/', { method: 'POST', body: form });
+  return r.arrayBuffer().then((buf) => {
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (sent >= buf.byteLength) return c.close();
+        c.enqueue(new Uint8Array(buf.slice(sent, sent + 256)));
+        sent += 256;
+      },
+    });
+    return new Request('http://x/', { method: 'POST', body, headers: { 'content-type': r.headers.get('content-type')! }, duplex: 'half' } as RequestInit);
+  });
+}
+
+const withImage = (bytes: number) => {
+  const f = new FormData();
+  f.append('name', 'Ada');
+  f.append('image', new Blob([new Uint8Array(bytes)]), 'a.jpg');
+  return f;
+};
+
+describe('readMultipart', () => {
+  it('reads fields and the file', async () => {
+    const form = await readMultipart(await streamed(withImage(500)), limits);
+    expect(form.fields.get('name')).toBe('Ada');
+    expect(form.files.get('image')?.bytes.length).toBe(500);
+  });
+
+  it('stops a file over the limit while streaming (413)', async () => {
+    await expect(readMultipart(await streamed(withImage(5_000)), limits)).rejects.toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it('refuses a declared Content-Length over the limit before reading', async () => {
+    const req = new Request('http://x/', { method: 'POST', body: withImage(10) });
+    const big = new Request(req, { headers: { 'content-type': req.headers.get('content-type')!, 'content-length': '10000000' } });
+    await expect(readMultipart(big, limits)).rejects.toMatchObject({ status: 413 });
+  });
+
+  it('refuses other media types (415) and unexpected files (400)', async () => {
+    await expect(readMultipart(new Request('http://x/', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }), limits)).rejects.toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
+    const f = new FormData();
+    f.append('other', new Blob([new Uint8Array(3)]), 'x.bin');
+    await expect(readMultipart(await streamed(f), limits)).rejects.toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
+  });
+
+  it('marks text fields longer than the field limit as truncated', async () => {
+    const f = withImage(10);
+    f.append('metadata', 'x'.repeat(500));
+    expect((await readMultipart(await streamed(f), limits)).truncatedFields.has('metadata')).toBe(true);
+  });
+});

@@ -1,0 +1,1 @@
+export { createRulesEngine } from './rules-engine';

@@ -1,0 +1,142 @@
+/**
+ * `npm run bench`: moderation speed against the production build over loopback HTTP, plus
+ * model-only time for the toxicity transformer. Needs `npm run build` first.
+ *
+ * Reports: toxicity model time for 1 short text and for a batch of 100 (in process, no HTTP);
+ * end-to-end p50/p95 of single texts, p50 of 100-text batches, throughput with 16 concurrent
+ * clients, and the server's RSS after warm-up and at the end. Each figure is the median of
+ * --runs repetitions. Rate limiting is disabled for the run.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
+import { preprocess } from '@/lib/moderation/preprocess';
+import { postJson, startServer } from '@/tests/contract/server';
+
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const RUNS = arg('runs', 5);
+const SINGLES = arg('singles', 200);
+const BATCHES = arg('batches', 20);
+const CONCURRENT_SECONDS = arg('seconds', 10);
+
+const SAMPLE = [
+  'Thanks for the quick reply, that fixed it.',
+  'You are a complete idiot and everyone hates you',
+  'Women are too emotional to be leaders',
+  'I will find you and kill you',
+  'What time does the match start tomorrow?',
+  'This is the WORST service I have EVER used!!!!',
+  'Great photo, where was it taken?',
+  'shut up you stupid b1tch',
+];
+const text = (i: number) => `${SAMPLE[i % SAMPLE.length]} #${i}`;
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)]!;
+};
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+const rssMb = (pid: number) => Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) / 1024;
+
+async function modelOnly() {
+  const dir = path.resolve('models/toxic_transformer_v1');
+  const model = await loadToxicityModel({
+    modelPath: path.join(dir, 'model_quantized.onnx'),
+    tokenizerDir: dir,
+    intraOpThreads: Number(process.env.ORT_INTRA_OP_THREADS ?? 1),
+    maxBatch: 128,
+  });
+  const one = [preprocess('You are a complete idiot')];
+  const hundred = Array.from({ length: 100 }, (_, i) => preprocess(text(i)));
+  for (let i = 0; i < 20; i++) await model.score(one);
+  const singleRuns: number[] = [];
+  const batchRuns: number[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    const times: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      const t0 = performance.now();
+      await model.score(one);
+      times.push(performance.now() - t0);
+    }
+    singleRuns.push(median(times));
+    const t0 = performance.now();
+    await model.score(hundred);
+    batchRuns.push(performance.now() - t0);
+  }
+  await model.dispose();
+  return { single_ms: median(singleRuns), batch100_ms: median(batchRuns) };
+}
+
+async function endToEnd() {
+  const server = await startServer({ RATE_LIMIT_PER_MINUTE: '0' });
+  const pid = server.process.pid!;
+  try {
+    for (let i = 0; i < 30; i++) await postJson(`${server.url}/v1/moderate/text`, { text: text(i) });
+    const rssWarm = rssMb(pid);
+    const p50s: number[] = [];
+    const p95s: number[] = [];
+    const batchP50s: number[] = [];
+    const throughputs: number[] = [];
+    for (let r = 0; r < RUNS; r++) {
+      const lat: number[] = [];
+      for (let i = 0; i < SINGLES; i++) {
+        const t0 = performance.now();
+        const res = await postJson(`${server.url}/v1/moderate/text`, { text: text(i) });
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`status ${res.status}`);
+        lat.push(performance.now() - t0);
+      }
+      p50s.push(pct(lat, 50));
+      p95s.push(pct(lat, 95));
+      const bl: number[] = [];
+      for (let b = 0; b < BATCHES; b++) {
+        const texts = Array.from({ length: 100 }, (_, i) => text(b * 100 + i));
+        const t0 = performance.now();
+        const res = await postJson(`${server.url}/v1/moderate/batch`, { texts });
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`status ${res.status}`);
+        bl.push(performance.now() - t0);
+      }
+      batchP50s.push(pct(bl, 50));
+      let done = 0;
+      const until = performance.now() + CONCURRENT_SECONDS * 1000;
+      await Promise.all(
+        Array.from({ length: 16 }, async (_, c) => {
+          let i = c;
+          while (performance.now() < until) {
+            const res = await postJson(`${server.url}/v1/moderate/text`, { text: text(i) });
+            await res.arrayBuffer();
+            if (res.status !== 200) throw new Error(`status ${res.status}`);
+            done++;
+            i += 16;
+          }
+        }),
+      );
+      throughputs.push(done / CONCURRENT_SECONDS);
+    }
+    return {
+      single_p50_ms: median(p50s),
+      single_p95_ms: median(p95s),
+      batch100_p50_ms: median(batchP50s),
+      concurrent16_rps: median(throughputs),
+      server_rss_warm_mb: rssWarm,
+      server_rss_end_mb: rssMb(pid),
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+const model = await modelOnly();
+const http = await endToEnd();
+const result = { version: pkg.version, runs: RUNS, node: process.version, model_only: model, end_to_end: http };
+console.log(JSON.stringify(result, null, 2));

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Install what Vigil needs on a fresh Debian machine: npm dependencies from the lockfile, and
+# the Debian packages the test suites use. Safe to re-run; it only installs what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+apt_packages=("$@")
+missing=()
+for pkg in "${apt_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# Reinstall from the lockfile when node_modules is missing or older than it.
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: npm ci"
+  npm ci --no-audit --no-fund
+fi

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The one test command (README): installs what it needs, then runs every suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1
+
+bash scripts/setup.sh
+
+echo "== typecheck"
+npx tsc --noEmit
+
+echo "== unit tests"
+npx vitest run
+
+echo "== production build"
+npx next build
+
+echo "== HTTP contract tests (against the production server)"
+npx vitest run --config tests/contract/vitest.config.ts
