@@ -1,17 +1,26 @@
-// Warm the models when the server starts, so the first request does not pay for loading them.
+// Warm the models and the database when the server starts, so the first request does not pay for them.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { env } = await import('@/lib/env');
   const e = env(); // fails fast on bad configuration
-  if (!e.WARM_MODELS_ON_START) return;
   const { services } = await import('@/lib/server/services');
-  await services().registry.load();
-  const status = services().registry.status();
-  console.log(
-    JSON.stringify({
-      level: status.every((s) => s.loaded) ? 'info' : 'warn',
-      msg: 'models loaded',
-      models: status.map(({ version, loaded, error }) => ({ version, loaded, error })),
-    }),
-  );
+  const { warmFaceServices } = await import('@/lib/server/face-services');
+
+  // The memory bank's database and models warm beside the moderation models; a failure there is
+  // logged and retried on the next request, and never stops moderation from serving.
+  const faces = warmFaceServices().catch((err: unknown) => {
+    console.error(JSON.stringify({ level: 'error', msg: 'memory bank warm-up failed', error: String(err) }));
+  });
+  if (e.WARM_MODELS_ON_START) {
+    await services().registry.load();
+    const status = services().registry.status();
+    console.log(
+      JSON.stringify({
+        level: status.every((s) => s.loaded) ? 'info' : 'warn',
+        msg: 'models loaded',
+        models: status.map(({ version, loaded, error }) => ({ version, loaded, error })),
+      }),
+    );
+  }
+  await faces;
 }

@@ -10,9 +10,18 @@ const nextConfig = {
     '@electric-sql/pglite',
     '@vladmandic/human',
     '@vladmandic/face-api',
+    '@tensorflow/tfjs',
+    '@tensorflow/tfjs-backend-wasm',
+    '@electric-sql/pglite-pgvector',
+    'pg',
+    '@neondatabase/serverless',
   ],
-  // The model artifacts are read from disk at run time; make sure tracing ships them.
-  outputFileTracingIncludes: { '/v1/**': ['./models/**/*'] },
+  // Model artifacts and SQL migrations are read from disk at run time; make sure tracing ships them.
+  outputFileTracingIncludes: {
+    '/v1/**': ['./models/**/*'],
+    '/models/**': ['./models/**/*'],
+    '/api/v1/**': ['./lib/db/migrations/**/*'],
+  },
 };
 
 export default nextConfig;

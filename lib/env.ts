@@ -9,8 +9,10 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const num = (min: number, max: number) => z.coerce.number().min(min).max(max);
 
-export const envSchema = z.object({
+export const envSchema = z
+  .object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   /** Directory with the model folders (`sexism_lasso_v1/`, `toxic_transformer_v1/`, `rules_v1/`). */
   MODELS_DIR: z.string().min(1).default('models'),
@@ -30,7 +32,50 @@ export const envSchema = z.object({
   TRUST_PROXY: bool.default(false),
   /** Texts in one ONNX run; a larger batch is split. */
   TOXICITY_MAX_BATCH: int(1, 1024).default(64),
-});
+  /** How long SIGTERM waits for in-flight requests (read by server.mjs). */
+  SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
+
+  // Person memory bank (/api/v1)
+
+  /** Directory of the embedded PGlite database (`<DATA_DIR>/pglite`); `:memory:` keeps it in memory. */
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** PostgreSQL connection string; unset = embedded PGlite. Neon URLs use @neondatabase/serverless. */
+  DATABASE_URL: z.string().url().optional(),
+  /** Force the driver instead of guessing it from DATABASE_URL. */
+  DATABASE_DRIVER: z.enum(['pglite', 'pg', 'neon']).optional(),
+  DATABASE_POOL_MAX: int(1, 100).default(10),
+  /**
+   * Similarity (1 - Euclidean distance of the 128-d descriptors) at or above which a face is
+   * the same person. 0.42 = distance 0.58, midway between the largest same-person distance
+   * (0.49) and the smallest different-person distance (0.66) measured on ../shared/data/faces
+   * (docs/decisions/010-face-models.md).
+   */
+  FACE_MATCH_THRESHOLD: num(0, 1).default(0.42),
+  /** Keep the uploaded photo (bytes) beside its embedding. Off: only embeddings are stored. */
+  STORE_FACE_IMAGES: bool.default(false),
+  /** Largest accepted image file, in bytes (413 PAYLOAD_TOO_LARGE above). */
+  FACE_MAX_IMAGE_BYTES: int(1_024, 100 * 1024 * 1024).default(10 * 1024 * 1024),
+  /** Largest decoded image, in pixels (width × height): decompression bombs answer 400 INVALID_IMAGE. */
+  FACE_MAX_IMAGE_PIXELS: int(1, 1_000_000_000).default(40_000_000),
+  /** A face smaller than this (shorter side of its box, in image pixels) answers FACE_TOO_SMALL. */
+  FACE_MIN_SIZE_PX: int(8, 4_096).default(64),
+  /** Detector confidence below which a face answers LOW_QUALITY on registration. */
+  FACE_MIN_SCORE: num(0, 1).default(0.5),
+  /**
+   * Several faces: the largest is used when its box side is at least this many times the
+   * second largest; otherwise registration answers MULTIPLE_FACES.
+   */
+  FACE_DOMINANCE_RATIO: num(1, 10).default(1.5),
+  /** Most faces reported by /api/v1/recognize for one image (largest first). */
+  FACE_MAX_FACES: int(1, 100).default(20),
+  /** Load the face models when the server starts rather than on the first request. */
+  FACE_WARM_ON_START: bool.default(true),
+})
+  .superRefine((c, ctx) => {
+    if (c.DATABASE_DRIVER && c.DATABASE_DRIVER !== 'pglite' && !c.DATABASE_URL) {
+      ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: `required when DATABASE_DRIVER=${c.DATABASE_DRIVER}` });
+    }
+  });
 
 export type Env = z.infer<typeof envSchema>;
 

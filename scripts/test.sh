@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 
-bash scripts/setup.sh
+bash scripts/setup.sh chromium ffmpeg postgresql-15
 
 echo "== typecheck"
 npx tsc --noEmit
@@ -17,3 +17,6 @@ npx next build
 
 echo "== HTTP contract tests (against the production server)"
 npx vitest run --config tests/contract/vitest.config.ts
+
+echo "== database tests against a real PostgreSQL 15"
+bash scripts/test-postgres.sh

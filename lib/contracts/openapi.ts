@@ -11,6 +11,7 @@ import {
   validationErrorSchema,
   type ModerationLimits,
 } from './moderation';
+import { registerPersonPaths } from './persons-openapi';
 
 const json = (schema: z.ZodType, description: string) => ({
   description,
@@ -65,6 +66,8 @@ export function buildOpenApiDocument(limits: ModerationLimits, version: string) 
     summary: 'healthy when every model is loaded, otherwise degraded',
     responses: { 200: json(healthSchema, 'Health status.') },
   });
+
+  registerPersonPaths(registry);
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

@@ -10,7 +10,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { sql } from 'drizzle-orm';
-import { loadFaceConfig } from '@/lib/faces/config';
+import { loadEnv } from '@/lib/env';
 import { loadFaceModels } from '@/lib/faces/load-face-models';
 import { createFaceEngine } from '@/lib/faces/detect-faces';
 import { decodeImage } from '@/lib/faces/decode-image';
@@ -46,7 +46,7 @@ const personOf = (f: string) => {
   return [/obama/.test(f) ? 'obama' : /biden/.test(f) ? 'biden' : null];
 };
 
-const config = loadFaceConfig({ ...process.env, DATA_DIR: ':memory:', DATABASE_URL: undefined });
+const config = loadEnv({ ...process.env, DATA_DIR: ':memory:', DATABASE_URL: undefined });
 const tLoad = performance.now();
 const models = await loadFaceModels();
 const engine = createFaceEngine(models);

@@ -1,0 +1,8 @@
+// GET, PATCH, DELETE /api/v1/persons/{person_id} – read, update or hard-delete one person
+import { apiV1Route } from '@/lib/http/api-v1-route';
+import { deletePersonRequest, getPersonRequest, updatePersonRequest } from '@/lib/faces/api/person-requests';
+
+export const runtime = 'nodejs';
+export const GET = apiV1Route(getPersonRequest);
+export const PATCH = apiV1Route(updatePersonRequest);
+export const DELETE = apiV1Route(deletePersonRequest);

@@ -1,0 +1,108 @@
+/** The /api/v1 memory-bank paths of the OpenAPI document, generated from lib/contracts/persons.ts. */
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import {
+  deleteEnvelopeSchema,
+  errorEnvelopeSchema,
+  personEnvelopeSchema,
+  personListEnvelopeSchema,
+  recognizeEnvelopeSchema,
+  updatePersonSchema,
+} from './persons';
+
+const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
+
+const imageForm = (extra: Record<string, z.ZodType> = {}) => ({
+  body: {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: z.object({
+          image: z.string().describe('JPEG or PNG file (decided from its bytes); at most FACE_MAX_IMAGE_BYTES.'),
+          ...extra,
+        }),
+      },
+    },
+  },
+});
+
+export function registerPersonPaths(registry: OpenAPIRegistry): void {
+  const person = registry.register('PersonEnvelope', personEnvelopeSchema);
+  const list = registry.register('PersonListEnvelope', personListEnvelopeSchema);
+  const recognize = registry.register('RecognizeEnvelope', recognizeEnvelopeSchema);
+  const deleted = registry.register('DeletePersonEnvelope', deleteEnvelopeSchema);
+  const error = registry.register('ErrorEnvelope', errorEnvelopeSchema);
+  const idParam = z.object({ person_id: z.uuid() });
+
+  const imageErrors = {
+    400: json(error, 'VALIDATION_ERROR (names the field), INVALID_IMAGE (not JPEG/PNG, truncated, too many pixels), NO_FACE_DETECTED, MULTIPLE_FACES, FACE_TOO_SMALL, LOW_QUALITY, INVALID_METADATA.'),
+    413: json(error, 'PAYLOAD_TOO_LARGE: image over FACE_MAX_IMAGE_BYTES.'),
+    415: json(error, 'UNSUPPORTED_MEDIA_TYPE: not multipart/form-data.'),
+    500: json(error, 'INTERNAL_ERROR.'),
+    503: json(error, 'SERVICE_UNAVAILABLE: models or database not available.'),
+  };
+
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/register',
+    summary: 'Register a person with a face photo',
+    request: imageForm({
+      name: z.string().describe('1 to 200 characters, trimmed.'),
+      relationship: z.string().optional().describe('At most 100 characters.'),
+      metadata: z.string().optional().describe('JSON object, at most 16 KB; returned as data.metadata.'),
+      allow_duplicate: z.enum(['true', 'false']).optional(),
+    }),
+    responses: {
+      200: json(person, 'The new person, embedding_count 1.'),
+      ...imageErrors,
+      409: json(error, 'FACE_ALREADY_REGISTERED: the face matches a registered person (id in the message).'),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/persons/{person_id}/faces',
+    summary: 'Add a face photo to a registered person',
+    request: { params: idParam, ...imageForm() },
+    responses: { 200: json(person, 'The person, embedding_count incremented.'), ...imageErrors, 404: json(error, 'PERSON_NOT_FOUND.') },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/recognize',
+    summary: 'Recognise every face in a photo, largest first',
+    request: imageForm(),
+    responses: { 200: json(recognize, 'One entry per face; unknown faces have person_id null and match false.'), ...imageErrors },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/persons',
+    summary: 'List registered persons, oldest first',
+    request: { query: z.object({ limit: z.number().int().min(1).max(100).optional(), offset: z.number().int().min(0).optional() }) },
+    responses: { 200: json(list, 'A page of persons and the total.'), 400: json(error, 'VALIDATION_ERROR.') },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/persons/{person_id}',
+    summary: 'One person',
+    request: { params: idParam },
+    responses: { 200: json(person, 'The person.'), 404: json(error, 'PERSON_NOT_FOUND.') },
+  });
+  registry.registerPath({
+    method: 'patch',
+    path: '/api/v1/persons/{person_id}',
+    summary: 'Change name, relationship or metadata (metadata is replaced)',
+    request: { params: idParam, body: { required: true, content: { 'application/json': { schema: updatePersonSchema } } } },
+    responses: {
+      200: json(person, 'The updated person.'),
+      400: json(error, 'VALIDATION_ERROR or INVALID_METADATA.'),
+      404: json(error, 'PERSON_NOT_FOUND.'),
+      415: json(error, 'UNSUPPORTED_MEDIA_TYPE: not application/json.'),
+    },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/api/v1/persons/{person_id}',
+    summary: 'Hard-delete a person and every embedding and stored photo',
+    request: { params: idParam },
+    responses: { 200: json(deleted, 'Deleted.'), 404: json(error, 'PERSON_NOT_FOUND.') },
+  });
+}

@@ -1,0 +1,72 @@
+/**
+ * The database client, chosen from configuration: embedded PGlite on disk (default, zero
+ * set-up, with pgvector), PostgreSQL through node-postgres, or Neon through
+ * @neondatabase/serverless. Driver packages are required at run time so the Next bundler never
+ * packs them.
+ */
+import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import * as schema from './schema';
+
+export type AppDb = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type DatabaseKind = 'pglite' | 'pg' | 'neon';
+
+export interface Database {
+  kind: DatabaseKind;
+  db: AppDb;
+  /** Whether nearest-neighbour search may use pgvector (set by the migrations runner). */
+  hasVector: boolean;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  DATA_DIR: string;
+  DATABASE_URL?: string;
+  DATABASE_DRIVER?: DatabaseKind;
+  DATABASE_POOL_MAX: number;
+}
+
+const runtimeRequire = () => createRequire(path.join(process.cwd(), 'package.json'));
+
+export function chooseDriver(o: Pick<DatabaseOptions, 'DATABASE_URL' | 'DATABASE_DRIVER'>): DatabaseKind {
+  if (o.DATABASE_DRIVER) return o.DATABASE_DRIVER;
+  if (!o.DATABASE_URL) return 'pglite';
+  const host = new URL(o.DATABASE_URL).hostname;
+  return host.endsWith('.neon.tech') || host.endsWith('.neon.build') ? 'neon' : 'pg';
+}
+
+export async function openDatabase(o: DatabaseOptions): Promise<Database> {
+  const kind = chooseDriver(o);
+  const req = runtimeRequire();
+  if (kind === 'pglite') {
+    const { PGlite } = req('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
+    const { vector } = req('@electric-sql/pglite-pgvector') as typeof import('@electric-sql/pglite-pgvector');
+    let dataDir: string | undefined;
+    if (o.DATA_DIR !== ':memory:') {
+      dataDir = path.resolve(o.DATA_DIR, 'pglite');
+      mkdirSync(dataDir, { recursive: true });
+    }
+    const client = await PGlite.create(dataDir, { extensions: { vector } });
+    const db = drizzlePglite(client, { schema }) as unknown as AppDb;
+    return { kind, db, hasVector: false, close: () => client.close() };
+  }
+  if (kind === 'pg') {
+    const pg = req('pg') as typeof import('pg');
+    const pool = new pg.Pool({ connectionString: o.DATABASE_URL, max: o.DATABASE_POOL_MAX });
+    pool.on('error', (err) => console.error(JSON.stringify({ level: 'error', msg: 'postgres pool error', error: String(err) })));
+    const db = drizzlePg(pool, { schema }) as unknown as AppDb;
+    return { kind, db, hasVector: false, close: () => pool.end() };
+  }
+  const neon = req('@neondatabase/serverless') as typeof import('@neondatabase/serverless');
+  if (typeof WebSocket === 'undefined' && !neon.neonConfig.webSocketConstructor) {
+    throw new Error('Neon needs a WebSocket: run Node 22+ or start Node with --experimental-websocket.');
+  }
+  const { drizzle: drizzleNeon } = await import('drizzle-orm/neon-serverless');
+  const pool = new neon.Pool({ connectionString: o.DATABASE_URL, max: o.DATABASE_POOL_MAX });
+  const db = drizzleNeon(pool, { schema }) as unknown as AppDb;
+  return { kind, db, hasVector: false, close: () => pool.end() };
+}

@@ -1,0 +1,186 @@
+/**
+ * Every query of the memory bank. Writes that touch both tables run in one transaction, so a
+ * failure leaves nothing half-written, and `embedding_count` moves with the embeddings.
+ */
+import { asc, count, eq, sql } from 'drizzle-orm';
+import type { AppDb, Database } from './open-database';
+import { faceEmbeddings, persons, type PersonRow } from './schema';
+
+export interface NewEmbedding {
+  descriptor: number[];
+  modelVersion: string;
+  quality: number;
+  faceSizePx: number;
+  image?: { bytes: Buffer; format: string };
+}
+
+export interface NearestMatch {
+  personId: string;
+  name: string;
+  relationship: string;
+  distance: number;
+}
+
+/** One registration at a time: the duplicate check and the insert must see the same bank. */
+const HNSW_EF_SEARCH = 200;
+const REGISTRATION_LOCK = 0x66_61_63_65; // 'face'
+
+function rows<T>(result: unknown): T[] {
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}
+
+function vectorLiteral(v: number[]): string {
+  return `[${v.map((x) => (Number.isFinite(x) ? x : 0)).join(',')}]`;
+}
+
+/** drizzle expands a JS array in a sql`` template into a parameter list; send one text literal instead. */
+function arrayLiteral(v: number[]): string {
+  return `{${v.map((x) => (Number.isFinite(x) ? x : 0)).join(',')}}`;
+}
+
+function embeddingValues(personId: string, e: NewEmbedding) {
+  return {
+    personId,
+    embedding: e.descriptor,
+    modelVersion: e.modelVersion,
+    quality: e.quality,
+    faceSizePx: e.faceSizePx,
+    image: e.image?.bytes ?? null,
+    imageFormat: e.image?.format ?? null,
+  };
+}
+
+export function createPersonStore(database: Database) {
+  const { db } = database;
+
+  /** Nearest stored faces, best per person, closest first. */
+  async function nearest(q: AppDb, descriptor: number[], modelVersion: string, k: number, inTransaction = false): Promise<NearestMatch[]> {
+    let hits: { person_id: string; distance: number }[];
+    if (database.hasVector) {
+      const v = vectorLiteral(descriptor);
+      // HNSW returns the k nearest embeddings; several may belong to one person, so ask for more.
+      // A wider candidate list than pgvector's default (40) keeps recall near 1 for faces.
+      const search = async (t: AppDb) => {
+        await t.execute(sql.raw(`SET LOCAL hnsw.ef_search = ${HNSW_EF_SEARCH}`));
+        return rows<{ person_id: string; distance: number }>(
+          await t.execute(sql`
+            SELECT person_id, (embedding_vec <-> ${v}::vector) AS distance
+            FROM face_embeddings
+            WHERE model_version = ${modelVersion}
+            ORDER BY embedding_vec <-> ${v}::vector
+            LIMIT ${k * 4}`),
+        );
+      };
+      hits = inTransaction ? await search(q) : await q.transaction((t) => search(t as unknown as AppDb));
+    } else {
+      // Exact scan without pgvector (e.g. Debian's PostgreSQL): the distance in SQL over real[].
+      hits = rows(
+        await q.execute(sql`
+          SELECT e.person_id, sqrt(d.sum) AS distance
+          FROM face_embeddings e,
+          LATERAL (SELECT sum((a - b) * (a - b)) AS sum FROM unnest(e.embedding, ${arrayLiteral(descriptor)}::real[]) AS t(a, b)) d
+          WHERE e.model_version = ${modelVersion}
+          ORDER BY d.sum
+          LIMIT ${k * 4}`),
+      );
+    }
+    const best = new Map<string, number>();
+    for (const h of hits) {
+      const d = Number(h.distance);
+      if (!best.has(h.person_id) || d < best.get(h.person_id)!) best.set(h.person_id, d);
+    }
+    const ids = [...best.keys()].slice(0, k);
+    if (ids.length === 0) return [];
+    const people = await q
+      .select({ id: persons.id, name: persons.name, relationship: persons.relationship })
+      .from(persons)
+      .where(sql`${persons.id} IN (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
+    return people
+      .map((p) => ({ personId: p.id, name: p.name, relationship: p.relationship, distance: best.get(p.id)! }))
+      .sort((a, b) => a.distance - b.distance);
+  }
+
+  return {
+    nearest: (descriptor: number[], modelVersion: string, k = 1) => nearest(db, descriptor, modelVersion, k),
+
+    /**
+     * Creates the person with its first embedding, unless `isDuplicate` says the nearest stored
+     * face is the same person: then nothing is written and that match is returned.
+     */
+    async createPerson(
+      input: { name: string; relationship: string; metadata: Record<string, unknown> },
+      embedding: NewEmbedding,
+      isDuplicate: (nearest: NearestMatch | undefined) => boolean,
+    ): Promise<{ person: PersonRow } | { duplicateOf: NearestMatch }> {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`SELECT pg_advisory_xact_lock(${REGISTRATION_LOCK})`);
+        const [match] = await nearest(tx as unknown as AppDb, embedding.descriptor, embedding.modelVersion, 1, true);
+        if (isDuplicate(match)) return { duplicateOf: match! };
+        const [person] = await tx
+          .insert(persons)
+          .values({ name: input.name, relationship: input.relationship, metadata: input.metadata, embeddingCount: 1 })
+          .returning();
+        await tx.insert(faceEmbeddings).values(embeddingValues(person!.id, embedding));
+        return { person: person! };
+      });
+    },
+
+    /** Adds one embedding; undefined when the person does not exist. */
+    async addEmbedding(personId: string, embedding: NewEmbedding): Promise<PersonRow | undefined> {
+      return db.transaction(async (tx) => {
+        const [person] = await tx
+          .update(persons)
+          .set({ embeddingCount: sql`${persons.embeddingCount} + 1`, updatedAt: sql`now()` })
+          .where(eq(persons.id, personId))
+          .returning();
+        if (!person) return undefined;
+        await tx.insert(faceEmbeddings).values(embeddingValues(personId, embedding));
+        return person;
+      });
+    },
+
+    async getPerson(personId: string): Promise<PersonRow | undefined> {
+      const [person] = await db.select().from(persons).where(eq(persons.id, personId));
+      return person;
+    },
+
+    async listPersons(limit: number, offset: number): Promise<{ persons: PersonRow[]; total: number }> {
+      const [page, [total]] = await Promise.all([
+        db.select().from(persons).orderBy(asc(persons.createdAt), asc(persons.id)).limit(limit).offset(offset),
+        db.select({ n: count() }).from(persons),
+      ]);
+      return { persons: page, total: Number(total?.n ?? 0) };
+    },
+
+    async updatePerson(
+      personId: string,
+      patch: { name?: string; relationship?: string; metadata?: Record<string, unknown> },
+    ): Promise<PersonRow | undefined> {
+      const [person] = await db
+        .update(persons)
+        .set({ ...patch, updatedAt: sql`now()` })
+        .where(eq(persons.id, personId))
+        .returning();
+      return person;
+    },
+
+    /** Hard delete: the embeddings (and any stored photos) and then the person, in one transaction. */
+    async deletePerson(personId: string): Promise<{ embeddingsDeleted: number } | undefined> {
+      return db.transaction(async (tx) => {
+        const [person] = await tx.select({ id: persons.id }).from(persons).where(eq(persons.id, personId)).for('update');
+        if (!person) return undefined;
+        const removed = await tx.delete(faceEmbeddings).where(eq(faceEmbeddings.personId, personId)).returning({ id: faceEmbeddings.id });
+        await tx.delete(persons).where(eq(persons.id, personId));
+        return { embeddingsDeleted: removed.length };
+      });
+    },
+
+    async countEmbeddings(personId?: string): Promise<number> {
+      const q = db.select({ n: count() }).from(faceEmbeddings);
+      const [r] = personId ? await q.where(eq(faceEmbeddings.personId, personId)) : await q;
+      return Number(r?.n ?? 0);
+    },
+  };
+}
+
+export type PersonStore = ReturnType<typeof createPersonStore>;

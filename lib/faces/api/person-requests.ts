@@ -1,0 +1,141 @@
+/**
+ * Request handlers of the /api/v1 memory bank: parse and validate the request, call one domain
+ * function, return its data (apiV1Route wraps it in the envelope). Validation failures name the
+ * field: `Field 'name': must not be empty`.
+ */
+import type { z } from 'zod';
+import {
+  MAX_METADATA_BYTES,
+  listPersonsQuerySchema,
+  registerFieldsSchema,
+  updatePersonSchema,
+} from '@/lib/contracts/persons';
+import { ApiV1Error, apiV1Errors } from '@/lib/http/api-v1-error';
+import type { ApiV1Context } from '@/lib/http/api-v1-route';
+import { readMultipart, type MultipartForm } from '@/lib/http/read-multipart';
+import { addFace } from '../add-face';
+import { deletePerson } from '../delete-person';
+import { getPerson } from '../get-person';
+import { listPersons } from '../list-persons';
+import { recognizeFaces } from '../recognize-faces';
+import { registerPerson } from '../register-person';
+import { updatePerson } from '../update-person';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_JSON_BODY_BYTES = 64 * 1024;
+
+function firstIssue(error: z.ZodError, fallbackField: string): ApiV1Error {
+  const issue = error.issues[0];
+  const field = issue?.path.length ? issue.path.join('.') : fallbackField;
+  const message = issue?.code === 'invalid_type' && issue.input === undefined ? 'required' : (issue?.message ?? 'invalid');
+  return apiV1Errors.validation(field, message);
+}
+
+export function parseMetadata(raw: string | undefined, truncated: boolean): Record<string, unknown> {
+  if (raw === undefined || raw.trim() === '') return {};
+  if (truncated || Buffer.byteLength(raw, 'utf8') > MAX_METADATA_BYTES) {
+    throw new ApiV1Error(400, 'INVALID_METADATA', `Field 'metadata': must be at most ${MAX_METADATA_BYTES} bytes of JSON.`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new ApiV1Error(400, 'INVALID_METADATA', "Field 'metadata': must be valid JSON.");
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ApiV1Error(400, 'INVALID_METADATA', "Field 'metadata': must be a JSON object.");
+  }
+  return value as Record<string, unknown>;
+}
+
+async function readImageForm(ctx: ApiV1Context): Promise<{ form: MultipartForm; image: Buffer }> {
+  const form = await readMultipart(ctx.request, {
+    maxFileBytes: ctx.config.FACE_MAX_IMAGE_BYTES,
+    maxFieldBytes: MAX_METADATA_BYTES + 1,
+    fileFields: ['image'],
+  });
+  const image = form.files.get('image');
+  if (!image) {
+    if (form.fields.has('image')) throw apiV1Errors.validation('image', 'must be a file part, not a text field');
+    throw apiV1Errors.validation('image', 'required');
+  }
+  if (image.bytes.length === 0) throw apiV1Errors.invalidImage('the file is empty');
+  return { form, image: image.bytes };
+}
+
+function personId(ctx: ApiV1Context): string {
+  const id = ctx.params.person_id ?? '';
+  if (!UUID.test(id)) throw apiV1Errors.personNotFound(id);
+  return id.toLowerCase();
+}
+
+async function readJsonBody(request: Request): Promise<unknown> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/json\b/i.test(type)) {
+    throw new ApiV1Error(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json.');
+  }
+  const text = await request.text();
+  if (Buffer.byteLength(text) > MAX_JSON_BODY_BYTES) {
+    throw new ApiV1Error(413, 'PAYLOAD_TOO_LARGE', `The body is larger than ${MAX_JSON_BODY_BYTES} bytes.`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiV1Error(400, 'VALIDATION_ERROR', 'The body is not valid JSON.');
+  }
+}
+
+export async function registerRequest(ctx: ApiV1Context) {
+  const { form, image } = await readImageForm(ctx);
+  for (const f of ['name', 'relationship'] as const) {
+    if (form.truncatedFields.has(f)) throw apiV1Errors.validation(f, 'too long');
+  }
+  const fields = registerFieldsSchema.safeParse(Object.fromEntries(form.fields));
+  if (!fields.success) throw firstIssue(fields.error, 'name');
+  const metadata = parseMetadata(form.fields.get('metadata'), form.truncatedFields.has('metadata'));
+  return registerPerson(await ctx.bank(), {
+    name: fields.data.name,
+    relationship: fields.data.relationship,
+    metadata,
+    allowDuplicate: fields.data.allow_duplicate,
+    image,
+  });
+}
+
+export async function addFaceRequest(ctx: ApiV1Context) {
+  const id = personId(ctx);
+  const { image } = await readImageForm(ctx);
+  return addFace(await ctx.bank(), id, image);
+}
+
+export async function recognizeRequest(ctx: ApiV1Context) {
+  const { image } = await readImageForm(ctx);
+  return recognizeFaces(await ctx.bank(), image);
+}
+
+export async function listPersonsRequest(ctx: ApiV1Context) {
+  const url = new URL(ctx.request.url);
+  const query = listPersonsQuerySchema.safeParse(Object.fromEntries(url.searchParams));
+  if (!query.success) throw firstIssue(query.error, 'limit');
+  return listPersons(await ctx.bank(), query.data.limit, query.data.offset);
+}
+
+export async function getPersonRequest(ctx: ApiV1Context) {
+  return getPerson(await ctx.bank(), personId(ctx));
+}
+
+export async function updatePersonRequest(ctx: ApiV1Context) {
+  const id = personId(ctx);
+  const body = await readJsonBody(ctx.request);
+  if (body !== null && typeof body === 'object' && 'metadata' in body) {
+    const m = (body as { metadata: unknown }).metadata;
+    parseMetadata(JSON.stringify(m), false); // same rules (object, size) and code as registration
+  }
+  const patch = updatePersonSchema.safeParse(body);
+  if (!patch.success) throw firstIssue(patch.error, 'body');
+  return updatePerson(await ctx.bank(), id, patch.data);
+}
+
+export async function deletePersonRequest(ctx: ApiV1Context) {
+  return deletePerson(await ctx.bank(), personId(ctx));
+}

@@ -1,0 +1,70 @@
+/**
+ * Bytes -> RGB pixels. The format is decided from the magic bytes, never from the client's
+ * content type; EXIF orientation is applied; sharp's `limitInputPixels` refuses decompression
+ * bombs before any pixel is allocated. Large photos are scaled down for detection (faces stay
+ * far above the descriptor's 150 px input), and boxes are mapped back with `scale`.
+ */
+import sharp from 'sharp';
+import { apiV1Errors } from '@/lib/http/api-v1-error';
+
+export type ImageFormat = 'jpeg' | 'png';
+
+export interface DecodedImage {
+  /** RGB, 3 bytes a pixel, row-major. */
+  data: Buffer;
+  width: number;
+  height: number;
+  /** Size of the image as displayed (after EXIF rotation), before scaling down. */
+  originalWidth: number;
+  originalHeight: number;
+  /** originalWidth / width (>= 1). */
+  scale: number;
+  format: ImageFormat;
+}
+
+/** Longest side fed to the detector; larger photos are resized (the detector itself runs at 256 px). */
+export const MAX_WORKING_SIDE = 1280;
+
+export function sniffImageFormat(bytes: Uint8Array): ImageFormat | null {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (bytes.length >= 8 && png.every((b, i) => bytes[i] === b)) return 'png';
+  return null;
+}
+
+export async function decodeImage(bytes: Uint8Array, maxPixels: number): Promise<DecodedImage> {
+  const format = sniffImageFormat(bytes);
+  if (!format) throw apiV1Errors.invalidImage('the file is neither JPEG nor PNG');
+  try {
+    // failOn 'error' rejects truncated files instead of decoding a grey half-image.
+    const base = () => sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error', sequentialRead: true });
+    const meta = await base().metadata();
+    if (meta.format !== format) throw apiV1Errors.invalidImage('the file content does not match its signature');
+    const swap = (meta.orientation ?? 1) >= 5; // 5-8 rotate by 90 degrees
+    const originalWidth = (swap ? meta.height : meta.width) ?? 0;
+    const originalHeight = (swap ? meta.width : meta.height) ?? 0;
+    const longest = Math.max(originalWidth, originalHeight);
+    let pipeline = base().rotate().removeAlpha().toColourspace('srgb');
+    if (longest > MAX_WORKING_SIDE) {
+      pipeline = pipeline.resize({ width: originalWidth >= originalHeight ? MAX_WORKING_SIDE : undefined, height: originalHeight > originalWidth ? MAX_WORKING_SIDE : undefined });
+    }
+    const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+    if (info.channels !== 3) throw apiV1Errors.invalidImage(`unexpected ${info.channels} channels`);
+    return {
+      data,
+      width: info.width,
+      height: info.height,
+      originalWidth,
+      originalHeight,
+      scale: originalWidth / info.width,
+      format,
+    };
+  } catch (err) {
+    if (err instanceof Error && err.name === 'ApiV1Error') throw err;
+    const msg = err instanceof Error ? err.message : String(err);
+    if (/pixel limit/i.test(msg)) {
+      throw apiV1Errors.invalidImage(`the decoded image exceeds ${maxPixels} pixels`);
+    }
+    throw apiV1Errors.invalidImage('the file is truncated or cannot be decoded');
+  }
+}

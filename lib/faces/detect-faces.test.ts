@@ -1,0 +1,68 @@
+/**
+ * The real models (no fakes): one photo per expectation, and the leak check — 500 detections
+ * must leave tfjs's tensor count and memory where they were after the first one.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { decodeImage, type DecodedImage } from './decode-image';
+import { createFaceEngine } from './detect-faces';
+import { euclideanDistance } from './face-similarity';
+import { loadFaceModels, type FaceModels } from './load-face-models';
+
+const faces = path.resolve(process.env.VIGIL_DATA_DIR ?? '../shared/data', 'faces');
+const hasData = existsSync(faces);
+const load = (rel: string, maxPixels = 40e6) => decodeImage(readFileSync(path.join(faces, rel)), maxPixels);
+
+describe.skipIf(!hasData)('face engine on the real models', () => {
+  let models: FaceModels;
+  let engine: ReturnType<typeof createFaceEngine>;
+  beforeAll(async () => {
+    models = await loadFaceModels();
+    engine = createFaceEngine(models);
+  }, 300_000);
+  afterAll(() => models?.dispose());
+
+  it('describes two photos of one person closer than photos of two people', async () => {
+    const [a] = await engine.detect(await load('train/obama/obama.jpg'));
+    const [b] = await engine.detect(await load('test/obama1.jpg'));
+    const [c] = await engine.detect(await load('train/biden/biden2.jpg'));
+    expect(a!.descriptor).toHaveLength(128);
+    expect(euclideanDistance(a!.descriptor, b!.descriptor)).toBeLessThan(0.58);
+    expect(euclideanDistance(a!.descriptor, c!.descriptor)).toBeGreaterThan(0.58);
+  });
+
+  it('finds every face of a group photo, largest first, in display coordinates', async () => {
+    const image = await load('test/obama_and_biden.jpg');
+    const found = await engine.detect(image);
+    expect(found).toHaveLength(3);
+    const areas = found.map((f) => f.box.width * f.box.height);
+    expect(areas).toEqual([...areas].sort((x, y) => y - x));
+    for (const f of found) expect(f.box.x + f.box.width).toBeLessThanOrEqual(image.originalWidth);
+  });
+
+  it('finds the face in a tight head crop where the face fills the frame', async () => {
+    const [face] = await engine.detect(await load('train/obama/obama.jpg'));
+    const b = face!.box;
+    const crop = await sharp(readFileSync(path.join(faces, 'train/obama/obama.jpg')))
+      .rotate()
+      .extract({ left: b.x, top: b.y, width: b.width, height: b.height })
+      .resize(150, 150)
+      .jpeg()
+      .toBuffer();
+    const found = await engine.detect(await decodeImage(crop, 1e6));
+    expect(found.length).toBeGreaterThanOrEqual(1);
+    expect(euclideanDistance(found[0]!.descriptor, face!.descriptor)).toBeLessThan(0.58);
+  });
+
+  it('does not leak tensors over 500 detections', async () => {
+    const image: DecodedImage = await load('misc/obama_small.jpg');
+    expect((await engine.detect(image)).length).toBe(1); // warm-up: lazy kernels and weights
+    const before = models.tf.memory();
+    for (let i = 0; i < 500; i++) await engine.detect(image);
+    const after = models.tf.memory();
+    expect(after.numTensors).toBe(before.numTensors);
+    expect(after.numBytes).toBe(before.numBytes);
+  }, 1_800_000);
+});

@@ -1,0 +1,139 @@
+/**
+ * The real face engine: Human finds faces and their mesh on a letterboxed square image; each
+ * face is cut into a roll-corrected 150 px chip from the mesh (align-face.ts) and described by
+ * face-api's 128-d ResNet. Inference is serialised: the wasm backend runs one op at a time
+ * anyway, and Human keeps per-call state. Every tensor is disposed before returning.
+ */
+import type { FaceResult } from '@vladmandic/human';
+import type * as TF from '@tensorflow/tfjs';
+import type { DecodedImage } from './decode-image';
+import type { DetectedFace, FaceEngine } from './face-engine';
+import type { FaceModels } from './load-face-models';
+import { CHIP_SIZE, chipFromBox, chipFromLandmarks, mean, type FaceChip } from './align-face';
+
+/** Extra border, as a share of the square side, for a retry when nothing was found: tight crops need context. */
+const CONTEXT_PAD = 0.3;
+/** A face whose box lies mostly (> this share of its area) inside a stronger face's box is the same face twice. */
+const DUPLICATE_OVERLAP = 0.5;
+
+interface Candidate {
+  box: [number, number, number, number]; // x, y, w, h in padded-square pixels
+  score: number;
+  chip: FaceChip;
+}
+
+function landmarksChip(face: FaceResult): FaceChip {
+  const a = face.annotations as Partial<Record<string, number[][]>>;
+  const eyeL = [...(a.leftEyeUpper0 ?? []), ...(a.leftEyeLower0 ?? [])];
+  const eyeR = [...(a.rightEyeUpper0 ?? []), ...(a.rightEyeLower0 ?? [])];
+  const lips = [...(a.lipsUpperOuter ?? []), ...(a.lipsLowerOuter ?? []), ...(a.lipsUpperInner ?? []), ...(a.lipsLowerInner ?? [])];
+  if (eyeL.length && eyeR.length && lips.length) return chipFromLandmarks(mean(eyeL), mean(eyeR), mean(lips));
+  const [x, y, w, h] = face.box;
+  return chipFromBox(x, y, w, h);
+}
+
+function overlapOfSmaller(a: Candidate['box'], b: Candidate['box']): number {
+  const ix = Math.max(0, Math.min(a[0] + a[2], b[0] + b[2]) - Math.max(a[0], b[0]));
+  const iy = Math.max(0, Math.min(a[1] + a[3], b[1] + b[3]) - Math.max(a[1], b[1]));
+  return (ix * iy) / Math.max(1, Math.min(a[2] * a[3], b[2] * b[3]));
+}
+
+export function dropDuplicateFaces<T extends { box: Candidate['box']; score: number }>(faces: T[]): T[] {
+  const kept: T[] = [];
+  for (const f of [...faces].sort((p, q) => q.score - p.score || q.box[2] * q.box[3] - p.box[2] * p.box[3])) {
+    if (kept.every((k) => overlapOfSmaller(k.box, f.box) <= DUPLICATE_OVERLAP)) kept.push(f);
+  }
+  return kept;
+}
+
+export function createFaceEngine(models: FaceModels): FaceEngine & { detectCount: () => number } {
+  const { tf, human, faceapi } = models;
+  let queue: Promise<unknown> = Promise.resolve();
+  let count = 0;
+
+  function serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = queue.then(fn);
+    queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async function findFaces(square: TF.Tensor4D): Promise<Candidate[]> {
+    const result = await human.detect(square);
+    return result.face.map((f) => ({ box: f.box as Candidate['box'], score: f.score, chip: landmarksChip(f) }));
+  }
+
+  async function detectOnce(image: DecodedImage): Promise<DetectedFace[]> {
+    count++;
+    const side = Math.max(image.width, image.height);
+    const padX = Math.floor((side - image.width) / 2);
+    const padY = Math.floor((side - image.height) / 2);
+    // Letterbox to a square: the detector squashes its input to 256x256, and a tall photo
+    // squashed that way produced phantom faces.
+    const square = tf.tidy(() => {
+      const rgb = tf.tensor4d(image.data, [1, image.height, image.width, 3], 'int32');
+      return tf.pad(rgb, [[0, 0], [padY, side - image.height - padY], [padX, side - image.width - padX], [0, 0]]);
+    });
+    let offset = { x: padX, y: padY };
+    let source: TF.Tensor4D = square;
+    let contextual: TF.Tensor4D | null = null;
+    try {
+      let candidates = await findFaces(square);
+      if (candidates.length === 0) {
+        const extra = Math.round(side * CONTEXT_PAD);
+        contextual = tf.pad(square, [[0, 0], [extra, extra], [extra, extra], [0, 0]]);
+        candidates = await findFaces(contextual);
+        source = contextual;
+        offset = { x: padX + extra, y: padY + extra };
+      }
+      candidates = dropDuplicateFaces(candidates);
+      if (candidates.length === 0) return [];
+
+      const descriptors: number[][] = [];
+      const floatSource = tf.cast(source, 'float32');
+      try {
+        for (const c of candidates) {
+          const chip = tf.tidy(() =>
+            tf.image
+              .transform(floatSource, tf.tensor2d([c.chip.transform]), 'bilinear', 'constant', 0, [CHIP_SIZE, CHIP_SIZE])
+              .squeeze([0]),
+          ) as TF.Tensor3D;
+          try {
+            const d = (await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(chip as never)) as Float32Array;
+            descriptors.push(Array.from(d));
+          } finally {
+            chip.dispose();
+          }
+        }
+      } finally {
+        floatSource.dispose();
+      }
+
+      const s = image.scale;
+      const W = image.originalWidth;
+      const H = image.originalHeight;
+      return candidates
+        .map((c, i): DetectedFace => {
+          const x0 = Math.max(0, (c.box[0] - offset.x) * s);
+          const y0 = Math.max(0, (c.box[1] - offset.y) * s);
+          const x1 = Math.min(W, (c.box[0] + c.box[2] - offset.x) * s);
+          const y1 = Math.min(H, (c.box[1] + c.box[3] - offset.y) * s);
+          return {
+            box: { x: Math.round(x0), y: Math.round(y0), width: Math.max(0, Math.round(x1 - x0)), height: Math.max(0, Math.round(y1 - y0)) },
+            score: Math.max(0, Math.min(1, c.score)),
+            descriptor: descriptors[i]!,
+            rollDegrees: c.chip.rollDegrees,
+          };
+        })
+        .sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
+    } finally {
+      square.dispose();
+      contextual?.dispose();
+    }
+  }
+
+  return {
+    modelVersion: models.modelVersion,
+    detect: (image) => serial(() => detectOnce(image)),
+    detectCount: () => count,
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * The one error path of the /api/v1 family: every failure answers the envelope
+ * `{success:false, data:null, error:{code, message}}` with a documented code. Anything
+ * unexpected becomes 500 INTERNAL_ERROR without a stack trace.
+ */
+import type { ApiV1ErrorCode } from '@/lib/contracts/persons';
+
+export class ApiV1Error extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ApiV1ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiV1Error';
+  }
+}
+
+export const apiV1Errors = {
+  validation: (field: string, problem: string) =>
+    new ApiV1Error(400, 'VALIDATION_ERROR', `Field '${field}': ${problem}`),
+  invalidImage: (why: string) =>
+    new ApiV1Error(400, 'INVALID_IMAGE', `Invalid image format: ${why}. Supported formats are JPEG and PNG.`),
+  noFace: () => new ApiV1Error(400, 'NO_FACE_DETECTED', 'No face was detected in the provided image.'),
+  personNotFound: (id: string) => new ApiV1Error(404, 'PERSON_NOT_FOUND', `No person with id ${id}.`),
+};
+
+export function envelopeError(code: ApiV1ErrorCode, message: string) {
+  return { success: false as const, data: null, error: { code, message } };
+}
+
+export function apiV1ErrorResponse(err: unknown, headers: Record<string, string> = {}): Response {
+  if (err instanceof ApiV1Error) {
+    return Response.json(envelopeError(err.code, err.message), { status: err.status, headers });
+  }
+  return Response.json(envelopeError('INTERNAL_ERROR', 'The request could not be processed.'), {
+    status: 500,
+    headers,
+  });
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs the database-backed tests against a throwaway PostgreSQL 15 server (Debian's, which has
+# no pgvector: this exercises the exact-search fallback). Installs postgresql-15 with apt when
+# missing, initdb's a temp dir, starts on a free loopback port, and removes everything on exit.
+# Usage: bash scripts/test-postgres.sh [vitest args]   (default: lib/db)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+as_root=()
+[ "$(id -u)" -eq 0 ] || as_root=(sudo)
+if [ ! -x /usr/lib/postgresql/15/bin/postgres ]; then
+  "${as_root[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends postgresql-15
+fi
+bin=/usr/lib/postgresql/15/bin
+
+# PostgreSQL refuses to run as root: run it as the 'postgres' user the package creates.
+run_pg=()
+if [ "$(id -u)" -eq 0 ]; then run_pg=(runuser -u postgres --); fi
+
+dir=$(mktemp -d /tmp/vigil-pg.XXXXXX)
+chmod 755 "$dir"
+[ "$(id -u)" -eq 0 ] && chown postgres:postgres "$dir"
+port=$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
+
+cleanup() {
+  "${run_pg[@]}" "$bin/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+
+"${run_pg[@]}" "$bin/initdb" -D "$dir/data" -U vigil --auth=trust -E UTF8 >/dev/null
+"${run_pg[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w \
+  -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50" start >/dev/null
+"${run_pg[@]}" "$bin/createdb" -h 127.0.0.1 -p "$port" -U vigil vigil_test
+
+echo "test-postgres: PostgreSQL 15 on 127.0.0.1:$port"
+export TEST_DATABASE_URL="postgres://vigil@127.0.0.1:$port/vigil_test"
+if [ $# -eq 0 ]; then set -- lib/db; fi
+npx vitest run "$@"
