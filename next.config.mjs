@@ -20,6 +20,7 @@ const nextConfig = {
   outputFileTracingIncludes: {
     '/v1/**': ['./models/**/*'],
     '/models/**': ['./models/**/*'],
+    '/ort/**': ['./node_modules/onnxruntime-web/dist/*.wasm', './node_modules/onnxruntime-web/dist/*.mjs'],
     '/api/v1/**': ['./lib/db/migrations/**/*'],
   },
 };

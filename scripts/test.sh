@@ -18,5 +18,8 @@ npx next build
 echo "== HTTP contract tests (against the production server)"
 npx vitest run --config tests/contract/vitest.config.ts
 
+echo "== browser tests (Playwright in Debian's Chromium)"
+npx playwright test -c tests/e2e/playwright.config.ts
+
 echo "== database tests against a real PostgreSQL 15"
 bash scripts/test-postgres.sh

@@ -1,0 +1,96 @@
+/**
+ * Serve one file from disk with browser caching: `Cache-Control: public, max-age=86400`, an ETag
+ * (SHA-256 of the content) and `304 Not Modified` for a matching `If-None-Match`.
+ *
+ * Used by the routes that hand the model files and onnxruntime-web's runtime to the browser
+ * (docs/decisions/004-browser-inference.md). Callers resolve the path from an allow-list; this
+ * module never sees a user-supplied path. The hash is computed once per file version (size +
+ * mtime), so a file replaced on disk gets a new ETag without a restart, and the body is streamed,
+ * never held in memory (the wasm runtime is 14-27 MB).
+ */
+import 'server-only';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+
+export const CACHE_CONTROL = 'public, max-age=86400';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.json': 'application/json; charset=utf-8',
+  '.onnx': 'application/octet-stream',
+  '.wasm': 'application/wasm',
+  '.mjs': 'text/javascript; charset=utf-8',
+};
+
+/** Content type by extension; `application/octet-stream` for anything not listed. */
+export function contentTypeFor(file: string): string {
+  const dot = file.lastIndexOf('.');
+  return (dot >= 0 && CONTENT_TYPES[file.slice(dot).toLowerCase()]) || 'application/octet-stream';
+}
+
+const etags = new Map<string, { version: string; etag: Promise<string> }>();
+
+function hashFile(file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const hash = createHash('sha256');
+    createReadStream(file)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('error', reject)
+      // Weak: Next gzips compressible responses on the fly, so the bytes on the wire vary by
+      // Accept-Encoding while the file (what the tag identifies) does not.
+      .on('end', () => resolve(`W/"${hash.digest('base64url').slice(0, 32)}"`));
+  });
+}
+
+function etagFor(file: string, version: string): Promise<string> {
+  const cached = etags.get(file);
+  if (cached?.version === version) return cached.etag;
+  const etag = hashFile(file);
+  etags.set(file, { version, etag });
+  // A failed hash (file vanished mid-read) must not be remembered.
+  etag.catch(() => etags.delete(file));
+  return etag;
+}
+
+/** RFC 9110 If-None-Match: `*` or a list of (weak or strong) tags, compared weakly. */
+export function ifNoneMatchHits(header: string | null, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const bare = (t: string) => t.trim().replace(/^W\//, '');
+  return header.split(',').some((t) => bare(t) === bare(etag));
+}
+
+const notFound = () =>
+  Response.json({ detail: 'Not Found' }, { status: 404, headers: { 'Cache-Control': 'no-store' } });
+
+/** Respond with `file` (an absolute path chosen by the caller from an allow-list). */
+export async function serveStaticFile(request: Request, file: string): Promise<Response> {
+  let info;
+  try {
+    info = await stat(file);
+  } catch {
+    return notFound();
+  }
+  if (!info.isFile()) return notFound();
+
+  let etag: string;
+  try {
+    etag = await etagFor(file, `${info.size}:${info.mtimeMs}`);
+  } catch {
+    return notFound();
+  }
+  const headers: Record<string, string> = {
+    'Cache-Control': CACHE_CONTROL,
+    ETag: etag,
+    'Content-Type': contentTypeFor(file),
+    'X-Content-Type-Options': 'nosniff',
+  };
+  if (ifNoneMatchHits(request.headers.get('if-none-match'), etag)) {
+    return new Response(null, { status: 304, headers });
+  }
+  headers['Content-Length'] = String(info.size);
+  if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
+  const body = Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>;
+  return new Response(body, { status: 200, headers });
+}
