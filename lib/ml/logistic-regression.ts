@@ -3,7 +3,8 @@
  *
  * Objective, in scikit-learn's parametrisation so C values carry over:
  *     min_w,b  P(w) + C * sum_i s_i * log(1 + exp(-y_i (x_i.w + b)))
- * with P(w) = ||w||_1 (L1) or ||w||^2 / 2 (L2), y_i in {-1, +1}, s_i the sample weight (class
+ * with P(w) = sum_j f_j |w_j| (L1) or sum_j f_j w_j^2 / 2 (L2), f_j an optional per-feature penalty
+ * factor (default 1), y_i in {-1, +1}, s_i the sample weight (class
  * weight times any per-sample weight). The intercept b is not penalised (unlike liblinear's).
  * Internally the objective is divided by C * n, i.e. lambda = 1 / (C n).
  *
@@ -33,6 +34,12 @@ export interface LogisticRegressionOptions {
   maxIter?: number;
   /** Maximum coordinate-descent passes per outer step. */
   maxInnerIter?: number;
+  /**
+   * Per-feature multiplier of the penalty (glmnet's penalty.factor): feature j is penalised by
+   * factor_j * |w_j| (L1) or factor_j * w_j^2 / 2 (L2). For L1, a factor of 1/k is equivalent to
+   * scaling the feature column by k. Default: 1 for every feature. Factors must be positive.
+   */
+  penaltyFactor?: ArrayLike<number>;
   /** Start from these weights (warm start along a regularisation path). */
   init?: { weights: ArrayLike<number>; bias: number };
   /** Column-major copy of X, when the caller fits several models on the same data. */
@@ -119,6 +126,15 @@ export function fitLogisticRegression(
   const maxIter = options.maxIter ?? 100;
   const maxInner = options.maxInnerIter ?? 50;
   const lambda = 1 / (options.C * n);
+  const pf = options.penaltyFactor;
+  if (pf !== undefined && pf.length !== d) throw new Error(`penaltyFactor has ${pf.length} entries for ${d} features`);
+  // Penalty weight of each feature in the divided objective.
+  const lam = new Float64Array(d);
+  for (let j = 0; j < d; j++) {
+    const fj = pf === undefined ? 1 : (pf[j] as number);
+    if (!(fj > 0) || !Number.isFinite(fj)) throw new Error(`penaltyFactor must be positive and finite (feature ${j})`);
+    lam[j] = lambda * fj;
+  }
   const csc = options.csc ?? toCsc(X);
   if (csc.nRows !== n || csc.nCols !== d) throw new Error('csc does not match X');
   const cp = csc.indptr;
@@ -134,27 +150,30 @@ export function fitLogisticRegression(
     c[i] = (s[i] as number) / n;
   }
 
-  const w = new Float64Array(d);
-  let b = 0;
-  if (options.init) {
-    if (options.init.weights.length !== d) throw new Error('init weights have the wrong length');
-    w.set(Array.from(options.init.weights));
-    b = fitIntercept ? options.init.bias : 0;
-  } else if (fitIntercept) {
-    // Start at the weighted log-odds, the optimum when all weights are zero.
+  // Cold start: all weights zero, intercept at the weighted log-odds (the optimum for w = 0).
+  let b0 = 0;
+  if (fitIntercept) {
     let pos = 0;
     let tot = 0;
     for (let i = 0; i < n; i++) {
       tot += s[i] as number;
       if (ys[i] === 1) pos += s[i] as number;
     }
-    if (pos > 0 && pos < tot) b = Math.log(pos / (tot - pos));
+    if (pos > 0 && pos < tot) b0 = Math.log(pos / (tot - pos));
+  }
+  const w = new Float64Array(d);
+  let b = b0;
+  if (options.init) {
+    if (options.init.weights.length !== d) throw new Error('init weights have the wrong length');
+    w.set(Array.from(options.init.weights));
+    b = fitIntercept ? options.init.bias : 0;
   }
 
+  /** Penalty in the divided objective (already multiplied by lambda and the factors). */
   const penalty = (v: Float64Array): number => {
     let p = 0;
-    if (l1) for (let j = 0; j < d; j++) p += Math.abs(v[j] as number);
-    else for (let j = 0; j < d; j++) p += 0.5 * (v[j] as number) * (v[j] as number);
+    if (l1) for (let j = 0; j < d; j++) p += (lam[j] as number) * Math.abs(v[j] as number);
+    else for (let j = 0; j < d; j++) p += 0.5 * (lam[j] as number) * (v[j] as number) * (v[j] as number);
     return p;
   };
   const lossAt = (zv: Float64Array): number => {
@@ -163,7 +182,6 @@ export function fitLogisticRegression(
     return f;
   };
 
-  const z = csrMatVec(X, w, b);
   const r = new Float64Array(n); // dLoss/dz_i
   const D = new Float64Array(n); // d2Loss/dz_i^2
   const grad = new Float64Array(d);
@@ -173,44 +191,66 @@ export function fitLogisticRegression(
   const zNew = new Float64Array(n);
   const active = new Int32Array(d);
 
-  let pen = penalty(w);
-  let f = lossAt(z) + lambda * pen;
-  let violation0 = -1;
-  let converged = false;
-  let iter = 0;
-
-  for (; iter < maxIter; iter++) {
+  /** Fill r, D and grad at margins zv; return the intercept's gradient. */
+  const gradientAt = (zv: Float64Array): number => {
+    let gb = 0;
     for (let i = 0; i < n; i++) {
-      const p = 1 / (1 + Math.exp(-(ys[i] as number) * (z[i] as number)));
+      const p = 1 / (1 + Math.exp(-(ys[i] as number) * (zv[i] as number)));
       // dl/dz = -y (1 - p), d2l/dz2 = p (1 - p), with p = sigma(y z).
       r[i] = -(c[i] as number) * (ys[i] as number) * (1 - p);
       D[i] = (c[i] as number) * p * (1 - p);
+      gb += r[i] as number;
     }
-    let gb = 0;
-    if (fitIntercept) for (let i = 0; i < n; i++) gb += r[i] as number;
-
-    // Full gradient, minimum-norm subgradient and the active set.
-    let violation = Math.abs(gb);
-    let nActive = 0;
     for (let j = 0; j < d; j++) {
       const end = cp[j + 1] as number;
       let g = 0;
       for (let t = cp[j] as number; t < end; t++) g += (cv[t] as number) * (r[ci[t] as number] as number);
       grad[j] = g;
-      const wj = w[j] as number;
+    }
+    return fitIntercept ? gb : 0;
+  };
+
+  /** L1 norm of the minimum-norm subgradient at (wv, grad); fills the active set. */
+  const violationAt = (wv: Float64Array, gb: number): { violation: number; nActive: number } => {
+    let violation = Math.abs(gb);
+    let nActive = 0;
+    for (let j = 0; j < d; j++) {
+      const g = grad[j] as number;
+      const wj = wv[j] as number;
+      const lj = lam[j] as number;
       if (l1) {
-        if (wj > 0) violation += Math.abs(g + lambda);
-        else if (wj < 0) violation += Math.abs(g - lambda);
-        else violation += Math.max(Math.abs(g) - lambda, 0);
-        if (wj !== 0 || Math.abs(g) > lambda) active[nActive++] = j;
+        if (wj > 0) violation += Math.abs(g + lj);
+        else if (wj < 0) violation += Math.abs(g - lj);
+        else violation += Math.max(Math.abs(g) - lj, 0);
+        if (wj !== 0 || Math.abs(g) > lj) active[nActive++] = j;
       } else {
-        violation += Math.abs(g + lambda * wj);
-        if (end > (cp[j] as number)) active[nActive++] = j;
+        violation += Math.abs(g + lj * wj);
+        if ((cp[j + 1] as number) > (cp[j] as number)) active[nActive++] = j;
       }
     }
-    if (violation0 < 0) violation0 = violation;
+    return { violation, nActive };
+  };
+
+  // The tolerance is relative to the violation at the cold start, also when warm-starting, so a
+  // warm start stops at the same accuracy as a cold one rather than a stricter one.
+  const zero = new Float64Array(d);
+  const violationRef = violationAt(zero, gradientAt(new Float64Array(n).fill(b0))).violation;
+  if (violationRef === 0) {
+    // w = 0 (with the log-odds intercept) is optimal.
+    return { weights: zero, bias: b0, iterations: 0, converged: true, objective: lossAt(new Float64Array(n).fill(b0)) * options.C * n, nonZero: 0 };
+  }
+
+  const z = csrMatVec(X, w, b);
+  let pen = penalty(w);
+  let f = lossAt(z) + pen;
+  let converged = false;
+  let iter = 0;
+
+  for (; iter < maxIter; iter++) {
+    const gb = gradientAt(z);
+    const { violation, nActive } = violationAt(w, gb);
     options.onIteration?.({ iteration: iter, objective: f * options.C * n, violation, active: nActive });
-    if (violation <= tol * violation0 || violation === 0) {
+    if (violation <= tol * violationRef) {
       converged = true;
       break;
     }
@@ -244,19 +284,20 @@ export function fitLogisticRegression(
           G += (cv[t] as number) * (D[i] as number) * (Xd[i] as number);
         }
         const u = (w[j] as number) + (dir[j] as number);
+        const lj = lam[j] as number;
         let step: number;
         if (l1) {
           const H = Hdiag[j] as number;
-          if (u > 0) innerViolation += Math.abs(G + lambda);
-          else if (u < 0) innerViolation += Math.abs(G - lambda);
-          else innerViolation += Math.max(Math.abs(G) - lambda, 0);
-          // Minimise G z + H z^2 / 2 + lambda |u + z| in closed form (soft threshold).
-          if (G + lambda <= H * u) step = -(G + lambda) / H;
-          else if (G - lambda >= H * u) step = -(G - lambda) / H;
+          if (u > 0) innerViolation += Math.abs(G + lj);
+          else if (u < 0) innerViolation += Math.abs(G - lj);
+          else innerViolation += Math.max(Math.abs(G) - lj, 0);
+          // Minimise G z + H z^2 / 2 + lj |u + z| in closed form (soft threshold).
+          if (G + lj <= H * u) step = -(G + lj) / H;
+          else if (G - lj >= H * u) step = -(G - lj) / H;
           else step = -u;
         } else {
-          const H = (Hdiag[j] as number) + lambda;
-          const Gp = G + lambda * u;
+          const H = (Hdiag[j] as number) + lj;
+          const Gp = G + lj * u;
           innerViolation += Math.abs(Gp);
           step = -Gp / H;
         }
@@ -287,9 +328,9 @@ export function fitLogisticRegression(
       const wj = w[j] as number;
       const dj = dir[j] as number;
       delta += (grad[j] as number) * dj;
-      penChange += l1 ? Math.abs(wj + dj) - Math.abs(wj) : 0.5 * ((wj + dj) * (wj + dj) - wj * wj);
+      penChange += (lam[j] as number) * (l1 ? Math.abs(wj + dj) - Math.abs(wj) : 0.5 * ((wj + dj) * (wj + dj) - wj * wj));
     }
-    delta += lambda * penChange;
+    delta += penChange;
     if (!(delta < 0)) {
       // No descent direction left at machine precision: the point is optimal for practical purposes.
       converged = true;
@@ -306,10 +347,10 @@ export function fitLogisticRegression(
         const j = active[k] as number;
         const wj = w[j] as number;
         const nw = wj + t * (dir[j] as number);
-        pc += l1 ? Math.abs(nw) - Math.abs(wj) : 0.5 * (nw * nw - wj * wj);
+        pc += (lam[j] as number) * (l1 ? Math.abs(nw) - Math.abs(wj) : 0.5 * (nw * nw - wj * wj));
       }
       penNew = pen + pc;
-      fNew = lossAt(zNew) + lambda * penNew;
+      fNew = lossAt(zNew) + penNew;
       if (fNew - f <= 0.01 * t * delta) {
         accepted = true;
         break;
@@ -325,7 +366,7 @@ export function fitLogisticRegression(
     z.set(zNew);
     // Recompute the penalty exactly now and then to stop rounding drift from accumulating.
     pen = iter % 10 === 9 ? penalty(w) : penNew;
-    f = iter % 10 === 9 ? lossAt(z) + lambda * pen : fNew;
+    f = iter % 10 === 9 ? lossAt(z) + pen : fNew;
   }
 
   let nonZero = 0;

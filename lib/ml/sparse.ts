@@ -77,7 +77,10 @@ export function csrRow(m: CsrMatrix, r: number): SparseVector {
 export function toCsc(m: CsrMatrix): CscMatrix {
   const nnz = m.indptr[m.nRows] as number;
   const counts = new Int32Array(m.nCols + 1);
-  for (let t = 0; t < nnz; t++) counts[(m.indices[t] as number) + 1]++;
+  for (let t = 0; t < nnz; t++) {
+    const c = (m.indices[t] as number) + 1;
+    counts[c] = (counts[c] as number) + 1;
+  }
   for (let c = 0; c < m.nCols; c++) counts[c + 1] = (counts[c + 1] as number) + (counts[c] as number);
   const indptr = counts.slice();
   const next = counts.slice(0, m.nCols);

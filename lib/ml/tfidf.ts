@@ -34,9 +34,17 @@ export interface TfidfOptions {
   sublinearTf?: boolean;
   /** idf = ln((1 + n) / (1 + df)) + 1 if true, ln(n / df) + 1 if false. Default true. */
   smoothIdf?: boolean;
-  /** Default 'l2'. */
-  norm?: 'l2' | 'none';
+  /**
+   * 'l2' (default, sklearn): divide each row by its Euclidean norm over the vocabulary's terms.
+   * 'l2_all_tf': divide by the Euclidean norm of the (sublinear) tf vector over every term the
+   * document generates, in the vocabulary or not. The value of a term then does not depend on which
+   * other terms the vocabulary keeps, so a vocabulary can be pruned after training (e.g. to the
+   * non-zero weights of an L1 model) without changing any feature value.
+   */
+  norm?: TfidfNorm;
 }
+
+export type TfidfNorm = 'l2' | 'l2_all_tf' | 'none';
 
 export type ResolvedTfidfOptions = Required<Omit<TfidfOptions, 'maxFeatures'>> & { maxFeatures: number | null };
 
@@ -209,13 +217,24 @@ export class TfidfVectorizer {
   transformOne(doc: string): SparseVector {
     const counts = new Map<number, number>();
     const index = this.index;
-    this.generate(doc, (t) => {
-      const j = index.get(t);
-      if (j !== undefined) counts.set(j, (counts.get(j) ?? 0) + 1);
-    });
+    const sublinear = this.options.sublinearTf;
+    let allTerms: Map<string, number> | null = null;
+    if (this.options.norm === 'l2_all_tf') {
+      const all = new Map<string, number>();
+      this.generate(doc, (t) => all.set(t, (all.get(t) ?? 0) + 1));
+      for (const [t, c] of all) {
+        const j = index.get(t);
+        if (j !== undefined) counts.set(j, c);
+      }
+      allTerms = all;
+    } else {
+      this.generate(doc, (t) => {
+        const j = index.get(t);
+        if (j !== undefined) counts.set(j, (counts.get(j) ?? 0) + 1);
+      });
+    }
     const indices = Int32Array.from(counts.keys()).sort();
     const values = new Float64Array(indices.length);
-    const sublinear = this.options.sublinearTf;
     let sq = 0;
     for (let k = 0; k < indices.length; k++) {
       const j = indices[k] as number;
@@ -224,7 +243,14 @@ export class TfidfVectorizer {
       values[k] = v;
       sq += v * v;
     }
-    if (this.options.norm === 'l2' && sq > 0) {
+    if (allTerms !== null) {
+      sq = 0;
+      for (const c of allTerms.values()) {
+        const tf = sublinear ? 1 + Math.log(c) : c;
+        sq += tf * tf;
+      }
+    }
+    if (this.options.norm !== 'none' && sq > 0) {
       const inv = 1 / Math.sqrt(sq);
       for (let k = 0; k < values.length; k++) values[k] = (values[k] as number) * inv;
     }

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCsv } from '@/lib/ml/csv';
+import { parseCsvRecords } from '@/lib/ml/csv';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { createRulesEngine } from '@/lib/moderation/rules';
 import type { RuleFlag } from '@/lib/moderation/types';
@@ -44,9 +44,7 @@ function dataDir(): string {
 }
 
 function readRows(file: string): Record<string, string>[] {
-  const [header, ...rows] = parseCsv(readFileSync(file, 'utf8'));
-  if (!header) return [];
-  return rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])));
+  return parseCsvRecords(readFileSync(file), { relaxColumnCount: true }).rows;
 }
 
 function main(): void {

@@ -1,0 +1,76 @@
+/**
+ * Shape of the committed `models/sexism_lasso_v1/model.json`, as a zod schema so the Node loader
+ * and a browser Worker (which fetches the same JSON) validate it the same way.
+ */
+import { z } from 'zod';
+import { SEXISM_VERSION } from '../types';
+
+const ngramRange = z.tuple([z.number().int().min(1), z.number().int().min(1)]).refine(([a, b]) => a <= b, 'ngramRange must be [min, max]');
+
+const analyzerSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('word'), ngramRange, tokenPattern: z.string().min(1) }),
+  z.object({ kind: z.literal('char_wb'), ngramRange }),
+  z.object({ kind: z.literal('char'), ngramRange }),
+]);
+
+const tfidfStateSchema = z
+  .object({
+    options: z.object({
+      analyzer: analyzerSchema,
+      minDf: z.number().int().min(1),
+      maxDfRatio: z.number().gt(0).max(1),
+      maxFeatures: z.number().int().positive().nullable(),
+      sublinearTf: z.boolean(),
+      smoothIdf: z.boolean(),
+      norm: z.enum(['l2', 'l2_all_tf', 'none']),
+    }),
+    vocabulary: z.array(z.string().min(1)),
+    idf: z.array(z.number().finite().positive()),
+  })
+  .refine((s) => s.vocabulary.length === s.idf.length, 'vocabulary and idf lengths differ');
+
+export const sexismArtifactSchema = z
+  .object({
+    format: z.literal('vigil-sexism-lasso'),
+    format_version: z.literal(1),
+    model_version: z.literal(SEXISM_VERSION),
+    /** What the featuriser reads: `Preprocessed.clean`, lowercased. */
+    input: z.object({ field: z.literal('clean'), lowercase: z.literal(true) }),
+    featurizer: z.object({
+      blocks: z.array(z.object({ name: z.string().min(1), state: tfidfStateSchema })).min(1),
+    }),
+    classifier: z.object({
+      weights: z.array(z.number().finite()),
+      bias: z.number().finite(),
+    }),
+    /** P(sexist) at or above this is `threshold_met`. */
+    threshold: z.number().gt(0).lt(1),
+    /** Lower bounds (inclusive) of the severity bands above `low`; `medium` equals `threshold`. */
+    severity_bands: z.object({ medium: z.number(), high: z.number(), critical: z.number() }),
+    /** Provenance for people reading the file (data, hyper-parameters); not used for scoring. */
+    meta: z.record(z.string(), z.unknown()).optional(),
+  })
+  .refine(
+    (a) => a.classifier.weights.length === a.featurizer.blocks.reduce((n, b) => n + b.state.vocabulary.length, 0),
+    'classifier.weights must have one weight per vocabulary entry, blocks concatenated in order',
+  )
+  .refine(
+    (a) =>
+      a.severity_bands.medium === a.threshold &&
+      a.severity_bands.medium < a.severity_bands.high &&
+      a.severity_bands.high < a.severity_bands.critical &&
+      a.severity_bands.critical <= 1,
+    'severity_bands must satisfy threshold = medium < high < critical <= 1',
+  );
+
+export type SexismArtifact = z.infer<typeof sexismArtifactSchema>;
+
+/** Validate an already-parsed JSON value; throws with every problem listed. */
+export function parseSexismArtifact(value: unknown, source = 'sexism artifact'): SexismArtifact {
+  const r = sexismArtifactSchema.safeParse(value);
+  if (!r.success) {
+    const issues = r.error.issues.slice(0, 10).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new Error(`${source} is not a valid sexism_lasso_v1 artifact:\n  ${issues.join('\n  ')}`);
+  }
+  return r.data;
+}

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { sigmoid } from '@/lib/ml/logistic-regression';
+import { preprocess } from '../preprocess';
+import { parseSexismArtifact, type SexismArtifact } from './sexism-artifact';
+import { createSexismModel, severityFor } from './sexism-model';
+
+/** A two-word model small enough to score by hand: no idf, no norm, no char block. */
+function tinyArtifact(): SexismArtifact {
+  return parseSexismArtifact({
+    format: 'vigil-sexism-lasso',
+    format_version: 1,
+    model_version: 'sexism_lasso_v1',
+    input: { field: 'clean', lowercase: true },
+    featurizer: {
+      blocks: [
+        {
+          name: 'word',
+          state: {
+            options: {
+              analyzer: { kind: 'word', ngramRange: [1, 1], tokenPattern: '[\\p{L}\\p{N}\\p{M}_]{2,}' },
+              minDf: 1,
+              maxDfRatio: 1,
+              maxFeatures: null,
+              sublinearTf: false,
+              smoothIdf: true,
+              norm: 'none',
+            },
+            vocabulary: ['lovely', 'women'],
+            idf: [1, 1],
+          },
+        },
+      ],
+    },
+    classifier: { weights: [-2, 3], bias: -0.5 },
+    threshold: 0.6,
+    severity_bands: { medium: 0.6, high: 0.75, critical: 0.9 },
+  });
+}
+
+describe('createSexismModel', () => {
+  const model = createSexismModel(tinyArtifact());
+
+  it('scores P(sexist) = sigmoid(x.w + b) on the lowercased clean text, batched in order', () => {
+    const [a, b, c] = model.score([preprocess('WOMEN are great'), preprocess('A lovely day'), preprocess('women women')]);
+    expect(a?.score).toBeCloseTo(sigmoid(2.5), 12);
+    expect(a?.threshold_met).toBe(true);
+    expect(a?.model_version).toBe('sexism_lasso_v1');
+    expect(b?.score).toBeCloseTo(sigmoid(-2.5), 12);
+    expect(b?.threshold_met).toBe(false);
+    expect(b?.severity).toBe('low');
+    expect(c?.score).toBeCloseTo(sigmoid(5.5), 12);
+  });
+
+  it('reads the normalised text: homoglyphs are folded before featurising', () => {
+    // "wοmen" with a Greek omicron is folded to "women" by preprocess().clean.
+    const [label] = model.score([preprocess('w\u03BFmen')]);
+    expect(label?.score).toBeCloseTo(sigmoid(2.5), 12);
+  });
+
+  it('maps scores to severity bands', () => {
+    const bands = { medium: 0.6, high: 0.75, critical: 0.9 };
+    expect(severityFor(0.59, bands)).toBe('low');
+    expect(severityFor(0.6, bands)).toBe('medium');
+    expect(severityFor(0.75, bands)).toBe('high');
+    expect(severityFor(0.95, bands)).toBe('critical');
+    // logit 3 - 2 - 0.5 = 0.5 -> 0.62: medium; logit 2.5 -> 0.92: critical.
+    expect(model.score([preprocess('women lovely')])[0]?.severity).toBe('medium');
+    expect(model.score([preprocess('women')])[0]?.severity).toBe('critical');
+  });
+
+  it('explains with per-n-gram contributions, largest magnitude first', () => {
+    const top = model.explain(preprocess('Women, lovely women'), 5);
+    expect(top).toEqual([
+      { feature: 'word:women', weight: 6 },
+      { feature: 'word:lovely', weight: -2 },
+    ]);
+    expect(model.explain(preprocess('Women, lovely women'), 1)).toHaveLength(1);
+    expect(model.explain(preprocess('nothing here'), 3)).toEqual([]);
+  });
+});
+
+describe('parseSexismArtifact', () => {
+  it('rejects weights that do not match the vocabulary', () => {
+    const bad = { ...tinyArtifact(), classifier: { weights: [1], bias: 0 } };
+    expect(() => parseSexismArtifact(bad)).toThrow(/one weight per vocabulary entry/);
+  });
+
+  it('rejects bands inconsistent with the threshold and wrong versions', () => {
+    expect(() => parseSexismArtifact({ ...tinyArtifact(), severity_bands: { medium: 0.5, high: 0.7, critical: 0.9 } })).toThrow(
+      /severity_bands/,
+    );
+    expect(() => parseSexismArtifact({ ...tinyArtifact(), model_version: 'sexism_lasso_v0' })).toThrow(/model_version/);
+    expect(() => parseSexismArtifact(null)).toThrow(/not a valid/);
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * The sexism classifier at serving time: TF-IDF word and character n-grams -> L1 logistic
+ * regression -> P(sexist). Pure (no Node imports), so the same code runs in the API and in a
+ * browser Worker that fetches the same artifact JSON.
+ */
+import type { Preprocessed } from '../preprocess';
+import { SEXISM_VERSION, type NgramContribution, type SexismLabel, type SexismModel, type Severity } from '../types';
+import { sigmoid } from '@/lib/ml/logistic-regression';
+import { TfidfUnion } from '@/lib/ml/tfidf';
+import type { SexismArtifact } from './sexism-artifact';
+
+/** The string the featuriser reads. Training calls this too, so the two cannot drift apart. */
+export function sexismModelInput(pre: Preprocessed): string {
+  return pre.clean.toLowerCase();
+}
+
+export interface SeverityBands {
+  medium: number;
+  high: number;
+  critical: number;
+}
+
+/** low < medium (= threshold) <= high <= critical, each band's lower bound inclusive. */
+export function severityFor(score: number, bands: SeverityBands): Severity {
+  if (score >= bands.critical) return 'critical';
+  if (score >= bands.high) return 'high';
+  if (score >= bands.medium) return 'medium';
+  return 'low';
+}
+
+export interface LassoSexismModel extends SexismModel {
+  readonly threshold: number;
+  readonly bands: SeverityBands;
+  /** Number of features with a non-zero weight. */
+  readonly nonZero: number;
+  /** Logit (x.w + b) of one model input string, for training-time checks. */
+  logit(input: string): number;
+}
+
+/** Build the model from an artifact already validated by `parseSexismArtifact`. */
+export function createSexismModel(artifact: SexismArtifact): LassoSexismModel {
+  const featurizer = TfidfUnion.fromJSON(artifact.featurizer);
+  const weights = Float64Array.from(artifact.classifier.weights);
+  if (weights.length !== featurizer.nFeatures) {
+    throw new Error(`artifact has ${weights.length} weights for ${featurizer.nFeatures} features`);
+  }
+  const bias = artifact.classifier.bias;
+  const threshold = artifact.threshold;
+  const bands: SeverityBands = { ...artifact.severity_bands };
+  let nonZero = 0;
+  for (const w of weights) if (w !== 0) nonZero++;
+
+  const logit = (input: string): number => {
+    const row = featurizer.transformOne(input);
+    let z = bias;
+    for (let t = 0; t < row.indices.length; t++) z += (row.values[t] as number) * (weights[row.indices[t] as number] as number);
+    return z;
+  };
+
+  const label = (pre: Preprocessed): SexismLabel => {
+    const score = sigmoid(logit(sexismModelInput(pre)));
+    return {
+      score,
+      severity: severityFor(score, bands),
+      model_version: SEXISM_VERSION,
+      threshold_met: score >= threshold,
+    };
+  };
+
+  return {
+    version: SEXISM_VERSION,
+    threshold,
+    bands,
+    nonZero,
+    logit,
+    score: (texts) => texts.map(label),
+    explain(pre, top) {
+      const row = featurizer.transformOne(sexismModelInput(pre));
+      const out: NgramContribution[] = [];
+      for (let t = 0; t < row.indices.length; t++) {
+        const j = row.indices[t] as number;
+        const c = (row.values[t] as number) * (weights[j] as number);
+        if (c !== 0) out.push({ feature: featurizer.featureName(j), weight: c });
+      }
+      // Largest magnitude first; ties by name so the order is stable.
+      out.sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight) || (a.feature < b.feature ? -1 : a.feature > b.feature ? 1 : 0));
+      return out.slice(0, Math.max(0, Math.floor(top)));
+    },
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * Evaluate the committed sexism_lasso_v1 artifact from scratch, through the serving code path
+ * (`loadSexismModel` -> `score`), on EDOS dev and test; then time inference per text.
+ *
+ *   npm run eval:sexism [-- --data <data dir>] [--model <model.json>] [--no-check] [--passes N]
+ *
+ * Exits non-zero when test macro-F1 is below the target (0.79) unless --no-check.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { preprocess, type Preprocessed } from '@/lib/moderation/preprocess';
+import { loadSexismModel } from '@/lib/moderation/sexism/load-sexism-model';
+import { EDOS_FILE, MODEL_DIR, edosToLive, loadEdos, resolveDataDir, type Split } from './edos';
+import { formatMetrics, splitMetrics, type SplitMetrics } from './report';
+
+const TARGET_TEST_MACRO_F1 = 0.79;
+const TARGET_MS_PER_TEXT = 0.2;
+
+function flag(argv: readonly string[], name: string): string | undefined {
+  const k = argv.indexOf(name);
+  return k >= 0 ? argv[k + 1] : undefined;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const modelPath = resolve(flag(argv, '--model') ?? resolve(MODEL_DIR, 'model.json'));
+  const passes = Number(flag(argv, '--passes') ?? 7);
+  const check = !argv.includes('--no-check');
+  const dataDir = resolveDataDir(argv);
+
+  const model = await loadSexismModel(modelPath);
+  console.log(`model: ${modelPath} (${model.nonZero} non-zero features, threshold ${model.threshold})`);
+  console.log(`data:  ${resolve(dataDir, EDOS_FILE)}`);
+  const all = loadEdos(dataDir);
+
+  const results: Partial<Record<Split, SplitMetrics>> = {};
+  const inputs: Partial<Record<Split, Preprocessed[]>> = {};
+  for (const split of ['dev', 'test'] as const) {
+    const rows = all.filter((e) => e.split === split);
+    const pre = rows.map((e) => preprocess(edosToLive(e.text)));
+    inputs[split] = pre;
+    const scores = model.score(pre).map((l) => l.score);
+    const m = splitMetrics(
+      rows.map((e) => e.label),
+      scores,
+      model.threshold,
+    );
+    results[split] = m;
+    console.log(formatMetrics(split, m));
+  }
+
+  // Compare with what training recorded, to catch an artifact and metrics.json out of step.
+  try {
+    const recorded = JSON.parse(readFileSync(resolve(MODEL_DIR, 'metrics.json'), 'utf8')) as { test?: { macro_f1?: number } };
+    const r = recorded.test?.macro_f1;
+    if (modelPath === resolve(MODEL_DIR, 'model.json') && r !== undefined && Math.abs(r - (results.test?.macro_f1 ?? 0)) > 1e-4) {
+      console.warn(`warning: metrics.json records test macro-F1 ${r}, recomputed ${results.test?.macro_f1}`);
+    }
+  } catch {
+    // No metrics.json next to a model given with --model: nothing to compare.
+  }
+
+  // Inference time: one text at a time (the API's per-request shape), model only and with preprocessing.
+  const testPre = inputs.test ?? [];
+  const testRaw = testPre.map((p) => p.original);
+  const perText: number[] = [];
+  const perTextWithPre: number[] = [];
+  let sink = 0;
+  for (let pass = 0; pass < passes; pass++) {
+    let t0 = performance.now();
+    for (const p of testPre) sink += model.score([p])[0]?.score ?? 0;
+    perText.push((performance.now() - t0) / testPre.length);
+    t0 = performance.now();
+    for (const raw of testRaw) sink += model.score([preprocess(raw)])[0]?.score ?? 0;
+    perTextWithPre.push((performance.now() - t0) / testRaw.length);
+  }
+  const ms = median(perText);
+  const msPre = median(perTextWithPre);
+  console.log(
+    `inference: ${(ms * 1000).toFixed(1)} us/text model only, ${(msPre * 1000).toFixed(1)} us/text with preprocess() ` +
+      `(median of ${passes} passes over ${testPre.length} test texts, one text per call; checksum ${sink.toFixed(3)})`,
+  );
+
+  // Timing on a shared machine is noisy, so the latency target warns rather than fails.
+  if (ms > TARGET_MS_PER_TEXT) console.warn(`warning: ${ms.toFixed(3)} ms/text is above the ${TARGET_MS_PER_TEXT} ms target`);
+
+  const testF1 = results.test?.macro_f1 ?? 0;
+  if (check) {
+    if (testF1 < TARGET_TEST_MACRO_F1) {
+      console.error(`FAIL: test macro-F1 ${testF1.toFixed(4)} < target ${TARGET_TEST_MACRO_F1}`);
+      process.exit(1);
+    }
+    console.log(`OK: test macro-F1 ${testF1.toFixed(4)} >= ${TARGET_TEST_MACRO_F1}`);
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
