@@ -1,16 +1,30 @@
-import type { Metadata } from 'next';
+import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
+import { SiteNav } from './components/site-nav';
 import './globals.css';
 
 export const metadata: Metadata = {
-  title: 'Vigil',
+  title: { default: 'Vigil', template: '%s · Vigil' },
   description: 'Text moderation and a person memory bank',
+  // No favicon exists yet; an empty data URL stops the browser requesting /favicon.ico (a 404
+  // that Chromium reports as a console error).
+  icons: { icon: 'data:,' },
 };
+
+export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body>{children}</body>
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <SiteNav />
+        <div id="main" className="page" tabIndex={-1}>
+          {children}
+        </div>
+      </body>
     </html>
   );
 }

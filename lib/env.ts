@@ -70,6 +70,13 @@ export const envSchema = z
   FACE_MAX_FACES: int(1, 100).default(20),
   /** Load the face models when the server starts rather than on the first request. */
   FACE_WARM_ON_START: bool.default(true),
+
+  // Review queue (the moderation console's sync backend)
+
+  /** Record every server-side moderation whose summary is not `likely_safe` for human review. */
+  REVIEW_QUEUE: bool.default(true),
+  /** Days a recorded text is kept; older texts are deleted (the verdict and decisions stay). */
+  REVIEW_RETENTION_DAYS: int(1, 3650).default(30),
 })
   .superRefine((c, ctx) => {
     if (c.DATABASE_DRIVER && c.DATABASE_DRIVER !== 'pglite' && !c.DATABASE_URL) {

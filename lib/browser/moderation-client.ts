@@ -35,7 +35,8 @@ export interface ModerationClient {
   readonly ready: Promise<ReadyInfo>;
   /** The backend in use (or being loaded); undefined before the Worker has chosen. */
   readonly backend: Backend | undefined;
-  moderate(texts: string[]): Promise<BrowserModerationResult>;
+  /** `explain`: add rule spans and sexism n-grams, as the server's `explain: true` does. */
+  moderate(texts: string[], options?: { explain?: boolean }): Promise<BrowserModerationResult>;
   /** Terminates the Worker; pending calls reject. */
   dispose(): void;
 }
@@ -102,12 +103,12 @@ export function createModerationClient(options: ModerationClientOptions = {}): M
     get backend() {
       return backend;
     },
-    moderate(texts) {
+    moderate(texts, moderateOptions) {
       if (disposed) return Promise.reject(new Error('moderation client disposed'));
       const id = nextId++;
       return new Promise<BrowserModerationResult>((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        send({ type: 'moderate', id, texts });
+        send({ type: 'moderate', id, texts, ...(moderateOptions?.explain ? { explain: true } : {}) });
       });
     },
     dispose() {

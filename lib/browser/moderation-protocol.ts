@@ -14,7 +14,8 @@ export type BackendPreference = 'auto' | Backend;
 
 export type WorkerRequest =
   | { type: 'load'; backend?: BackendPreference }
-  | { type: 'moderate'; id: number; texts: string[] };
+  /** `explain` adds `explanations` (rule spans, sexism n-grams) as with the server's `explain: true`. */
+  | { type: 'moderate'; id: number; texts: string[]; explain?: boolean };
 
 export type WorkerResponse =
   | { status: 'loading'; backend: Backend; message: string }

@@ -245,7 +245,7 @@ function ensureLoaded(preference: BackendPreference = 'auto'): Promise<Loaded> {
   return loading;
 }
 
-async function handleModerate(id: number, texts: string[]): Promise<void> {
+async function handleModerate(id: number, texts: string[], explain: boolean): Promise<void> {
   let loaded: Loaded;
   try {
     loaded = await ensureLoaded();
@@ -255,7 +255,7 @@ async function handleModerate(id: number, texts: string[]): Promise<void> {
   }
   try {
     const started = performance.now();
-    const results = await moderate(loaded.models, texts);
+    const results = await moderate(loaded.models, texts, explain ? { explain: true } : {});
     post({ status: 'result', id, backend: loaded.backend, ms: Math.round(performance.now() - started), results });
   } catch (err) {
     post({ status: 'error', id, backend: loaded.backend, message: errorMessage(err) });
@@ -272,6 +272,6 @@ self.addEventListener('message', (event: MessageEvent<WorkerRequest>) => {
       post({ status: 'error', id: msg.id, message: 'texts must be an array of strings' });
       return;
     }
-    queue = queue.then(() => handleModerate(msg.id, msg.texts));
+    queue = queue.then(() => handleModerate(msg.id, msg.texts, msg.explain === true));
   }
 });

@@ -1,6 +1,6 @@
 /** The OpenAPI 3.1 document, generated from the zod contracts (served at GET /openapi.json). */
-import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import type { z } from 'zod';
+import { OpenAPIRegistry, OpenApiGeneratorV31, extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
 import {
   batchResponseSchema,
   healthResponseSchema,
@@ -12,14 +12,31 @@ import {
   type ModerationLimits,
 } from './moderation';
 import { registerPersonPaths } from './persons-openapi';
+import { registerReviewPaths } from './reviews';
 
 const json = (schema: z.ZodType, description: string) => ({
   description,
   content: { 'application/json': { schema } },
 });
 
-export function buildOpenApiDocument(limits: ModerationLimits, version: string) {
+/**
+ * `registry.register()` calls `schema.openapi(refId)`. zod 4 copies prototype methods onto each
+ * schema when it is created, so schemas built at import time (before `extendZodWithOpenApi`) lack
+ * `.openapi` and every build of the document threw "openapi is not a function". This registry
+ * applies the extension's method to such schemas explicitly (`schemaWithRefId` is private in the
+ * typings, hence the cast).
+ */
+function contractRegistry(): OpenAPIRegistry {
+  extendZodWithOpenApi(z); // idempotent
   const registry = new OpenAPIRegistry();
+  const openapi = (z.ZodType.prototype as unknown as { openapi: (this: z.ZodType, refId: string) => z.ZodType }).openapi;
+  (registry as unknown as { schemaWithRefId: (refId: string, schema: z.ZodType) => z.ZodType }).schemaWithRefId = (refId, schema) =>
+    openapi.call(schema, refId);
+  return registry;
+}
+
+export function buildOpenApiDocument(limits: ModerationLimits, version: string) {
+  const registry = contractRegistry();
   const requests = moderationRequestSchemas(limits);
   const textRequest = registry.register('ModerateTextRequest', requests.text);
   const batchRequest = registry.register('ModerateBatchRequest', requests.batch);
@@ -68,6 +85,7 @@ export function buildOpenApiDocument(limits: ModerationLimits, version: string) 
   });
 
   registerPersonPaths(registry);
+  registerReviewPaths(registry);
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

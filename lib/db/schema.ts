@@ -45,3 +45,50 @@ export const faceEmbeddings = pgTable(
 
 export type PersonRow = typeof persons.$inferSelect;
 export type FaceEmbeddingRow = typeof faceEmbeddings.$inferSelect;
+
+/**
+ * The review queue (migration 0002): server-side moderations whose summary is not `likely_safe`.
+ * `text` is NULL once REVIEW_RETENTION_DAYS have passed (lib/reviews/purge-expired-texts.ts).
+ */
+export const reviewItems = pgTable(
+  'review_items',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    text: text('text'),
+    summary: text('summary').notNull(),
+    primaryIssue: text('primary_issue').notNull(),
+    severity: text('severity').notNull(),
+    score: real('score').notNull(),
+    verdict: jsonb('verdict').$type<Record<string, unknown>>().notNull(),
+    modelVersions: jsonb('model_versions').$type<string[]>().notNull().default([]),
+    status: text('status').$type<'pending' | 'confirmed' | 'overturned' | 'expired'>().notNull().default('pending'),
+    decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
+    decidedBy: text('decided_by'),
+    textPurgedAt: timestamp('text_purged_at', { withTimezone: true, mode: 'date' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('review_items_status_created_idx').on(t.status, t.createdAt, t.id)],
+);
+
+/** Append-only audit log of review decisions (a trigger refuses UPDATE and DELETE). */
+export const reviewDecisions = pgTable(
+  'review_decisions',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    reviewId: uuid('review_id').notNull(),
+    decision: text('decision').$type<'confirm' | 'overturn'>().notNull(),
+    moderator: text('moderator').notNull(),
+    note: text('note').notNull().default(''),
+    /** Idempotency key from the browser's offline queue: a replayed decision is stored once. */
+    clientDecisionId: text('client_decision_id').unique(),
+    summary: text('summary').notNull(),
+    primaryIssue: text('primary_issue').notNull(),
+    severity: text('severity').notNull(),
+    score: real('score').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('review_decisions_created_idx').on(t.createdAt, t.id)],
+);
+
+export type ReviewItemRow = typeof reviewItems.$inferSelect;
+export type ReviewDecisionRow = typeof reviewDecisions.$inferSelect;

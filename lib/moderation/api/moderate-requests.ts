@@ -12,6 +12,7 @@ import { readJsonBody } from '@/lib/http/read-json-body';
 import { parseV1Body } from '@/lib/http/zod-issues-to-v1';
 import type { V1Context } from '@/lib/http/v1-route';
 import { moderate } from '@/lib/moderation/moderate';
+import { recordForReview } from '@/lib/reviews/record-for-review';
 
 export const API_VERSION = '1.0.0';
 
@@ -24,6 +25,8 @@ export async function moderateTextRequest({ request, services }: V1Context): Pro
   const body = parseV1Body(schemas().text, await readJsonBody(request, env().MAX_BODY_BYTES));
   const models = await services.registry.models();
   const [result] = await moderate(models, [body.text], { explain: body.explain === true });
+  // Fire-and-forget: never awaited, never throws (lib/reviews/record-for-review.ts).
+  recordForReview([result!]);
   return result!;
 }
 
@@ -32,6 +35,7 @@ export async function moderateBatchRequest({ request, services }: V1Context): Pr
   const body = parseV1Body(schemas().batch, await readJsonBody(request, env().MAX_BODY_BYTES));
   const models = await services.registry.models();
   const results = await moderate(models, body.texts, { explain: body.explain === true });
+  recordForReview(results);
   return {
     results,
     total_processed: results.length,

@@ -1,0 +1,87 @@
+/** One verdict: the ensemble badge, per-attribute score bars, rule flags and highlighted rule matches. */
+import type { ModerationResponse } from '@/lib/contracts/moderation';
+import styles from './console.module.css';
+
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+
+function ScoreBar({ label, value }: { label: string; value: number }) {
+  const level = value >= 0.7 ? styles.barHigh : value >= 0.5 ? styles.barMid : styles.barLow;
+  return (
+    <div className={styles.barRow}>
+      <span className={styles.barLabel}>{label}</span>
+      <span
+        className={styles.barTrack}
+        role="meter"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={1}
+        aria-valuenow={value}
+        aria-valuetext={pct(value)}
+      >
+        <span className={`${styles.barFill} ${level}`} style={{ width: pct(value) }} />
+      </span>
+      <span className={styles.barValue}>{value.toFixed(2)}</span>
+    </div>
+  );
+}
+
+export function EnsembleBadge({ ensemble }: { ensemble: ModerationResponse['ensemble'] }) {
+  return (
+    <span className={`badge badge-${ensemble.summary}`} data-testid="ensemble-badge" data-summary={ensemble.summary}>
+      {ensemble.summary.replace(/_/g, ' ')} · {ensemble.primary_issue.replace(/_/g, ' ')} · {ensemble.severity}
+    </span>
+  );
+}
+
+/** The text with rule matches marked; spans index the normalised text, which equals the input for plain text. */
+function Highlighted({ result }: { result: ModerationResponse }) {
+  const spans = [...(result.explanations?.rules ?? [])]
+    .filter((s) => s.start >= 0 && s.end <= result.text.length && s.end > s.start)
+    .sort((a, b) => a.start - b.start);
+  if (spans.length === 0) return null;
+  const parts: React.ReactNode[] = [];
+  let at = 0;
+  for (const s of spans) {
+    if (s.start < at) continue;
+    parts.push(result.text.slice(at, s.start));
+    parts.push(
+      <mark key={`${s.start}-${s.end}`} title={s.flag} data-testid="rule-match">
+        {result.text.slice(s.start, s.end)}
+        <span className="visually-hidden"> (rule: {s.flag})</span>
+      </mark>,
+    );
+    at = s.end;
+  }
+  parts.push(result.text.slice(at));
+  return (
+    <p className={styles.highlighted}>
+      <span className={styles.smallHeading}>Rule matches: </span>
+      {parts}
+    </p>
+  );
+}
+
+export function VerdictView({ result, testId }: { result: ModerationResponse; testId: string }) {
+  const { sexism, toxicity, rules } = result.label;
+  const flags = Object.entries(rules).filter(([k, v]) => k !== 'model_version' && v === true).map(([k]) => k);
+  return (
+    <div data-testid={testId} data-score={result.ensemble.score} data-summary={result.ensemble.summary}>
+      <p className={styles.verdictHead}>
+        <EnsembleBadge ensemble={result.ensemble} /> <span className={styles.score}>score {result.ensemble.score.toFixed(2)}</span>
+      </p>
+      <div className={styles.bars}>
+        <ScoreBar label="Sexism" value={sexism.score} />
+        <ScoreBar label="Toxicity" value={toxicity.overall} />
+        <ScoreBar label="Insult" value={toxicity.insult} />
+        <ScoreBar label="Threat" value={toxicity.threat} />
+        <ScoreBar label="Identity attack" value={toxicity.identity_attack} />
+        <ScoreBar label="Profanity" value={toxicity.profanity} />
+      </div>
+      <p className={styles.flags}>
+        <span className={styles.smallHeading}>Rules: </span>
+        {flags.length === 0 ? <span className="muted">no rule fired</span> : flags.map((f) => <span key={f} className="badge badge-high">{f.replace(/_/g, ' ')}</span>)}
+      </p>
+      <Highlighted result={result} />
+    </div>
+  );
+}

@@ -1,0 +1,208 @@
+'use client';
+/**
+ * Recognition: webcam frames (or an uploaded photo) sent to POST /api/v1/recognize on demand or
+ * every few seconds; names and relationships are drawn over the faces, "unknown" for strangers.
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { RecognizeResult } from '@/lib/contracts/persons';
+import { CameraError, captureFrame, startCamera, stopCamera } from '@/lib/browser/camera';
+import { api, describeError } from '@/lib/browser/vigil-api';
+import styles from './recognize.module.css';
+
+const AUTO_EVERY_MS = 3000;
+type Face = RecognizeResult['faces'][number];
+
+const labelOf = (f: Face) => (f.match && f.name ? `${f.name}${f.relationship ? ` (${f.relationship})` : ''}` : 'unknown');
+
+function drawFaces(canvas: HTMLCanvasElement, width: number, height: number, faces: Face[]) {
+  canvas.width = width;
+  canvas.height = height;
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return;
+  ctx.clearRect(0, 0, width, height);
+  const font = Math.max(16, Math.round(width / 32));
+  ctx.font = `600 ${font}px system-ui, sans-serif`;
+  for (const f of faces) {
+    const known = f.match && !!f.name;
+    ctx.strokeStyle = known ? '#22c55e' : '#f59e0b';
+    ctx.lineWidth = Math.max(3, width / 200);
+    ctx.strokeRect(f.box.x, f.box.y, f.box.width, f.box.height);
+    const text = labelOf(f);
+    const tw = ctx.measureText(text).width + 12;
+    const ty = Math.max(0, f.box.y - font - 10);
+    ctx.fillStyle = known ? '#14532d' : '#78350f';
+    ctx.fillRect(f.box.x, ty, tw, font + 10);
+    ctx.fillStyle = '#ffffff';
+    ctx.fillText(text, f.box.x + 6, ty + font);
+  }
+}
+
+export function RecognizeFaces() {
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const overlayRef = useRef<HTMLCanvasElement>(null);
+  const photoOverlayRef = useRef<HTMLCanvasElement>(null);
+  const streamRef = useRef<MediaStream | null>(null);
+  const busyRef = useRef(false);
+  const [camera, setCamera] = useState<'starting' | 'on' | 'failed'>('starting');
+  const [cameraError, setCameraError] = useState('');
+  const [auto, setAuto] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [faces, setFaces] = useState<Face[] | undefined>();
+  const [photo, setPhoto] = useState<{ url: string; width: number; height: number } | undefined>();
+  const [error, setError] = useState('');
+  const [lastMs, setLastMs] = useState<number | undefined>();
+
+  useEffect(() => {
+    let live = true;
+    (async () => {
+      try {
+        streamRef.current = await startCamera(videoRef.current!);
+        if (!live) return stopCamera(streamRef.current);
+        setCamera('on');
+      } catch (err) {
+        if (!live) return;
+        setCamera('failed');
+        setCameraError(err instanceof CameraError ? err.message : `The camera could not be started: ${(err as Error).message}`);
+      }
+    })();
+    return () => {
+      live = false;
+      stopCamera(streamRef.current);
+    };
+  }, []);
+
+  async function recognizeBlob(blob: Blob, draw: (faces: Face[]) => void) {
+    if (busyRef.current) return;
+    busyRef.current = true;
+    setBusy(true);
+    setError('');
+    const t0 = performance.now();
+    try {
+      const r = await api.recognize(blob);
+      setFaces(r.faces);
+      setLastMs(Math.round(performance.now() - t0));
+      draw(r.faces);
+    } catch (err) {
+      setError(describeError(err));
+    } finally {
+      busyRef.current = false;
+      setBusy(false);
+    }
+  }
+
+  async function recognizeFrame() {
+    const video = videoRef.current;
+    if (!video || camera !== 'on') return;
+    setPhoto(undefined);
+    try {
+      const blob = await captureFrame(video, 0.85);
+      const { videoWidth: w, videoHeight: h } = video;
+      await recognizeBlob(blob, (fs) => overlayRef.current && drawFaces(overlayRef.current, w, h, fs));
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  }
+
+  // Auto mode: one request at a time, every few seconds.
+  const recognizeRef = useRef(recognizeFrame);
+  recognizeRef.current = recognizeFrame;
+  useEffect(() => {
+    if (!auto || camera !== 'on') return;
+    void recognizeRef.current();
+    const timer = setInterval(() => void recognizeRef.current(), AUTO_EVERY_MS);
+    return () => clearInterval(timer);
+  }, [auto, camera]);
+
+  async function onFile(file: File | undefined) {
+    if (!file) return;
+    setAuto(false);
+    if (photo) URL.revokeObjectURL(photo.url);
+    const url = URL.createObjectURL(file);
+    const img = new Image();
+    img.src = url;
+    try {
+      await img.decode();
+    } catch {
+      setError(`${file.name} is not a readable image.`);
+      return;
+    }
+    const size = { width: img.naturalWidth, height: img.naturalHeight };
+    setPhoto({ url, ...size });
+    await recognizeBlob(file, (fs) => photoOverlayRef.current && drawFaces(photoOverlayRef.current, size.width, size.height, fs));
+  }
+
+  return (
+    <main>
+      <h1>Recognize</h1>
+      <p className="lede">Frames go to the server only when you press Recognize or turn on automatic mode.</p>
+      <div className={styles.layout}>
+        <section aria-labelledby="rc-camera" className={styles.column}>
+          <h2 id="rc-camera" className="visually-hidden">
+            Camera
+          </h2>
+          <div className={styles.stage} hidden={camera === 'failed' || !!photo}>
+            <video ref={videoRef} className={styles.media} data-testid="camera-video" aria-label="Camera preview" muted playsInline />
+            <canvas ref={overlayRef} className={styles.media} aria-hidden="true" data-testid="recognize-overlay" />
+          </div>
+          {photo && (
+            <div className={styles.stage} style={{ aspectRatio: `${photo.width} / ${photo.height}` }}>
+              {/* eslint-disable-next-line @next/next/no-img-element */}
+              <img src={photo.url} alt="Uploaded photo" className={styles.media} />
+              <canvas ref={photoOverlayRef} className={styles.media} aria-hidden="true" />
+            </div>
+          )}
+          {camera === 'failed' && (
+            <p className="alert alert-warn" role="alert">
+              {cameraError} You can upload a photo instead.
+            </p>
+          )}
+          <div className="field-row">
+            {camera === 'on' && (
+              <>
+                <button type="button" data-testid="recognize-now" onClick={() => void recognizeFrame()} disabled={busy}>
+                  {busy ? 'Recognizing…' : 'Recognize now'}
+                </button>
+                <label className={styles.toggle}>
+                  <input type="checkbox" data-testid="recognize-auto" checked={auto} onChange={(e) => setAuto(e.target.checked)} /> Every {AUTO_EVERY_MS / 1000} seconds
+                </label>
+                {photo && (
+                  <button type="button" className="secondary" onClick={() => setPhoto(undefined)}>
+                    Back to the camera
+                  </button>
+                )}
+              </>
+            )}
+          </div>
+          <div className="field">
+            <label htmlFor="recognize-upload">Recognize an uploaded photo (JPEG or PNG)</label>
+            <input id="recognize-upload" data-testid="recognize-upload" type="file" accept="image/jpeg,image/png" onChange={(e) => void onFile(e.target.files?.[0])} />
+          </div>
+        </section>
+        <section aria-labelledby="rc-results" className={styles.column}>
+          <h2 id="rc-results">Who is there</h2>
+          <div aria-live="polite" data-testid="recognize-results" data-count={faces?.length ?? -1}>
+            {error && (
+              <p className="alert alert-error" role="alert">
+                {error}
+              </p>
+            )}
+            {faces === undefined ? (
+              <p className="muted">No recognition yet.</p>
+            ) : faces.length === 0 ? (
+              <p>No face in view.</p>
+            ) : (
+              <ul className={styles.results}>
+                {faces.map((f, i) => (
+                  <li key={i} data-testid="recognized-face" data-match={f.match} data-person-id={f.person_id ?? ''}>
+                    <strong>{labelOf(f)}</strong> <span className="muted">similarity {f.similarity.toFixed(2)}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+            {lastMs !== undefined && <p className="muted">Answered in {lastMs} ms.</p>}
+          </div>
+        </section>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,102 @@
+/**
+ * Review decisions made while the server is unreachable wait in IndexedDB (`vigil-console`,
+ * store `decisions`, keyed by `client_decision_id`) and are replayed when it comes back. The
+ * server stores a `client_decision_id` once, so a replay after a lost answer never duplicates a
+ * decision; a queued entry is deleted only after the server answered for it.
+ */
+import type { Decision } from '@/lib/contracts/reviews';
+import { api, ApiError } from './vigil-api';
+
+export interface QueuedDecision {
+  client_decision_id: string;
+  review_id: string;
+  decision: Decision;
+  moderator: string;
+  note: string;
+  queued_at: string;
+}
+
+const DB_NAME = 'vigil-console';
+const STORE = 'decisions';
+
+function openDb(): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const req = indexedDB.open(DB_NAME, 1);
+    req.onupgradeneeded = () => {
+      if (!req.result.objectStoreNames.contains(STORE)) req.result.createObjectStore(STORE, { keyPath: 'client_decision_id' });
+    };
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error ?? new Error('IndexedDB open failed'));
+  });
+}
+
+async function withStore<T>(mode: IDBTransactionMode, run: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
+  const db = await openDb();
+  try {
+    return await new Promise<T>((resolve, reject) => {
+      const tx = db.transaction(STORE, mode);
+      const req = run(tx.objectStore(STORE));
+      tx.oncomplete = () => resolve(req.result);
+      tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
+      tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
+    });
+  } finally {
+    db.close();
+  }
+}
+
+export const enqueueDecision = (d: QueuedDecision) => withStore('readwrite', (s) => s.put(d)).then(() => undefined);
+export const removeDecision = (id: string) => withStore('readwrite', (s) => s.delete(id)).then(() => undefined);
+export const queuedDecisions = async (): Promise<QueuedDecision[]> =>
+  (await withStore<QueuedDecision[]>('readonly', (s) => s.getAll() as IDBRequest<QueuedDecision[]>)).sort((a, b) =>
+    a.queued_at.localeCompare(b.queued_at),
+  );
+
+export function newDecisionId(): string {
+  if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return `d-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+}
+
+export interface SyncOutcome {
+  synced: number;
+  dropped: { decision: QueuedDecision; reason: string }[];
+  remaining: number;
+}
+
+let syncing: Promise<SyncOutcome> | undefined;
+
+/**
+ * Replays queued decisions oldest first. Stops at the first retryable failure (still offline);
+ * a decision the server refuses for good (404, 400) is dropped and reported.
+ */
+export function syncQueuedDecisions(): Promise<SyncOutcome> {
+  syncing ??= (async () => {
+    const outcome: SyncOutcome = { synced: 0, dropped: [], remaining: 0 };
+    const queue = await queuedDecisions();
+    for (let i = 0; i < queue.length; i++) {
+      const d = queue[i]!;
+      try {
+        await api.decide(d.review_id, {
+          decision: d.decision,
+          moderator: d.moderator,
+          note: d.note,
+          client_decision_id: d.client_decision_id,
+        });
+        await removeDecision(d.client_decision_id);
+        outcome.synced++;
+      } catch (err) {
+        if (err instanceof ApiError && !err.retryable) {
+          await removeDecision(d.client_decision_id);
+          outcome.dropped.push({ decision: d, reason: err.message });
+          continue;
+        }
+        outcome.remaining = queue.length - i;
+        return outcome;
+      }
+    }
+    return outcome;
+  })().finally(() => {
+    syncing = undefined;
+  });
+  return syncing;
+}

@@ -1,0 +1,161 @@
+/**
+ * The pages' HTTP client: every answer is parsed with the same zod contracts the routes use
+ * (lib/contracts), so a drift between server and console fails loudly. `/v1` errors carry
+ * `detail`; `/api/v1` errors carry the `{success:false, error:{code, message}}` envelope.
+ */
+import type { z } from 'zod';
+import {
+  batchResponseSchema,
+  healthResponseSchema,
+  modelsResponseSchema,
+  moderationResponseSchema,
+  type BatchResponse,
+  type HealthResponse,
+  type ModelsResponse,
+  type ModerationResponse,
+} from '@/lib/contracts/moderation';
+import {
+  personEnvelopeSchema,
+  personListEnvelopeSchema,
+  recognizeEnvelopeSchema,
+  deleteEnvelopeSchema,
+  type Person,
+  type RecognizeResult,
+} from '@/lib/contracts/persons';
+import {
+  auditListEnvelopeSchema,
+  decisionEnvelopeSchema,
+  reviewListEnvelopeSchema,
+  type AuditList,
+  type Decision,
+  type DecisionResult,
+  type ReviewList,
+} from '@/lib/contracts/reviews';
+
+/** A failed request: `status` 0 means the server was not reached (offline, DNS, reset). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+  /** Whether retrying later may succeed (unreachable, 5xx, 429). */
+  get retryable(): boolean {
+    return this.status === 0 || this.status >= 500 || this.status === 429;
+  }
+}
+
+async function send(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, { cache: 'no-store', ...init });
+  } catch (err) {
+    throw new ApiError(0, 'NETWORK_ERROR', `The server could not be reached (${(err as Error).message}).`);
+  }
+}
+
+async function readBody(res: Response): Promise<unknown> {
+  try {
+    return await res.json();
+  } catch {
+    return undefined;
+  }
+}
+
+/** /v1 family: the body is the data; errors are `{detail: string | [{msg}]}`. */
+async function v1<T>(schema: z.ZodType<T>, url: string, init?: RequestInit): Promise<T> {
+  const res = await send(url, init);
+  const body = await readBody(res);
+  if (!res.ok) {
+    const detail = (body as { detail?: unknown } | undefined)?.detail;
+    const message = Array.isArray(detail)
+      ? detail.map((d: { msg?: string; loc?: unknown[] }) => `${d.msg ?? 'invalid'}${d.loc ? ` (${d.loc.join('.')})` : ''}`).join('; ')
+      : typeof detail === 'string'
+        ? detail
+        : `HTTP ${res.status}`;
+    throw new ApiError(res.status, `HTTP_${res.status}`, message);
+  }
+  return schema.parse(body);
+}
+
+type DataOf<S extends z.ZodType> = z.infer<S> extends infer E ? (E extends { success: true; data: infer D } ? D : never) : never;
+type AnyEnvelope = { success: true; data: unknown } | { success: false; error: { code: string; message: string } };
+
+/** /api/v1 family: `{success, data, error}`. */
+async function apiV1<S extends z.ZodType>(schema: S, url: string, init?: RequestInit): Promise<DataOf<S>> {
+  const res = await send(url, init);
+  const body = await readBody(res);
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new ApiError(res.status, 'INTERNAL_ERROR', `Unexpected answer from the server (HTTP ${res.status}).`);
+  const env = parsed.data as AnyEnvelope;
+  if (!env.success) throw new ApiError(res.status, env.error.code, env.error.message);
+  return env.data as DataOf<S>;
+}
+
+const jsonInit = (method: string, body: unknown): RequestInit => ({
+  method,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+export const api = {
+  moderateText: (text: string, explain = true): Promise<ModerationResponse> =>
+    v1(moderationResponseSchema, '/v1/moderate/text', jsonInit('POST', { text, explain })),
+  moderateBatch: (texts: string[]): Promise<BatchResponse> => v1(batchResponseSchema, '/v1/moderate/batch', jsonInit('POST', { texts })),
+  health: (): Promise<HealthResponse> => v1(healthResponseSchema, '/v1/health'),
+  models: (): Promise<ModelsResponse> => v1(modelsResponseSchema, '/v1/models'),
+
+  listReviews: (q: { primary_issue?: string; severity?: string; status?: string; limit?: number }): Promise<ReviewList> => {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== '') params.set(k, String(v));
+    return apiV1(reviewListEnvelopeSchema, `/api/v1/reviews?${params}`);
+  },
+  decide: (reviewId: string, body: { decision: Decision; moderator: string; note: string; client_decision_id: string }): Promise<DecisionResult> =>
+    apiV1(decisionEnvelopeSchema, `/api/v1/reviews/${encodeURIComponent(reviewId)}/decision`, jsonInit('POST', body)),
+  audit: (limit = 100): Promise<AuditList> => apiV1(auditListEnvelopeSchema, `/api/v1/reviews/audit?limit=${limit}`),
+
+  listPersons: (limit = 100, offset = 0) => apiV1(personListEnvelopeSchema, `/api/v1/persons?limit=${limit}&offset=${offset}`),
+  updatePerson: (id: string, body: { name?: string; relationship?: string; metadata?: Record<string, unknown> }): Promise<Person> =>
+    apiV1(personEnvelopeSchema, `/api/v1/persons/${encodeURIComponent(id)}`, jsonInit('PATCH', body)),
+  deletePerson: (id: string) => apiV1(deleteEnvelopeSchema, `/api/v1/persons/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+  register: (form: FormData): Promise<Person> => apiV1(personEnvelopeSchema, '/api/v1/register', { method: 'POST', body: form }),
+  addFace: (id: string, image: Blob, fileName = 'photo.jpg'): Promise<Person> => {
+    const form = new FormData();
+    form.set('image', image, fileName);
+    return apiV1(personEnvelopeSchema, `/api/v1/persons/${encodeURIComponent(id)}/faces`, { method: 'POST', body: form });
+  },
+  recognize: (image: Blob, fileName = 'frame.jpg'): Promise<RecognizeResult> => {
+    const form = new FormData();
+    form.set('image', image, fileName);
+    return apiV1(recognizeEnvelopeSchema, '/api/v1/recognize', { method: 'POST', body: form });
+  },
+};
+
+/** What to tell a person for each /api/v1 error code (registration, photos, recognition). */
+export const ERROR_HELP: Record<string, string> = {
+  VALIDATION_ERROR: 'Something in the form is not valid',
+  INVALID_METADATA: 'The extra details could not be saved: keep them short and simple',
+  INVALID_IMAGE: 'That file is not a usable JPEG or PNG photo',
+  PAYLOAD_TOO_LARGE: 'That photo is too large; use a smaller one',
+  UNSUPPORTED_MEDIA_TYPE: 'The photo was not sent as expected; reload the page and try again',
+  NO_FACE_DETECTED: 'No face was found in the photo: face the camera in good light',
+  MULTIPLE_FACES: 'More than one face is in the photo: make sure only one person is in view',
+  FACE_TOO_SMALL: 'The face is too small: move closer to the camera',
+  LOW_QUALITY: 'The photo is not clear enough: hold still, face the camera, add light',
+  FACE_ALREADY_REGISTERED: 'This face is already registered',
+  PERSON_NOT_FOUND: 'This person no longer exists (perhaps deleted elsewhere)',
+  NOT_FOUND: 'Not found',
+  SERVICE_UNAVAILABLE: 'The server is busy starting up or unavailable; try again in a moment',
+  INTERNAL_ERROR: 'Something went wrong on the server; try again',
+  NETWORK_ERROR: 'The server could not be reached; check the connection and try again',
+};
+
+export function describeError(err: unknown): string {
+  if (err instanceof ApiError) {
+    const help = ERROR_HELP[err.code];
+    return help ? `${help}. (${err.code}: ${err.message})` : err.message;
+  }
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,173 @@
+/**
+ * The /api/v1/reviews contract (the moderation console's review queue), written once: routes
+ * validate with it, the console parses with it, and the OpenAPI document is generated from it
+ * (registerReviewPaths below). Answers use the /api/v1 `{success, data, error}` envelope.
+ */
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { SEVERITIES } from '@/lib/moderation/types';
+import { PRIMARY_ISSUES, SUMMARIES } from './moderation';
+import { envelopeSchema, errorEnvelopeSchema } from './persons';
+
+export { PRIMARY_ISSUES, SEVERITIES, SUMMARIES };
+
+export const REVIEW_STATUSES = ['pending', 'confirmed', 'overturned', 'expired'] as const;
+export const DECISIONS = ['confirm', 'overturn'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+export type Decision = (typeof DECISIONS)[number];
+
+export const MAX_MODERATOR_CHARS = 100;
+export const MAX_NOTE_CHARS = 2000;
+export const DEFAULT_MODERATOR = 'moderator';
+
+export const reviewItemSchema = z.object({
+  review_id: z.uuid(),
+  text: z.string().nullable().describe('null once REVIEW_RETENTION_DAYS have passed.'),
+  summary: z.enum(SUMMARIES),
+  primary_issue: z.enum(PRIMARY_ISSUES),
+  severity: z.enum(SEVERITIES),
+  score: z.number().min(0).max(1),
+  verdict: z.record(z.string(), z.unknown()).describe('The server verdict as answered: `label` and `ensemble`.'),
+  model_versions: z.array(z.string()),
+  status: z.enum(REVIEW_STATUSES),
+  created_at: z.iso.datetime(),
+  decided_at: z.iso.datetime().nullable(),
+  decided_by: z.string().nullable(),
+});
+export type ReviewItem = z.infer<typeof reviewItemSchema>;
+
+export const listReviewsQuerySchema = z.object({
+  status: z.enum(REVIEW_STATUSES).default('pending'),
+  primary_issue: z.enum(PRIMARY_ISSUES).optional(),
+  severity: z.enum(SEVERITIES).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+});
+export type ListReviewsQuery = z.infer<typeof listReviewsQuerySchema>;
+
+export const reviewListSchema = z.object({
+  items: z.array(reviewItemSchema).describe('Newest first.'),
+  total: z.number().int().min(0),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});
+export type ReviewList = z.infer<typeof reviewListSchema>;
+
+export const decisionRequestSchema = z
+  .object({
+    decision: z.enum(DECISIONS).describe('`confirm`: harmful as flagged; `overturn`: a false positive.'),
+    moderator: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(MAX_MODERATOR_CHARS)
+      .default(DEFAULT_MODERATOR)
+      .describe('Who decided. No authentication exists yet: the console sends the name typed in its field.'),
+    note: z.string().trim().max(MAX_NOTE_CHARS).default(''),
+    client_decision_id: z
+      .string()
+      .trim()
+      .min(8)
+      .max(100)
+      .optional()
+      .describe('Idempotency key: a decision replayed with the same key (offline sync) is stored once.'),
+  })
+  .strict();
+export type DecisionRequest = z.infer<typeof decisionRequestSchema>;
+
+export const auditEntrySchema = z.object({
+  decision_id: z.uuid(),
+  review_id: z.uuid(),
+  decision: z.enum(DECISIONS),
+  moderator: z.string(),
+  note: z.string(),
+  client_decision_id: z.string().nullable(),
+  summary: z.enum(SUMMARIES),
+  primary_issue: z.enum(PRIMARY_ISSUES),
+  severity: z.enum(SEVERITIES),
+  score: z.number(),
+  decided_at: z.iso.datetime(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const decisionResultSchema = z.object({
+  item: reviewItemSchema,
+  entry: auditEntrySchema,
+  duplicate: z.boolean().describe('true when this client_decision_id had already been stored (nothing new written).'),
+});
+export type DecisionResult = z.infer<typeof decisionResultSchema>;
+
+export const listAuditQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+});
+export const auditListSchema = z.object({
+  entries: z.array(auditEntrySchema).describe('Newest first.'),
+  total: z.number().int().min(0),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});
+export type AuditList = z.infer<typeof auditListSchema>;
+
+export const reviewListEnvelopeSchema = envelopeSchema(reviewListSchema);
+export const decisionEnvelopeSchema = envelopeSchema(decisionResultSchema);
+export const auditListEnvelopeSchema = envelopeSchema(auditListSchema);
+
+const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
+
+export function registerReviewPaths(registry: OpenAPIRegistry): void {
+  const list = registry.register('ReviewListEnvelope', reviewListEnvelopeSchema);
+  const decision = registry.register('ReviewDecisionEnvelope', decisionEnvelopeSchema);
+  const audit = registry.register('AuditListEnvelope', auditListEnvelopeSchema);
+  const decisionRequest = registry.register('ReviewDecisionRequest', decisionRequestSchema);
+  const error = errorEnvelopeSchema;
+  const unavailable = json(error, 'SERVICE_UNAVAILABLE: the database is not available.');
+
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/reviews',
+    summary: 'Recorded moderations awaiting review (or with another status), newest first',
+    request: {
+      query: z.object({
+        status: z.enum(REVIEW_STATUSES).optional(),
+        primary_issue: z.enum(PRIMARY_ISSUES).optional(),
+        severity: z.enum(SEVERITIES).optional(),
+        limit: z.number().int().min(1).max(200).optional(),
+        offset: z.number().int().min(0).optional(),
+      }),
+    },
+    responses: { 200: json(list, 'A page of review items and the total.'), 400: json(error, 'VALIDATION_ERROR.'), 503: unavailable },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/reviews/{review_id}/decision',
+    summary: 'Confirm (harmful) or overturn (false positive) a recorded moderation; appends to the audit log',
+    request: {
+      params: z.object({ review_id: z.uuid() }),
+      body: { required: true, content: { 'application/json': { schema: decisionRequest } } },
+    },
+    responses: {
+      200: json(decision, 'The item with its new status and the audit entry.'),
+      400: json(error, 'VALIDATION_ERROR (names the field).'),
+      404: json(error, 'NOT_FOUND: no review item with this id.'),
+      415: json(error, 'UNSUPPORTED_MEDIA_TYPE: not application/json.'),
+      503: unavailable,
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/reviews/audit',
+    summary: 'The append-only audit log of decisions, newest first',
+    request: { query: z.object({ limit: z.number().int().min(1).max(1000).optional(), offset: z.number().int().min(0).optional() }) },
+    responses: { 200: json(audit, 'A page of audit entries and the total.'), 400: json(error, 'VALIDATION_ERROR.'), 503: unavailable },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/reviews/audit/export',
+    summary: 'The whole audit log as CSV (RFC 4180, header row, oldest first)',
+    responses: {
+      200: { description: 'text/csv attachment.', content: { 'text/csv': { schema: z.string() } } },
+      503: unavailable,
+    },
+  });
+}

@@ -1,0 +1,199 @@
+/**
+ * /api/v1/reviews against the production build: server-side moderations that are not
+ * `likely_safe` are recorded; listing, filters, decisions (idempotent per client_decision_id),
+ * the audit log and its CSV export; REVIEW_QUEUE=false; moderation keeps answering with the
+ * database down. Each server gets a fresh DATA_DIR.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorEnvelopeSchema } from '@/lib/contracts/persons';
+import { auditListEnvelopeSchema, decisionEnvelopeSchema, reviewListEnvelopeSchema } from '@/lib/contracts/reviews';
+import { parseCsv } from '@/lib/reviews/csv';
+import { postJson, startServer, type RunningServer } from './server';
+
+const TOXIC = 'You are a pathetic idiot and nobody will ever like you.';
+const THREAT = 'I know where you live and I am going to kill you tonight.';
+const BENIGN = 'Thanks for sharing the meeting notes, they were really helpful.';
+
+const tempDirs: string[] = [];
+const freshDir = () => {
+  const d = mkdtempSync(path.join(tmpdir(), 'vigil-reviews-'));
+  tempDirs.push(d);
+  return d;
+};
+afterAll(() => tempDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+async function pollReviews(url: string, query: string, until: (total: number) => boolean) {
+  for (let i = 0; i < 60; i++) {
+    const body = reviewListEnvelopeSchema.parse(await (await fetch(`${url}/api/v1/reviews${query}`)).json());
+    if (body.success && until(body.data.total)) return body.data;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`reviews ${query} never satisfied the condition`);
+}
+
+async function expectError(res: Response, status: number, code: string) {
+  expect(res.status).toBe(status);
+  const body = errorEnvelopeSchema.parse(await res.json());
+  expect(body.error.code).toBe(code);
+  return body.error.message;
+}
+
+describe('review queue (REVIEW_QUEUE on)', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ DATA_DIR: freshDir(), RATE_LIMIT_PER_MINUTE: '0', FACE_WARM_ON_START: 'false' });
+  });
+  afterAll(async () => server?.stop());
+
+  let toxicId = '';
+  let threatId = '';
+  let pendingOthers: string[] = [];
+
+  it('records harmful server verdicts (text and batch), not likely_safe ones, newest first', async () => {
+    // Which texts are harmful is the models' call; the queue must follow the answers given.
+    const summaries = new Map<string, string>();
+    for (const text of [BENIGN, TOXIC]) {
+      const res = await postJson(`${server.url}/v1/moderate/text`, { text });
+      expect(res.status).toBe(200);
+      summaries.set(text, ((await res.json()) as { ensemble: { summary: string } }).ensemble.summary);
+    }
+    const batch = await postJson(`${server.url}/v1/moderate/batch`, { texts: [BENIGN, THREAT] });
+    expect(batch.status).toBe(200);
+    const results = ((await batch.json()) as { results: { text: string; ensemble: { summary: string } }[] }).results;
+    expect(summaries.get(TOXIC)).not.toBe('likely_safe');
+    expect(results[1]!.ensemble.summary).not.toBe('likely_safe');
+    const expected = [
+      ...results.filter((r) => r.ensemble.summary !== 'likely_safe').map((r) => r.text).reverse(),
+      ...[TOXIC, BENIGN].filter((t) => summaries.get(t) !== 'likely_safe'),
+    ];
+    const list = await pollReviews(server.url, '', (t) => t >= expected.length);
+    // Batch items share one timestamp; compare as sets within it, order across requests.
+    expect(new Set(list.items.map((i) => i.text))).toEqual(new Set(expected));
+    expect(list.items.at(-1)!.text).toBe(summaries.get(BENIGN) === 'likely_safe' ? TOXIC : BENIGN);
+    expect(list).toMatchObject({ total: expected.length, limit: 50, offset: 0 });
+    const threat = list.items.find((i) => i.text === THREAT)!;
+    const toxic = list.items.find((i) => i.text === TOXIC)!;
+    expect(threat.status).toBe('pending');
+    expect(threat.summary).not.toBe('likely_safe');
+    expect(threat.model_versions).toEqual(['sexism_lasso_v1', 'toxic_transformer_v1', 'rules_v1']);
+    expect(threat.verdict).toHaveProperty('ensemble.summary', threat.summary);
+    expect(threat.decided_at).toBeNull();
+    threatId = threat.review_id;
+    toxicId = toxic.review_id;
+    pendingOthers = list.items.filter((i) => i.review_id !== threatId && i.review_id !== toxicId).map((i) => i.review_id);
+  });
+
+  it('filters by primary issue and severity', async () => {
+    const all = await pollReviews(server.url, '', (t) => t >= 2);
+    const threat = all.items.find((i) => i.review_id === threatId)!;
+    const byIssue = await pollReviews(server.url, `?primary_issue=${threat.primary_issue}&severity=${threat.severity}`, (t) => t >= 1);
+    expect(byIssue.items.map((i) => i.review_id)).toContain(threatId);
+    expect(byIssue.items.every((i) => i.primary_issue === threat.primary_issue && i.severity === threat.severity)).toBe(true);
+    const res = await fetch(`${server.url}/api/v1/reviews?severity=extreme`);
+    expect(await expectError(res, 400, 'VALIDATION_ERROR')).toMatch(/severity/);
+    await expectError(await fetch(`${server.url}/api/v1/reviews?limit=0`), 400, 'VALIDATION_ERROR');
+  });
+
+  it('confirms with who, when and a note; a replayed client_decision_id is stored once', async () => {
+    const body = { decision: 'confirm', moderator: 'ana', note: 'clear insult', client_decision_id: 'e2e-0000-0001' };
+    const res = await postJson(`${server.url}/api/v1/reviews/${toxicId}/decision`, body);
+    expect(res.status).toBe(200);
+    const first = decisionEnvelopeSchema.parse(await res.json());
+    if (!first.success) throw new Error('expected success');
+    expect(first.data.duplicate).toBe(false);
+    expect(first.data.item).toMatchObject({ review_id: toxicId, status: 'confirmed', decided_by: 'ana' });
+    expect(first.data.entry).toMatchObject({ review_id: toxicId, decision: 'confirm', moderator: 'ana', note: 'clear insult' });
+
+    const again = decisionEnvelopeSchema.parse(await (await postJson(`${server.url}/api/v1/reviews/${toxicId}/decision`, body)).json());
+    if (!again.success) throw new Error('expected success');
+    expect(again.data.duplicate).toBe(true);
+    expect(again.data.entry.decision_id).toBe(first.data.entry.decision_id);
+
+    const pending = await pollReviews(server.url, '', () => true);
+    expect(pending.items.map((i) => i.review_id).sort()).toEqual([threatId, ...pendingOthers].sort());
+  });
+
+  it('overturns with the default moderator name', async () => {
+    const res = await postJson(`${server.url}/api/v1/reviews/${threatId}/decision`, { decision: 'overturn' });
+    const body = decisionEnvelopeSchema.parse(await res.json());
+    if (!body.success) throw new Error('expected success');
+    expect(body.data.item.status).toBe('overturned');
+    expect(body.data.entry).toMatchObject({ moderator: 'moderator', note: '' });
+  });
+
+  it('validates decisions', async () => {
+    const url = `${server.url}/api/v1/reviews/${threatId}/decision`;
+    expect(await expectError(await postJson(url, { decision: 'maybe' }), 400, 'VALIDATION_ERROR')).toMatch(/decision/);
+    expect(await expectError(await postJson(url, {}), 400, 'VALIDATION_ERROR')).toMatch(/decision/);
+    expect(await expectError(await postJson(url, { decision: 'confirm', extra: 1 }), 400, 'VALIDATION_ERROR')).toMatch(/extra/);
+    await expectError(await postJson(url, '{not json'), 400, 'VALIDATION_ERROR');
+    await expectError(await postJson(url, { decision: 'confirm', moderator: '   ' }), 400, 'VALIDATION_ERROR');
+    await expectError(await fetch(url, { method: 'POST', body: 'decision=confirm', headers: { 'content-type': 'text/plain' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    await expectError(await postJson(`${server.url}/api/v1/reviews/00000000-0000-4000-8000-000000000000/decision`, { decision: 'confirm' }), 404, 'NOT_FOUND');
+    await expectError(await postJson(`${server.url}/api/v1/reviews/not-a-uuid/decision`, { decision: 'confirm' }), 404, 'NOT_FOUND');
+  });
+
+  it('lists the audit log newest first and exports it as CSV', async () => {
+    const audit = auditListEnvelopeSchema.parse(await (await fetch(`${server.url}/api/v1/reviews/audit`)).json());
+    if (!audit.success) throw new Error('expected success');
+    expect(audit.data.total).toBe(2);
+    expect(audit.data.entries.map((e) => e.review_id)).toEqual([threatId, toxicId]);
+
+    const res = await fetch(`${server.url}/api/v1/reviews/audit/export`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="vigil-audit-\d{4}-\d{2}-\d{2}\.csv"/);
+    const rows = parseCsv(await res.text());
+    expect(rows[0]).toContain('moderator');
+    expect(rows.slice(1).map((r) => [r[2], r[3], r[4], r[5]])).toEqual([
+      [toxicId, 'confirm', 'ana', 'clear insult'],
+      [threatId, 'overturn', 'moderator', ''],
+    ]);
+  });
+
+  it('is in the OpenAPI document', async () => {
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    expect(Object.keys(doc.paths['/api/v1/reviews'] ?? {})).toContain('get');
+    expect(Object.keys(doc.paths['/api/v1/reviews/{review_id}/decision'] ?? {})).toContain('post');
+    expect(Object.keys(doc.paths['/api/v1/reviews/audit'] ?? {})).toContain('get');
+    expect(Object.keys(doc.paths['/api/v1/reviews/audit/export'] ?? {})).toContain('get');
+  });
+});
+
+describe('REVIEW_QUEUE=false and a database that is down', () => {
+  it('records nothing when the queue is off', async () => {
+    const server = await startServer({ DATA_DIR: freshDir(), RATE_LIMIT_PER_MINUTE: '0', REVIEW_QUEUE: 'false', FACE_WARM_ON_START: 'false' });
+    try {
+      expect((await postJson(`${server.url}/v1/moderate/text`, { text: TOXIC })).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 1000));
+      const list = reviewListEnvelopeSchema.parse(await (await fetch(`${server.url}/api/v1/reviews`)).json());
+      expect(list.success && list.data.total).toBe(0);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('keeps moderating when the database is unreachable; the review endpoints answer 503', async () => {
+    const server = await startServer({
+      RATE_LIMIT_PER_MINUTE: '0',
+      FACE_WARM_ON_START: 'false',
+      DATABASE_URL: 'postgres://nobody:nothing@127.0.0.1:9/vigil',
+      DATABASE_DRIVER: 'pg',
+    });
+    try {
+      for (const text of [TOXIC, THREAT]) {
+        const started = Date.now();
+        const res = await postJson(`${server.url}/v1/moderate/text`, { text });
+        expect(res.status).toBe(200);
+        expect(Date.now() - started).toBeLessThan(5_000);
+      }
+      await expectError(await fetch(`${server.url}/api/v1/reviews`), 503, 'SERVICE_UNAVAILABLE');
+      await expectError(await fetch(`${server.url}/api/v1/reviews/audit/export`), 503, 'SERVICE_UNAVAILABLE');
+    } finally {
+      await server.stop();
+    }
+  });
+});
