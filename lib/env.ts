@@ -31,7 +31,7 @@ export const envSchema = z
   /** Trust the left-most X-Forwarded-For address as the client (only behind your own proxy). */
   TRUST_PROXY: bool.default(false),
   /** Texts in one ONNX run; a larger batch is split. */
-  TOXICITY_MAX_BATCH: int(1, 1024).default(64),
+  TOXICITY_MAX_BATCH: int(1, 1024).default(8),
   /** How long SIGTERM waits for in-flight requests (read by server.mjs). */
   SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
 

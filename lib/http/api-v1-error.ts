@@ -4,6 +4,7 @@
  * unexpected becomes 500 INTERNAL_ERROR without a stack trace.
  */
 import type { ApiV1ErrorCode } from '@/lib/contracts/persons';
+import { brandError, hasErrorBrand } from './error-brand';
 
 export class ApiV1Error extends Error {
   constructor(
@@ -13,6 +14,11 @@ export class ApiV1Error extends Error {
   ) {
     super(message);
     this.name = 'ApiV1Error';
+    brandError(this, this.name);
+  }
+
+  static is(err: unknown): err is ApiV1Error {
+    return hasErrorBrand(err, 'ApiV1Error');
   }
 }
 
@@ -30,7 +36,7 @@ export function envelopeError(code: ApiV1ErrorCode, message: string) {
 }
 
 export function apiV1ErrorResponse(err: unknown, headers: Record<string, string> = {}): Response {
-  if (err instanceof ApiV1Error) {
+  if (ApiV1Error.is(err)) {
     return Response.json(envelopeError(err.code, err.message), { status: err.status, headers });
   }
   return Response.json(envelopeError('INTERNAL_ERROR', 'The request could not be processed.'), {

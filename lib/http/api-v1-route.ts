@@ -30,14 +30,14 @@ export function apiV1Route(
       const data = await handler({ request, params, bank: memoryBank, config: faceConfig() });
       return Response.json({ success: true, data, error: null }, { status: 200, headers });
     } catch (err) {
-      if (err instanceof FaceServiceUnavailableError) {
+      if (FaceServiceUnavailableError.is(err)) {
         console.error(JSON.stringify({ level: 'error', requestId, msg: 'memory bank unavailable', error: err.message }));
         return apiV1ErrorResponse(
           new ApiV1Error(503, 'SERVICE_UNAVAILABLE', 'The memory bank is temporarily unavailable; retry later.'),
           { ...headers, 'Retry-After': '30' },
         );
       }
-      if (!(err instanceof ApiV1Error)) {
+      if (!ApiV1Error.is(err)) {
         console.error(JSON.stringify({ level: 'error', requestId, msg: 'api/v1 request failed', error: String(err) }));
       }
       return apiV1ErrorResponse(err, headers);

@@ -4,6 +4,7 @@
  * like FastAPI's HTTPException. Anything unexpected becomes a 500 without a stack trace.
  */
 import type { ValidationDetail } from '@/lib/contracts/moderation';
+import { brandError, hasErrorBrand } from './error-brand';
 
 export type V1ErrorType =
   | 'missing'
@@ -27,6 +28,11 @@ export class V1Error extends Error {
   ) {
     super(typeof detail === 'string' ? detail : detail.map((d) => d.msg).join('; '));
     this.name = 'V1Error';
+    brandError(this, this.name);
+  }
+
+  static is(err: unknown): err is V1Error {
+    return hasErrorBrand(err, 'V1Error');
   }
 }
 
@@ -39,16 +45,21 @@ export class ModelsUnavailableError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ModelsUnavailableError';
+    brandError(this, this.name);
+  }
+
+  static is(err: unknown): err is ModelsUnavailableError {
+    return hasErrorBrand(err, 'ModelsUnavailableError');
   }
 }
 
 export const PROCESSING_FAILED_PREFIX = 'Moderation processing failed: ';
 
 export function v1ErrorResponse(err: unknown, extraHeaders: Record<string, string> = {}): Response {
-  if (err instanceof V1Error) {
+  if (V1Error.is(err)) {
     return Response.json({ detail: err.detail }, { status: err.status, headers: { ...err.headers, ...extraHeaders } });
   }
-  if (err instanceof ModelsUnavailableError) {
+  if (ModelsUnavailableError.is(err)) {
     return Response.json(
       { detail: `Moderation unavailable: ${err.message}` },
       { status: 503, headers: { 'Retry-After': '30', ...extraHeaders } },

@@ -6,7 +6,7 @@ import 'server-only';
 import { env } from '@/lib/env';
 import { services, type Services } from '@/lib/server/services';
 import { clientKey } from './rate-limit';
-import { v1ErrorResponse } from './v1-error';
+import { V1Error, v1ErrorResponse } from './v1-error';
 
 export interface V1Context {
   request: Request;
@@ -33,7 +33,7 @@ export function v1Route(
       const body = await handler({ request, services: svc });
       return Response.json(body, { status: 200, headers });
     } catch (err) {
-      if (!(err instanceof Error && 'status' in err)) {
+      if (!V1Error.is(err)) {
         console.error(JSON.stringify({ level: 'error', requestId, msg: 'v1 request failed', error: String(err) }));
       }
       return v1ErrorResponse(err, headers);

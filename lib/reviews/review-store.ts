@@ -13,6 +13,11 @@ export class ReviewNotFoundError extends Error {
   constructor(readonly reviewId: string) {
     super(`No review item with id ${reviewId}.`);
     this.name = 'ReviewNotFoundError';
+    brandError(this, this.name);
+  }
+
+  static is(err: unknown): err is ReviewNotFoundError {
+    return hasErrorBrand(err, 'ReviewNotFoundError');
   }
 }
 

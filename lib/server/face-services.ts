@@ -5,6 +5,7 @@
  * so the next request retries instead of failing forever.
  */
 import 'server-only';
+import { brandError, hasErrorBrand } from '@/lib/http/error-brand';
 import { env as faceConfig, type Env as FaceConfig } from '@/lib/env';
 import { createFaceEngine } from '@/lib/faces/detect-faces';
 import type { FaceEngine } from '@/lib/faces/face-engine';
@@ -18,6 +19,11 @@ export class FaceServiceUnavailableError extends Error {
   constructor(what: string, cause: unknown) {
     super(`${what} unavailable: ${cause instanceof Error ? cause.message : String(cause)}`);
     this.name = 'FaceServiceUnavailableError';
+    brandError(this, this.name);
+  }
+
+  static is(err: unknown): err is FaceServiceUnavailableError {
+    return hasErrorBrand(err, 'FaceServiceUnavailableError');
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
+import { parseCsvRecords } from '@/lib/ml/csv';
 import { TOXICITY_HEADS, type ToxicityHead } from '@/lib/moderation/types';
 
 export type HeadLabels = Partial<Record<ToxicityHead, number>>;
@@ -21,15 +21,7 @@ export interface RawRow {
 type Rec = Record<string, string>;
 
 function readCsv(path: string, delimiter = ','): Rec[] {
-  return parse(readFileSync(path), {
-    columns: true,
-    delimiter,
-    relax_quotes: true,
-    relax_column_count: true,
-    skip_empty_lines: true,
-    bom: true,
-    quote: delimiter === '\t' ? false : '"',
-  }) as Rec[];
+  return parseCsvRecords(readFileSync(path), { delimiter, noQuotes: delimiter === '\t', relaxColumnCount: true }).rows;
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };

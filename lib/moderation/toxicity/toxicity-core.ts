@@ -142,6 +142,13 @@ export function postprocess(
   });
 }
 
+/** Per-head decision thresholds from config.json, 0.5 where a head has none. */
+export function toxicityThresholds(config: Pick<ToxicityModelConfig, 'thresholds'>): ToxicityScores {
+  const out = {} as ToxicityScores;
+  for (const head of TOXICITY_HEADS) out[head] = config.thresholds?.[head] ?? 0.5;
+  return out;
+}
+
 /** Check a parsed `config.json` against the heads the API promises. */
 export function parseToxicityConfig(raw: unknown): ToxicityModelConfig {
   const c = raw as Partial<ToxicityModelConfig> | null;

@@ -71,7 +71,7 @@ export async function decideReviewRequest({ request, params }: ApiV1Context): Pr
   try {
     return await store.decide(id, parsed.data);
   } catch (err) {
-    if (err instanceof ReviewNotFoundError) throw new ApiV1Error(404, 'NOT_FOUND', err.message);
+    if (ReviewNotFoundError.is(err)) throw new ApiV1Error(404, 'NOT_FOUND', err.message);
     throw err;
   }
 }
@@ -101,7 +101,7 @@ export async function exportAuditCsvRequest(request: Request): Promise<Response>
       },
     });
   } catch (err) {
-    if (err instanceof FaceServiceUnavailableError) {
+    if (FaceServiceUnavailableError.is(err)) {
       console.error(JSON.stringify({ level: 'error', requestId, msg: 'review store unavailable', error: err.message }));
       return apiV1ErrorResponse(new ApiV1Error(503, 'SERVICE_UNAVAILABLE', 'The review queue is temporarily unavailable; retry later.'), {
         ...headers,
