@@ -8,6 +8,7 @@ import type { ModerationResponse } from '@/lib/contracts/moderation';
 import type { AuditEntry, DecisionRequest, ListReviewsQuery, ReviewItem } from '@/lib/contracts/reviews';
 import type { Database } from '@/lib/db/open-database';
 import { reviewDecisions, reviewItems, type ReviewDecisionRow, type ReviewItemRow } from '@/lib/db/schema';
+import { brandError, hasErrorBrand } from '@/lib/http/error-brand';
 
 export class ReviewNotFoundError extends Error {
   constructor(readonly reviewId: string) {

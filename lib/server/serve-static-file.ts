@@ -11,8 +11,7 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { Readable } from 'node:stream';
+import { open, stat } from 'node:fs/promises';
 
 export const CACHE_CONTROL = 'public, max-age=86400';
 
@@ -91,6 +90,43 @@ export async function serveStaticFile(request: Request, file: string): Promise<R
   }
   headers['Content-Length'] = String(info.size);
   if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
-  const body = Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>;
-  return new Response(body, { status: 200, headers });
+  return new Response(fileStream(file), { status: 200, headers });
+}
+
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * A pull-based stream over a file handle. Not `Readable.toWeb`: on Node 20 a client that
+ * disconnects mid-download makes it enqueue into a closed controller, which surfaced as an
+ * uncaught "Controller is already closed" and could stall the server.
+ */
+function fileStream(file: string): ReadableStream<Uint8Array> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  let cancelled = false;
+  const close = async () => {
+    const h = handle;
+    handle = undefined;
+    await h?.close().catch(() => undefined);
+  };
+  return new ReadableStream<Uint8Array>({
+    async start() {
+      handle = await open(file, 'r');
+    },
+    async pull(controller) {
+      if (!handle) return;
+      const buffer = new Uint8Array(CHUNK_BYTES);
+      const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, null);
+      if (cancelled) return;
+      if (bytesRead === 0) {
+        await close();
+        controller.close();
+        return;
+      }
+      controller.enqueue(buffer.subarray(0, bytesRead));
+    },
+    async cancel() {
+      cancelled = true;
+      await close();
+    },
+  });
 }

@@ -128,7 +128,9 @@ describe('POST /v1/moderate/batch', () => {
     for (const t of texts) singles.push(await moderateOne(t));
     body.results.forEach((r, i) => {
       expect(r.ensemble.primary_issue).toBe(singles[i]!.ensemble.primary_issue);
-      expect(Math.abs(r.label.toxicity.overall - singles[i]!.label.toxicity.overall)).toBeLessThan(1e-3);
+      // The int8 model quantises activations per run (dynamic quantisation), so a text's scores
+      // move by a few thousandths with its batch-mates; decisions must not.
+      expect(Math.abs(r.label.toxicity.overall - singles[i]!.label.toxicity.overall)).toBeLessThan(0.01);
       expect(r.label.sexism.score).toBeCloseTo(singles[i]!.label.sexism.score, 4);
     });
   });
