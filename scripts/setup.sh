@@ -17,8 +17,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# Reinstall from the lockfile when node_modules is missing or older than it.
+# Install from the lockfile when node_modules is missing or older than it. Not `npm ci`: the
+# registry reachable here lacks next's macOS/Windows SWC builds, so the lockfile cannot list them
+# and `npm ci` rejects it as out of sync; `npm install` keeps every locked version and skips them.
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "setup: npm ci"
-  npm ci --no-audit --no-fund
+  echo "setup: npm install (from package-lock.json)"
+  npm install --no-audit --no-fund
 fi
