@@ -1,34 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fitLogisticRegression, predictProba, sampleWeights, sigmoid } from './logistic-regression';
-import { CsrBuilder, type CsrMatrix } from './sparse';
+import { mulberry32 as rng } from './random';
+import { csrFromDense as fromDense } from './sparse';
 
-/** Small deterministic PRNG (mulberry32) so the synthetic data is the same on every run. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function fromDense(rows: number[][]): CsrMatrix {
-  const b = new CsrBuilder(rows[0]!.length);
-  for (const r of rows) {
-    const idx: number[] = [];
-    const val: number[] = [];
-    r.forEach((v, j) => {
-      if (v !== 0) {
-        idx.push(j);
-        val.push(v);
-      }
-    });
-    b.pushRow(idx, val);
-  }
-  return b.build();
-}
 
 /** y depends on features 0 and 1 only; features 2..d-1 are noise. */
 function synthetic(n: number, d: number, seed: number) {

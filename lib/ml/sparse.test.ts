@@ -1,21 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CsrBuilder, csrMatVec, hstack, selectRows, toCsc } from './sparse';
+import { csrFromDense as dense, csrMatVec, hstack, selectRows, toCsc } from './sparse';
 
-function dense(rows: number[][]) {
-  const b = new CsrBuilder(rows[0]!.length);
-  for (const r of rows) {
-    const idx: number[] = [];
-    const val: number[] = [];
-    r.forEach((v, j) => {
-      if (v !== 0) {
-        idx.push(j);
-        val.push(v);
-      }
-    });
-    b.pushRow(idx, val);
-  }
-  return b.build();
-}
 
 describe('sparse', () => {
   const m = dense([

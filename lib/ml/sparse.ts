@@ -67,6 +67,23 @@ export class CsrBuilder {
   }
 }
 
+/** A CSR matrix from dense rows (zeros dropped); for tests and small examples. */
+export function csrFromDense(rows: readonly (readonly number[])[]): CsrMatrix {
+  const b = new CsrBuilder(rows[0]?.length ?? 0);
+  for (const r of rows) {
+    const idx: number[] = [];
+    const val: number[] = [];
+    r.forEach((v, j) => {
+      if (v !== 0) {
+        idx.push(j);
+        val.push(v);
+      }
+    });
+    b.pushRow(idx, val);
+  }
+  return b.build();
+}
+
 export function csrRow(m: CsrMatrix, r: number): SparseVector {
   const a = m.indptr[r] as number;
   const b = m.indptr[r + 1] as number;

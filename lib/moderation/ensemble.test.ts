@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { combine, toCommonScale, type EnsemblePolicy } from './ensemble';
+import { emptyRulesLabel } from './rules/rules-engine';
 import type { RulesLabel, SexismLabel, ToxicityScores } from './types';
 
 const policy: EnsemblePolicy = {
@@ -21,16 +22,7 @@ const tox = (over: Partial<ToxicityScores> = {}): ToxicityScores => ({
   profanity: 0.01,
   ...over,
 });
-const rules = (over: Partial<RulesLabel> = {}): RulesLabel => ({
-  slur_detected: false,
-  threat_detected: false,
-  self_harm_flag: false,
-  profanity_flag: false,
-  caps_abuse: false,
-  character_repetition: false,
-  model_version: 'rules_v1',
-  ...over,
-});
+const rules = (over: Partial<RulesLabel> = {}): RulesLabel => ({ ...emptyRulesLabel(), ...over });
 
 describe('toCommonScale', () => {
   it('sends the threshold to 0.5 and keeps the ends', () => {

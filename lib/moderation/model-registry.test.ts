@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ModelRegistry, type ModelLoaders, type SexismRuntime, type ToxicityRuntime } from './model-registry';
 import { moderate } from './moderate';
+import { emptyRulesLabel } from './rules/rules-engine';
 import type { RulesEngine } from './types';
 import { ModelsUnavailableError } from '@/lib/http/v1-error';
 
@@ -28,18 +29,7 @@ const fakeToxicity = (calls: number[][] = []): ToxicityRuntime => ({
 });
 const fakeRules: RulesEngine = {
   version: 'rules_v1',
-  evaluate: () => ({
-    label: {
-      slur_detected: false,
-      threat_detected: false,
-      self_harm_flag: false,
-      profanity_flag: false,
-      caps_abuse: false,
-      character_repetition: false,
-      model_version: 'rules_v1',
-    },
-    matches: [],
-  }),
+  evaluate: () => ({ label: emptyRulesLabel(), matches: [] }),
 };
 const loaders = (over: Partial<ModelLoaders> = {}, calls?: number[][]): ModelLoaders => ({
   sexism: async () => fakeSexism,

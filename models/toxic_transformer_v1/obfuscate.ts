@@ -3,17 +3,9 @@
  * training augmentation) and the "lowercased, no punctuation" form some corpora come in.
  */
 
-/** mulberry32: small, fast, seedable. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '@/lib/ml/random';
+
+export const rng = mulberry32;
 
 /** FNV-1a 32-bit. */
 export function fnv1a(s: string): number {

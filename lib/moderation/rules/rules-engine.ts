@@ -51,8 +51,9 @@ function withVisibleOffsets(match: RuleMatch, lexical: LexicalView, toVisible: S
   return { ...match, start, end };
 }
 
-function labelOf(matches: readonly RuleMatch[]): RulesLabel {
-  const label: RulesLabel = {
+/** A label with no flag raised. */
+export function emptyRulesLabel(): RulesLabel {
+  return {
     slur_detected: false,
     threat_detected: false,
     self_harm_flag: false,
@@ -61,6 +62,10 @@ function labelOf(matches: readonly RuleMatch[]): RulesLabel {
     character_repetition: false,
     model_version: RULES_VERSION,
   };
+}
+
+function labelOf(matches: readonly RuleMatch[]): RulesLabel {
+  const label = emptyRulesLabel();
   for (const m of matches) label[m.flag] = true;
   return label;
 }
