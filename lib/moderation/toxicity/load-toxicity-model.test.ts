@@ -85,7 +85,10 @@ describe('loadToxicityModel errors', () => {
   });
 
   it('rejects when tokenizer.json is missing', async () => {
-    await expect(loadToxicityModel({ modelPath: INT8, tokenizerDir: dir })).rejects.toThrow(/tokenizer\.json not found/);
+    // Only tokenizer.json is absent, so the error cannot name another missing file first.
+    const only = mkdtempSync(join(dir, 'no-tokenizer-'));
+    for (const f of ['tokenizer_config.json', 'config.json']) copyFileSync(join(MODEL_DIR, f), join(only, f));
+    await expect(loadToxicityModel({ modelPath: INT8, tokenizerDir: only })).rejects.toThrow(/tokenizer\.json not found/);
   });
 
   it('rejects a corrupt ONNX file', async () => {
