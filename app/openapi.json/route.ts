@@ -1,7 +1,7 @@
 // GET /openapi.json – the OpenAPI document generated from the zod contracts
 import { env } from '@/lib/env';
+import { API_VERSION } from '@/lib/contracts/moderation';
 import { buildOpenApiDocument } from '@/lib/contracts/openapi';
-import { API_VERSION } from '@/lib/moderation/api/moderate-requests';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

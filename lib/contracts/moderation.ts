@@ -6,6 +6,9 @@
 import { z } from 'zod';
 import { SEVERITIES, SEXISM_VERSION, TOXICITY_VERSION, RULES_VERSION } from '@/lib/moderation/types';
 
+/** The /v1 API version that GET /v1/health reports and the OpenAPI document carries. */
+export const API_VERSION = '1.0.0';
+
 export interface ModerationLimits {
   maxTextChars: number;
   maxBatchItems: number;

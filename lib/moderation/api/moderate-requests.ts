@@ -2,6 +2,7 @@
 import 'server-only';
 import { env } from '@/lib/env';
 import {
+  API_VERSION,
   moderationRequestSchemas,
   type BatchResponse,
   type HealthResponse,
@@ -14,7 +15,6 @@ import type { V1Context } from '@/lib/http/v1-route';
 import { moderate } from '@/lib/moderation/moderate';
 import { recordForReview } from '@/lib/reviews/record-for-review';
 
-export const API_VERSION = '1.0.0';
 
 function schemas() {
   const e = env();
