@@ -19,6 +19,7 @@ import { fitLogisticRegression, predictProba } from '@/lib/ml/logistic-regressio
 import { rocAuc, averagePrecision, bestMacroF1Threshold } from '@/lib/ml/metrics';
 import { selectRows, toCsc } from '@/lib/ml/sparse';
 import { OBFUSCATIONS, rng, type ObfuscationKind } from './obfuscate';
+import { fillIdentityTemplate, type IdentityGroup } from './identity-templates';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -123,20 +124,13 @@ function baseline(train: Row[], test: Row[]): { metrics: HeadMetrics; jigsaw: He
 
 interface Templates {
   templates: string[];
-  groups: { group: string; adj: string; plural: string; person: string }[];
+  groups: (IdentityGroup & { group: string })[];
 }
 export function expandTemplates(t: Templates): { group: string; text: string }[] {
-  const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
   const out: { group: string; text: string }[] = [];
   for (const g of t.groups) {
     for (const tpl of t.templates) {
-      const text = tpl
-        .replaceAll('{Plural}', cap(g.plural))
-        .replaceAll('{plural}', g.plural)
-        .replaceAll('{adj}', g.adj)
-        .replaceAll('{person}', g.person)
-        .replace(/\ba ([aeiouAEIOU])/g, 'an $1');
-      out.push({ group: g.group, text });
+      out.push({ group: g.group, text: fillIdentityTemplate(tpl, g) });
     }
   }
   return out;

@@ -16,6 +16,7 @@ import { TOXICITY_HEADS } from '@/lib/moderation/types';
 import { createToxicityTokenizer, encodeText } from '@/lib/moderation/toxicity/toxicity-core';
 import { readCorpora, denseLabels, JIGSAW_CORPORA, type HeadLabels } from './corpora';
 import { fnv1a, rng, leetspeak, insertSpaces, stripPunctuation } from './obfuscate';
+import { fillIdentityTemplate, type IdentityGroup } from './identity-templates';
 import { countWords, learnWordPiece, tokenizerJson, tokenizerConfig } from './wordpiece';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -243,7 +244,7 @@ export function writeParityFixture(): void {
 
 interface AugmentationFile {
   frames: string[];
-  groups: { adj: string; plural: string; person: string }[];
+  groups: IdentityGroup[];
 }
 
 /**
@@ -256,16 +257,10 @@ export function writeIdentityAugmentation(): void {
   const tokJson = JSON.parse(readFileSync(join(HERE, 'tokenizer.json'), 'utf8')) as object;
   const tokConfig = JSON.parse(readFileSync(join(HERE, 'tokenizer_config.json'), 'utf8')) as object;
   const tokenizer = createToxicityTokenizer(tokJson, tokConfig);
-  const cap = (x: string) => x.charAt(0).toUpperCase() + x.slice(1);
   const lines: string[] = [];
   for (const g of aug.groups) {
     for (const f of aug.frames) {
-      const text = f
-        .replaceAll('{Plural}', cap(g.plural))
-        .replaceAll('{plural}', g.plural)
-        .replaceAll('{adj}', g.adj)
-        .replaceAll('{person}', g.person)
-        .replace(/\ba ([aeiouAEIOU])/g, 'an $1');
+      const text = fillIdentityTemplate(f, g);
       const clean = preprocess(text).clean;
       const ids = encodeText(tokenizer, clean, MAX_LENGTH);
       lines.push(JSON.stringify({ t: clean, ids, y: [0, 0, 0, 0, 0], m: [1, 1, 1, 1, 1], c: 'identity_aug', j: 0 }));
