@@ -7,6 +7,8 @@ export default defineConfig({
     include: ['lib/**/*.test.ts', 'models/**/*.test.ts', 'tests/unit/**/*.test.ts'],
     environment: 'node',
     testTimeout: 30_000,
+    // Opening PGlite (initdb + pgvector) takes seconds, far more on a loaded 2-core machine.
+    hookTimeout: 120_000,
     pool: 'forks',
   },
 });

@@ -45,6 +45,14 @@ export const envSchema = z
   DATABASE_DRIVER: z.enum(['pglite', 'pg', 'neon']).optional(),
   DATABASE_POOL_MAX: int(1, 100).default(10),
   /**
+   * Embedded PGlite's `shared_buffers`. Its buffers live in the wasm heap and stay resident, so
+   * PostgreSQL's 128MB default costs ~120 MB of server RSS; the OS page cache still caches the files.
+   */
+  PGLITE_SHARED_BUFFERS: z
+    .string()
+    .regex(/^\d+(kB|MB|GB)$/, 'a size such as 16MB')
+    .default('16MB'),
+  /**
    * Similarity (1 - Euclidean distance of the 128-d descriptors) at or above which a face is
    * the same person. 0.42 = distance 0.58, midway between the largest same-person distance
    * (0.49) and the smallest different-person distance (0.66) measured on ../shared/data/faces

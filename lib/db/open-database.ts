@@ -28,6 +28,8 @@ export interface DatabaseOptions {
   DATABASE_URL?: string;
   DATABASE_DRIVER?: DatabaseKind;
   DATABASE_POOL_MAX: number;
+  /** PGlite's `shared_buffers` (e.g. `16MB`); PGlite's own default (128MB) costs ~120 MB of RSS. */
+  PGLITE_SHARED_BUFFERS?: string;
 }
 
 const runtimeRequire = () => createRequire(path.join(process.cwd(), 'package.json'));
@@ -50,7 +52,10 @@ export async function openDatabase(o: DatabaseOptions): Promise<Database> {
       dataDir = path.resolve(o.DATA_DIR, 'pglite');
       mkdirSync(dataDir, { recursive: true });
     }
-    const client = await PGlite.create(dataDir, { extensions: { vector } });
+    // shared_buffers sits inside PGlite's wasm heap, so every page it touches stays resident; the
+    // kernel's page cache below NODEFS already caches the files (docs/benchmarks.md, memory).
+    const postgresqlconf = o.PGLITE_SHARED_BUFFERS ? [`shared_buffers = ${o.PGLITE_SHARED_BUFFERS}`] : undefined;
+    const client = await PGlite.create(dataDir, { extensions: { vector }, postgresqlconf });
     const db = drizzlePglite(client, { schema }) as unknown as AppDb;
     return { kind, db, hasVector: false, close: () => client.close() };
   }
