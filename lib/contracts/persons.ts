@@ -5,6 +5,7 @@
  * is recorded in docs/decisions/011-memory-bank-storage.md.
  */
 import { z } from 'zod';
+import './zod-config';
 
 export const API_V1_ERROR_CODES = [
   'VALIDATION_ERROR',

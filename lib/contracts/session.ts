@@ -4,6 +4,7 @@
  */
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import './zod-config';
 import { envelopeSchema, errorEnvelopeSchema } from './persons';
 
 export const signInRequestSchema = z.strictObject({
