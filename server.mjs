@@ -9,8 +9,10 @@ const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '0.0.0.0';
 const drainMs = Number(process.env.SHUTDOWN_GRACE_MS ?? 10_000);
 // Same line format as lib/observability/logger.ts (which the route handlers use).
+// An invalid LOG_LEVEL falls back here; lib/env.ts then stops the start with a readable message.
+const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const log = pino({
-  level: process.env.LOG_LEVEL ?? 'info',
+  level: levels.includes(process.env.LOG_LEVEL) ? process.env.LOG_LEVEL : 'info',
   base: { service: 'vigil' },
   timestamp: pino.stdTimeFunctions.isoTime,
   formatters: { level: (label) => ({ level: label }) },
