@@ -8,19 +8,16 @@ export async function register(): Promise<void> {
 
   // The memory bank's database and models warm beside the moderation models; a failure there is
   // logged and retried on the next request, and never stops moderation from serving.
+  const { logger } = await import('@/lib/observability/logger');
+  const { errorForLog } = await import('@/lib/observability/redact');
   const faces = warmFaceServices().catch((err: unknown) => {
-    console.error(JSON.stringify({ level: 'error', msg: 'memory bank warm-up failed', error: String(err) }));
+    logger().error({ err: errorForLog(err) }, 'memory bank warm-up failed');
   });
   if (e.WARM_MODELS_ON_START) {
     await services().registry.load();
     const status = services().registry.status();
-    console.log(
-      JSON.stringify({
-        level: status.every((s) => s.loaded) ? 'info' : 'warn',
-        msg: 'models loaded',
-        models: status.map(({ version, loaded, error }) => ({ version, loaded, error })),
-      }),
-    );
+    const models = status.map(({ version, loaded, error }) => ({ version, loaded, error }));
+    logger()[status.every((s) => s.loaded) ? 'info' : 'warn']({ models }, 'models loaded');
   }
   await faces;
 }

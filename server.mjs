@@ -3,10 +3,20 @@
 // forge it, unlike X-Forwarded-For) and a graceful drain on SIGTERM/SIGINT.
 import http from 'node:http';
 import next from 'next';
+import pino from 'pino';
 
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '0.0.0.0';
 const drainMs = Number(process.env.SHUTDOWN_GRACE_MS ?? 10_000);
+// Same line format as lib/observability/logger.ts (which the route handlers use).
+// An invalid LOG_LEVEL falls back here; lib/env.ts then stops the start with a readable message.
+const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const log = pino({
+  level: levels.includes(process.env.LOG_LEVEL) ? process.env.LOG_LEVEL : 'info',
+  base: { service: 'vigil' },
+  timestamp: pino.stdTimeFunctions.isoTime,
+  formatters: { level: (label) => ({ level: label }) },
+});
 
 const app = next({ dev: false, hostname, port, dir: process.cwd() });
 const handle = app.getRequestHandler();
@@ -15,7 +25,7 @@ await app.prepare();
 const server = http.createServer((req, res) => {
   req.headers['x-vigil-client-ip'] = req.socket.remoteAddress ?? 'unknown';
   handle(req, res).catch((err) => {
-    console.error(JSON.stringify({ level: 'error', msg: 'unhandled request error', error: String(err) }));
+    log.error({ err: { type: err?.name, message: String(err?.message ?? err).slice(0, 300) } }, 'unhandled request error');
     if (!res.headersSent) {
       res.statusCode = 500;
       res.end();
@@ -24,14 +34,14 @@ const server = http.createServer((req, res) => {
 });
 server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, () => {
-  console.log(JSON.stringify({ level: 'info', msg: 'vigil listening', url: `http://${hostname}:${port}` }));
+  log.info({ url: `http://${hostname}:${port}` }, 'vigil listening');
 });
 
 let stopping = false;
 function shutdown(signal) {
   if (stopping) return;
   stopping = true;
-  console.log(JSON.stringify({ level: 'info', msg: 'draining', signal }));
+  log.info({ signal }, 'draining');
   // Stop accepting, let in-flight requests finish, then exit; a hard deadline guards hung clients.
   server.close(() => process.exit(0));
   server.closeIdleConnections();

@@ -85,6 +85,30 @@ export const envSchema = z
   REVIEW_QUEUE: bool.default(true),
   /** Days a recorded text is kept; older texts are deleted (the verdict and decisions stay). */
   REVIEW_RETENTION_DAYS: int(1, 3650).default(30),
+
+  // Security and observability (docs/decisions/030-auth-and-observability.md)
+
+  /**
+   * Comma-separated API keys. Set: every /api/v1 endpoint needs `Authorization: Bearer <key>` or a
+   * session cookie from `POST /api/v1/session`. Unset: /api/v1 is open to loopback clients.
+   */
+  API_KEYS: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').split(',').map((k) => k.trim()).filter((k) => k.length > 0))
+    .pipe(z.array(z.string().min(16, 'each key needs at least 16 characters')).max(100)),
+  /** Without API_KEYS, let non-loopback clients reach the biometric (face/person) endpoints. */
+  ALLOW_ANONYMOUS: bool.default(false),
+  /** HMAC secret of the session cookie; unset = derived from API_KEYS (sessions end when the keys change). */
+  SESSION_SECRET: z.string().min(32, 'at least 32 characters').optional(),
+  /** Lifetime of a session cookie, in hours. */
+  SESSION_TTL_HOURS: num(0.01, 24 * 30).default(12),
+  /** Face requests (register, add photo, recognize) per client per minute; 0 disables. */
+  FACE_RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(60),
+  /** Bearer token for GET /metrics; unset = an API key when API_KEYS is set, else open. */
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+  /** pino log level. */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
   .superRefine((c, ctx) => {
     if (c.DATABASE_DRIVER && c.DATABASE_DRIVER !== 'pglite' && !c.DATABASE_URL) {

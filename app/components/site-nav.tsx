@@ -2,6 +2,8 @@
 /** The shared navigation: Console, Register, People, Recognize; the current page is marked. */
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { useEffect, useState } from 'react';
+import { api } from '@/lib/browser/vigil-api';
 
 const LINKS = [
   { href: '/console', label: 'Console' },
@@ -12,6 +14,14 @@ const LINKS = [
 
 export function SiteNav() {
   const pathname = usePathname() ?? '/';
+  // Shown only when the server has API keys and this browser has no session yet.
+  const [needsSignIn, setNeedsSignIn] = useState(false);
+  useEffect(() => {
+    api.session().then(
+      (s) => setNeedsSignIn(s.auth_required && !s.authenticated),
+      () => undefined, // the pages report an unreachable server themselves
+    );
+  }, []);
   return (
     <header className="site-header">
       <nav className="site-nav" aria-label="Main">
@@ -27,6 +37,11 @@ export function SiteNav() {
             </li>
           ))}
         </ul>
+        {needsSignIn && pathname !== '/signin' && (
+          <Link href={`/signin?next=${encodeURIComponent(pathname)}`} data-testid="nav-signin" className="signin-link">
+            Sign in
+          </Link>
+        )}
       </nav>
     </header>
   );

@@ -31,6 +31,7 @@ import {
   type DecisionResult,
   type ReviewList,
 } from '@/lib/contracts/reviews';
+import { sessionEnvelopeSchema, type SessionStatus } from '@/lib/contracts/session';
 
 /** A failed request: `status` 0 means the server was not reached (offline, DNS, reset). */
 export class ApiError extends Error {
@@ -116,6 +117,11 @@ export const api = {
     apiV1(decisionEnvelopeSchema, `/api/v1/reviews/${encodeURIComponent(reviewId)}/decision`, jsonInit('POST', body)),
   audit: (limit = 100): Promise<AuditList> => apiV1(auditListEnvelopeSchema, `/api/v1/reviews/audit?limit=${limit}`),
 
+  /** Whether the server wants a key, and whether this browser has a session (the HttpOnly cookie is invisible to script). */
+  session: (): Promise<SessionStatus> => apiV1(sessionEnvelopeSchema, '/api/v1/session'),
+  signIn: (apiKey: string): Promise<SessionStatus> => apiV1(sessionEnvelopeSchema, '/api/v1/session', jsonInit('POST', { api_key: apiKey })),
+  signOut: (): Promise<SessionStatus> => apiV1(sessionEnvelopeSchema, '/api/v1/session', { method: 'DELETE' }),
+
   listPersons: (limit = 100, offset = 0) => apiV1(personListEnvelopeSchema, `/api/v1/persons?limit=${limit}&offset=${offset}`),
   updatePerson: (id: string, body: { name?: string; relationship?: string; metadata?: Record<string, unknown> }): Promise<Person> =>
     apiV1(personEnvelopeSchema, `/api/v1/persons/${encodeURIComponent(id)}`, jsonInit('PATCH', body)),
@@ -147,6 +153,9 @@ export const ERROR_HELP: Record<string, string> = {
   FACE_ALREADY_REGISTERED: 'This face is already registered',
   PERSON_NOT_FOUND: 'This person no longer exists (perhaps deleted elsewhere)',
   NOT_FOUND: 'Not found',
+  UNAUTHORIZED: 'Sign in first: this server needs an API key (Sign in, top right)',
+  FORBIDDEN: 'This server does not allow that from here',
+  RATE_LIMITED: 'Too many requests; wait a minute and try again',
   SERVICE_UNAVAILABLE: 'The server is busy starting up or unavailable; try again in a moment',
   INTERNAL_ERROR: 'Something went wrong on the server; try again',
   NETWORK_ERROR: 'The server could not be reached; check the connection and try again',

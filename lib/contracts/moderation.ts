@@ -4,6 +4,7 @@
  * Field names and model versions follow ../shared/specs/text-moderation-api.md exactly.
  */
 import { z } from 'zod';
+import './zod-config';
 import { SEVERITIES, SEXISM_VERSION, TOXICITY_VERSION, RULES_VERSION } from '@/lib/moderation/types';
 
 /** The /v1 API version that GET /v1/health reports and the OpenAPI document carries. */

@@ -13,6 +13,7 @@ import {
 } from './moderation';
 import { registerPersonPaths } from './persons-openapi';
 import { registerReviewPaths } from './reviews';
+import { registerSessionPaths } from './session';
 
 const json = (schema: z.ZodType, description: string) => ({
   description,
@@ -86,13 +87,17 @@ export function buildOpenApiDocument(limits: ModerationLimits, version: string) 
 
   registerPersonPaths(registry);
   registerReviewPaths(registry);
+  registerSessionPaths(registry);
+  // With API_KEYS set, /api/v1 (except /api/v1/session) takes this or the session cookie (README "Security").
+  registry.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer', description: 'One of API_KEYS.' });
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Vigil API',
       version,
-      description: 'Text moderation (/v1) and the person memory bank (/api/v1). See README.md.',
+      description:
+        'Text moderation (/v1) and the person memory bank (/api/v1). See README.md. With API_KEYS set, every /api/v1 endpoint but /api/v1/session answers 401 UNAUTHORIZED without `Authorization: Bearer <key>` or a session cookie; without API_KEYS the face and person endpoints answer 403 FORBIDDEN to non-loopback clients unless ALLOW_ANONYMOUS=true.',
     },
   });
 }

@@ -37,7 +37,10 @@ export function registerPersonPaths(registry: OpenAPIRegistry): void {
   const imageErrors = {
     400: json(error, 'VALIDATION_ERROR (names the field), INVALID_IMAGE (not JPEG/PNG, truncated, too many pixels), NO_FACE_DETECTED, MULTIPLE_FACES, FACE_TOO_SMALL, LOW_QUALITY, INVALID_METADATA.'),
     413: json(error, 'PAYLOAD_TOO_LARGE: image over FACE_MAX_IMAGE_BYTES.'),
+    401: json(error, 'UNAUTHORIZED: API_KEYS is set and neither a valid bearer key nor a session cookie was sent.'),
+    403: json(error, 'FORBIDDEN: no API_KEYS and the client is not loopback (unless ALLOW_ANONYMOUS), or a cross-site cookie request.'),
     415: json(error, 'UNSUPPORTED_MEDIA_TYPE: not multipart/form-data.'),
+    429: json(error, 'RATE_LIMITED: over FACE_RATE_LIMIT_PER_MINUTE; see Retry-After and RateLimit-* headers.'),
     500: json(error, 'INTERNAL_ERROR.'),
     503: json(error, 'SERVICE_UNAVAILABLE: models or database not available.'),
   };

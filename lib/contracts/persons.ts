@@ -5,6 +5,7 @@
  * is recorded in docs/decisions/011-memory-bank-storage.md.
  */
 import { z } from 'zod';
+import './zod-config';
 
 export const API_V1_ERROR_CODES = [
   'VALIDATION_ERROR',
@@ -19,6 +20,9 @@ export const API_V1_ERROR_CODES = [
   'FACE_ALREADY_REGISTERED',
   'PERSON_NOT_FOUND',
   'NOT_FOUND',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
   'INTERNAL_ERROR',
 ] as const;

@@ -5,6 +5,7 @@
  */
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import './zod-config';
 import { SEVERITIES } from '@/lib/moderation/types';
 import { PRIMARY_ISSUES, SUMMARIES } from './moderation';
 import { envelopeSchema, errorEnvelopeSchema } from './persons';

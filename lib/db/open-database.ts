@@ -10,6 +10,8 @@ import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { logger } from '@/lib/observability/logger';
+import { errorForLog } from '@/lib/observability/redact';
 import * as schema from './schema';
 
 export type AppDb = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -20,6 +22,8 @@ export interface Database {
   db: AppDb;
   /** Whether nearest-neighbour search may use pgvector (set by the migrations runner). */
   hasVector: boolean;
+  /** Connection counts for the metrics: the pool's for node-postgres and Neon, one connection for PGlite. */
+  stats(): { total: number; idle?: number; waiting?: number };
   close(): Promise<void>;
 }
 
@@ -31,6 +35,12 @@ export interface DatabaseOptions {
   /** PGlite's `shared_buffers` (e.g. `16MB`); PGlite's own default (128MB) costs ~120 MB of RSS. */
   PGLITE_SHARED_BUFFERS?: string;
 }
+
+const poolStats = (pool: { totalCount: number; idleCount: number; waitingCount: number }) => ({
+  total: pool.totalCount,
+  idle: pool.idleCount,
+  waiting: pool.waitingCount,
+});
 
 const runtimeRequire = () => createRequire(path.join(process.cwd(), 'package.json'));
 
@@ -57,14 +67,15 @@ export async function openDatabase(o: DatabaseOptions): Promise<Database> {
     const postgresqlconf = o.PGLITE_SHARED_BUFFERS ? [`shared_buffers = ${o.PGLITE_SHARED_BUFFERS}`] : undefined;
     const client = await PGlite.create(dataDir, { extensions: { vector }, postgresqlconf });
     const db = drizzlePglite(client, { schema }) as unknown as AppDb;
-    return { kind, db, hasVector: false, close: () => client.close() };
+    // One embedded connection that serialises its queries; PGlite exposes no queue length.
+    return { kind, db, hasVector: false, stats: () => ({ total: 1 }), close: () => client.close() };
   }
   if (kind === 'pg') {
     const pg = req('pg') as typeof import('pg');
     const pool = new pg.Pool({ connectionString: o.DATABASE_URL, max: o.DATABASE_POOL_MAX });
-    pool.on('error', (err) => console.error(JSON.stringify({ level: 'error', msg: 'postgres pool error', error: String(err) })));
+    pool.on('error', (err) => logger().error({ err: errorForLog(err) }, 'postgres pool error'));
     const db = drizzlePg(pool, { schema }) as unknown as AppDb;
-    return { kind, db, hasVector: false, close: () => pool.end() };
+    return { kind, db, hasVector: false, stats: () => poolStats(pool), close: () => pool.end() };
   }
   const neon = req('@neondatabase/serverless') as typeof import('@neondatabase/serverless');
   if (typeof WebSocket === 'undefined' && !neon.neonConfig.webSocketConstructor) {
@@ -73,5 +84,5 @@ export async function openDatabase(o: DatabaseOptions): Promise<Database> {
   const { drizzle: drizzleNeon } = await import('drizzle-orm/neon-serverless');
   const pool = new neon.Pool({ connectionString: o.DATABASE_URL, max: o.DATABASE_POOL_MAX });
   const db = drizzleNeon(pool, { schema }) as unknown as AppDb;
-  return { kind, db, hasVector: false, close: () => pool.end() };
+  return { kind, db, hasVector: false, stats: () => poolStats(pool), close: () => pool.end() };
 }

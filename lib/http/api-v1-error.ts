@@ -11,6 +11,8 @@ export class ApiV1Error extends Error {
     readonly status: number,
     readonly code: ApiV1ErrorCode,
     message: string,
+    /** Extra response headers (WWW-Authenticate on 401, Retry-After and RateLimit-* on 429). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'ApiV1Error';
@@ -37,7 +39,7 @@ export function envelopeError(code: ApiV1ErrorCode, message: string) {
 
 export function apiV1ErrorResponse(err: unknown, headers: Record<string, string> = {}): Response {
   if (ApiV1Error.is(err)) {
-    return Response.json(envelopeError(err.code, err.message), { status: err.status, headers });
+    return Response.json(envelopeError(err.code, err.message), { status: err.status, headers: { ...err.headers, ...headers } });
   }
   return Response.json(envelopeError('INTERNAL_ERROR', 'The request could not be processed.'), {
     status: 500,

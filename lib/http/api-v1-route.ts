@@ -1,46 +1,84 @@
 /**
- * The wrapper every /api/v1 route goes through: it runs one request handler, wraps its result
- * in the `{success, data, error}` envelope, maps every failure through api-v1-error.ts, and adds
- * a request id. Route files stay one call long.
+ * The wrapper every /api/v1 route goes through: it checks access (API key, session cookie, or
+ * loopback for biometric endpoints: lib/auth/authorize-request.ts), spends the face rate limit
+ * where asked, runs one request handler, wraps its result in the `{success, data, error}`
+ * envelope (a handler may instead return a finished Response, e.g. a CSV download), maps every
+ * failure through api-v1-error.ts, adds a request id, logs one line and records metrics.
+ * Route files stay one call long.
  */
 import 'server-only';
 import { memoryBank, FaceServiceUnavailableError } from '@/lib/server/face-services';
 import { env as faceConfig, type Env as FaceConfig } from '@/lib/env';
 import type { MemoryBank } from '@/lib/faces/memory-bank';
+import { authorizeApiV1, type ApiV1Access, type Principal } from '@/lib/auth/authorize-request';
+import { requestLogger } from '@/lib/observability/logger';
+import { errorForLog } from '@/lib/observability/redact';
+import { metrics, routeTemplate, startRequest } from '@/lib/observability/metrics';
 import { ApiV1Error, apiV1ErrorResponse } from './api-v1-error';
+import { consumeFaceBudget } from './face-rate-limit';
+import { requestIdOf } from './request-id';
 
 export interface ApiV1Context {
   request: Request;
   params: Record<string, string>;
   bank: () => Promise<MemoryBank>;
   config: FaceConfig;
+  principal: Principal;
+  requestId: string;
+}
+
+export interface ApiV1RouteOptions {
+  /**
+   * `standard` (default): needs a key or session when API_KEYS is set. `biometric` (faces and
+   * persons): additionally loopback-only without API_KEYS unless ALLOW_ANONYMOUS. `public`: no check
+   * (the session endpoints, which verify a key themselves).
+   */
+  access?: ApiV1Access;
+  /** Spend FACE_RATE_LIMIT_PER_MINUTE (endpoints that run the face models). */
+  faceRateLimited?: boolean;
 }
 
 type RouteContext = { params?: Promise<Record<string, string | string[]>> };
 
 export function apiV1Route(
   handler: (ctx: ApiV1Context) => Promise<unknown>,
+  options: ApiV1RouteOptions = {},
 ): (request: Request, context: RouteContext) => Promise<Response> {
   return async (request, context) => {
-    const requestId = request.headers.get('x-request-id')?.slice(0, 128) || crypto.randomUUID();
-    const headers: Record<string, string> = { 'X-Request-Id': requestId, 'Cache-Control': 'no-store' };
+    const requestId = requestIdOf(request);
+    const log = requestLogger(requestId);
+    const done = startRequest(metrics(), 'api_v1', request.method);
+    let headers: Record<string, string> = { 'X-Request-Id': requestId, 'Cache-Control': 'no-store' };
+    let params: Record<string, string> = {};
+    let response: Response;
     try {
       const raw = (await context?.params) ?? {};
-      const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]));
-      const data = await handler({ request, params, bank: memoryBank, config: faceConfig() });
-      return Response.json({ success: true, data, error: null }, { status: 200, headers });
+      params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]));
+      const config = faceConfig();
+      const principal = authorizeApiV1(request, config, options.access ?? 'standard');
+      if (options.faceRateLimited) headers = { ...headers, ...(await consumeFaceBudget(request)) };
+      const data = await handler({ request, params, bank: memoryBank, config, principal, requestId });
+      if (data instanceof Response) {
+        for (const [k, v] of Object.entries(headers)) if (!data.headers.has(k)) data.headers.set(k, v);
+        response = data;
+      } else {
+        response = Response.json({ success: true, data, error: null }, { status: 200, headers });
+      }
     } catch (err) {
       if (FaceServiceUnavailableError.is(err)) {
-        console.error(JSON.stringify({ level: 'error', requestId, msg: 'memory bank unavailable', error: err.message }));
-        return apiV1ErrorResponse(
+        log.error({ err: errorForLog(err) }, 'memory bank unavailable');
+        response = apiV1ErrorResponse(
           new ApiV1Error(503, 'SERVICE_UNAVAILABLE', 'The memory bank is temporarily unavailable; retry later.'),
           { ...headers, 'Retry-After': '30' },
         );
+      } else {
+        if (!ApiV1Error.is(err)) log.error({ err: errorForLog(err) }, 'api/v1 request failed');
+        response = apiV1ErrorResponse(err, headers);
       }
-      if (!ApiV1Error.is(err)) {
-        console.error(JSON.stringify({ level: 'error', requestId, msg: 'api/v1 request failed', error: String(err) }));
-      }
-      return apiV1ErrorResponse(err, headers);
     }
+    const route = routeTemplate(request.url, params);
+    const seconds = done(route, response.status);
+    log.info({ method: request.method, route, status: response.status, ms: Math.round(seconds * 1000) }, 'api/v1 request');
+    return response;
   };
 }

@@ -1,11 +1,16 @@
 /**
  * The wrapper every /v1 route goes through: rate limiting (when asked), error mapping to the
- * documented bodies, and a request id. Route files stay one call long.
+ * documented bodies, a request id, one log line and the request metrics. Route files stay one
+ * call long.
  */
 import 'server-only';
 import { env } from '@/lib/env';
 import { services, type Services } from '@/lib/server/services';
+import { requestLogger } from '@/lib/observability/logger';
+import { errorForLog } from '@/lib/observability/redact';
+import { metrics, routeTemplate, startRequest } from '@/lib/observability/metrics';
 import { clientKey } from './rate-limit';
+import { requestIdOf } from './request-id';
 import { V1Error, v1ErrorResponse } from './v1-error';
 
 export interface V1Context {
@@ -22,8 +27,11 @@ export function v1Route(
   options: V1RouteOptions = {},
 ): (request: Request) => Promise<Response> {
   return async (request) => {
-    const requestId = request.headers.get('x-request-id')?.slice(0, 128) || crypto.randomUUID();
+    const requestId = requestIdOf(request);
+    const log = requestLogger(requestId);
+    const done = startRequest(metrics(), 'v1', request.method);
     let headers: Record<string, string> = { 'X-Request-Id': requestId, 'Cache-Control': 'no-store' };
+    let response: Response;
     try {
       const svc = services();
       if (options.rateLimited) {
@@ -31,12 +39,14 @@ export function v1Route(
         headers = { ...headers, ...decision.headers };
       }
       const body = await handler({ request, services: svc });
-      return Response.json(body, { status: 200, headers });
+      response = Response.json(body, { status: 200, headers });
     } catch (err) {
-      if (!V1Error.is(err)) {
-        console.error(JSON.stringify({ level: 'error', requestId, msg: 'v1 request failed', error: String(err) }));
-      }
-      return v1ErrorResponse(err, headers);
+      if (!V1Error.is(err)) log.error({ err: errorForLog(err) }, 'v1 request failed');
+      response = v1ErrorResponse(err, headers);
     }
+    const route = routeTemplate(request.url);
+    const seconds = done(route, response.status);
+    log.info({ method: request.method, route, status: response.status, ms: Math.round(seconds * 1000) }, 'v1 request');
+    return response;
   };
 }

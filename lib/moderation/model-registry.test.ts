@@ -79,4 +79,12 @@ describe('moderate', () => {
     const [r] = await moderate(models, ['women'], { explain: true });
     expect(r!.explanations).toEqual({ rules: [], sexism: [{ feature: 'women', weight: 1 }] });
   });
+
+  it('reports the time spent in each model once per call (the server feeds its metrics from it)', async () => {
+    const models = await new ModelRegistry(loaders()).models();
+    const seen: [string, number][] = [];
+    await moderate(models, ['one', 'two', 'three'], { onModelTime: (model, ms) => seen.push([model, ms]) });
+    expect(seen.map(([m]) => m).sort()).toEqual(['rules', 'sexism', 'toxicity']);
+    for (const [, ms] of seen) expect(ms).toBeGreaterThanOrEqual(0);
+  });
 });

@@ -13,6 +13,12 @@ export interface ModerateOptions {
   explain?: boolean;
   /** How many sexism n-grams `explain` lists. */
   explainTop?: number;
+  /**
+   * Called once per model with the milliseconds this call spent in it (the server feeds its
+   * metrics from this; moderate() itself stays free of server imports, as the browser runs it too).
+   * The transformer runs off the main thread, so its time is from the call until its scores arrive.
+   */
+  onModelTime?: (model: 'sexism' | 'toxicity' | 'rules', ms: number) => void;
 }
 
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
@@ -24,10 +30,20 @@ export async function moderate(
 ): Promise<ModerationResponse[]> {
   const started = performance.now();
   const pre = texts.map(preprocess);
+  const timed = options.onModelTime;
+  const toxicityStarted = performance.now();
   const toxicityPromise = models.toxicity.score(pre);
+  const rulesStarted = performance.now();
   const rules = pre.map((p) => models.rules.evaluate(p));
+  const sexismStarted = performance.now();
   const sexism = models.sexism.score(pre);
+  const sexismEnded = performance.now();
   const toxicity = await toxicityPromise;
+  if (timed) {
+    timed('toxicity', performance.now() - toxicityStarted);
+    timed('sexism', sexismEnded - sexismStarted);
+    timed('rules', sexismStarted - rulesStarted);
+  }
   // A batch's shared work is split evenly between its texts: meta.processing_time_ms is each
   // text's share, and the batch total is reported separately by the batch endpoint.
   const perText = Math.round((performance.now() - started) / Math.max(1, texts.length));

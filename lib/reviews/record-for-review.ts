@@ -7,6 +7,9 @@
 import 'server-only';
 import type { ModerationResponse } from '@/lib/contracts/moderation';
 import { env } from '@/lib/env';
+import { logger } from '@/lib/observability/logger';
+import { errorForLog } from '@/lib/observability/redact';
+import { metrics } from '@/lib/observability/metrics';
 import { needsReview } from './review-store';
 import { reviewStore } from './review-service';
 
@@ -18,14 +21,16 @@ export function recordForReview(results: readonly ModerationResponse[]): void {
     if (!env().REVIEW_QUEUE) return;
     if (!results.some(needsReview)) return;
     if (Date.now() < pausedUntil) return;
+    const pending = metrics().reviewPendingWrites;
+    pending.inc();
     const recorded = reviewStore().then((store) => store.record(results));
-    recorded.catch((err: unknown) => {
-      pausedUntil = Date.now() + BACKOFF_MS;
-      console.error(
-        JSON.stringify({ level: 'error', msg: 'review queue recording failed; paused', pauseMs: BACKOFF_MS, error: String(err) }),
-      );
-    });
+    recorded
+      .catch((err: unknown) => {
+        pausedUntil = Date.now() + BACKOFF_MS;
+        logger().error({ pauseMs: BACKOFF_MS, err: errorForLog(err) }, 'review queue recording failed; paused');
+      })
+      .finally(() => pending.dec());
   } catch (err) {
-    console.error(JSON.stringify({ level: 'error', msg: 'review queue recording failed', error: String(err) }));
+    logger().error({ err: errorForLog(err) }, 'review queue recording failed');
   }
 }

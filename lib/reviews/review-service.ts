@@ -5,6 +5,8 @@
  */
 import 'server-only';
 import { env } from '@/lib/env';
+import { logger } from '@/lib/observability/logger';
+import { errorForLog } from '@/lib/observability/redact';
 import { faceDatabase } from '@/lib/server/face-services';
 import { createReviewStore, type ReviewStore } from './review-store';
 
@@ -27,9 +29,9 @@ function state(): ReviewServiceState {
 async function purge(store: ReviewStore): Promise<void> {
   try {
     const purged = await store.purgeExpiredTexts(env().REVIEW_RETENTION_DAYS);
-    if (purged > 0) console.log(JSON.stringify({ level: 'info', msg: 'review texts purged', purged, retentionDays: env().REVIEW_RETENTION_DAYS }));
+    if (purged > 0) logger().info({ purged, retentionDays: env().REVIEW_RETENTION_DAYS }, 'review texts purged');
   } catch (err) {
-    console.error(JSON.stringify({ level: 'error', msg: 'review purge failed', error: String(err) }));
+    logger().error({ err: errorForLog(err) }, 'review purge failed');
   }
 }
 

@@ -14,6 +14,7 @@ import type { MemoryBank } from '@/lib/faces/memory-bank';
 import { migrate } from '@/lib/db/migrate';
 import { openDatabase, type Database } from '@/lib/db/open-database';
 import { createPersonStore } from '@/lib/db/person-store';
+import { metrics } from '@/lib/observability/metrics';
 
 export class FaceServiceUnavailableError extends Error {
   constructor(what: string, cause: unknown) {
@@ -80,6 +81,8 @@ export function faceDatabase(): Promise<Database> {
       try {
         db = await openDatabase(s.config);
         await migrate(db);
+        const opened = db;
+        metrics().databaseStats = { driver: opened.kind, read: () => opened.stats() };
         return db;
       } catch (err) {
         await db?.close().catch(() => undefined);
@@ -112,6 +115,7 @@ export async function disposeFaceServices(): Promise<void> {
   g[KEY] = undefined;
   if (!s) return;
   const db = await s.database?.catch(() => undefined);
+  if (db) metrics().databaseStats = undefined;
   await db?.close();
   const m = await s.models?.catch(() => undefined);
   m?.models.dispose();

@@ -30,6 +30,7 @@ beforeAll(async () => {
     FACE_MAX_IMAGE_BYTES: String(MAX_IMAGE_BYTES),
     FACE_MAX_IMAGE_PIXELS: String(MAX_PIXELS),
     RATE_LIMIT_PER_MINUTE: '0',
+    FACE_RATE_LIMIT_PER_MINUTE: '0',
   });
 });
 afterAll(async () => {

@@ -64,6 +64,7 @@ export default defineConfig({
       PORT: String(port),
       HOST: '127.0.0.1',
       RATE_LIMIT_PER_MINUTE: '0',
+      FACE_RATE_LIMIT_PER_MINUTE: '0',
       DATA_DIR: dataDir,
       NEXT_TELEMETRY_DISABLED: '1',
     },

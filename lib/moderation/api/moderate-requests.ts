@@ -14,7 +14,14 @@ import { parseV1Body } from '@/lib/http/zod-issues-to-v1';
 import type { V1Context } from '@/lib/http/v1-route';
 import { moderate } from '@/lib/moderation/moderate';
 import { recordForReview } from '@/lib/reviews/record-for-review';
+import { metrics } from '@/lib/observability/metrics';
 
+/** moderate() options that feed the per-model time and batch-size metrics. */
+function observed(batchSize: number, explain: boolean) {
+  const m = metrics();
+  m.batchSize.observe(batchSize);
+  return { explain, onModelTime: (model: 'sexism' | 'toxicity' | 'rules', ms: number) => m.modelInference.observe({ model }, ms / 1000) };
+}
 
 function schemas() {
   const e = env();
@@ -24,7 +31,7 @@ function schemas() {
 export async function moderateTextRequest({ request, services }: V1Context): Promise<ModerationResponse> {
   const body = parseV1Body(schemas().text, await readJsonBody(request, env().MAX_BODY_BYTES));
   const models = await services.registry.models();
-  const [result] = await moderate(models, [body.text], { explain: body.explain === true });
+  const [result] = await moderate(models, [body.text], observed(1, body.explain === true));
   // Fire-and-forget: never awaited, never throws (lib/reviews/record-for-review.ts).
   recordForReview([result!]);
   return result!;
@@ -34,7 +41,7 @@ export async function moderateBatchRequest({ request, services }: V1Context): Pr
   const started = performance.now();
   const body = parseV1Body(schemas().batch, await readJsonBody(request, env().MAX_BODY_BYTES));
   const models = await services.registry.models();
-  const results = await moderate(models, body.texts, { explain: body.explain === true });
+  const results = await moderate(models, body.texts, observed(body.texts.length, body.explain === true));
   recordForReview(results);
   return {
     results,

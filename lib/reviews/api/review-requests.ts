@@ -12,9 +12,8 @@ import {
   type DecisionResult,
   type ReviewList,
 } from '@/lib/contracts/reviews';
-import { ApiV1Error, apiV1ErrorResponse, apiV1Errors } from '@/lib/http/api-v1-error';
+import { ApiV1Error, apiV1Errors } from '@/lib/http/api-v1-error';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
-import { FaceServiceUnavailableError } from '@/lib/server/face-services';
 import { auditToCsv } from '../audit-csv';
 import { ReviewNotFoundError } from '../review-store';
 import { reviewStore } from '../review-service';
@@ -84,31 +83,16 @@ export async function listAuditRequest({ request }: ApiV1Context): Promise<Audit
   return { entries, total, limit: parsed.data.limit, offset: parsed.data.offset };
 }
 
-/** GET /api/v1/reviews/audit/export: CSV on success; failures still answer the JSON envelope. */
-export async function exportAuditCsvRequest(request: Request): Promise<Response> {
-  const requestId = request.headers.get('x-request-id')?.slice(0, 128) || crypto.randomUUID();
-  const headers: Record<string, string> = { 'X-Request-Id': requestId, 'Cache-Control': 'no-store' };
-  try {
-    const store = await reviewStore();
-    const csv = auditToCsv(await store.auditAll());
-    const day = new Date().toISOString().slice(0, 10);
-    return new Response(csv, {
-      status: 200,
-      headers: {
-        ...headers,
-        'Content-Type': 'text/csv; charset=utf-8',
-        'Content-Disposition': `attachment; filename="vigil-audit-${day}.csv"`,
-      },
-    });
-  } catch (err) {
-    if (FaceServiceUnavailableError.is(err)) {
-      console.error(JSON.stringify({ level: 'error', requestId, msg: 'review store unavailable', error: err.message }));
-      return apiV1ErrorResponse(new ApiV1Error(503, 'SERVICE_UNAVAILABLE', 'The review queue is temporarily unavailable; retry later.'), {
-        ...headers,
-        'Retry-After': '30',
-      });
-    }
-    console.error(JSON.stringify({ level: 'error', requestId, msg: 'audit export failed', error: String(err) }));
-    return apiV1ErrorResponse(err, headers);
-  }
+/** GET /api/v1/reviews/audit/export: CSV on success (apiV1Route passes a Response through); failures answer the envelope. */
+export async function exportAuditCsvRequest(_ctx: ApiV1Context): Promise<Response> {
+  const store = await reviewStore();
+  const csv = auditToCsv(await store.auditAll());
+  const day = new Date().toISOString().slice(0, 10);
+  return new Response(csv, {
+    status: 200,
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="vigil-audit-${day}.csv"`,
+    },
+  });
 }

@@ -1,4 +1,4 @@
-/** Collects console errors, uncaught exceptions and failed requests of a page and its Workers. */
+/** Collects console errors, CSP violations, uncaught exceptions and failed requests of a page and its Workers. */
 import type { ConsoleMessage, Page, TestInfo } from '@playwright/test';
 import { SCREENSHOT_DIR } from './paths';
 import path from 'node:path';
@@ -12,6 +12,13 @@ export class PageErrors {
     const record = (where: string) => (msg: ConsoleMessage) => {
       if (msg.type() === 'error') this.add(`${where}: ${msg.text()}`);
     };
+    // A CSP refusal that the page catches (a feature probe) logs nothing by itself; report every
+    // violation as a console error so that it fails the test like any other error.
+    void page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => {
+        console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`);
+      });
+    });
     page.on('console', record('page'));
     page.on('pageerror', (err) => this.add(`pageerror: ${err.message}`));
     page.on('worker', (worker) => worker.on('console', record(`worker ${worker.url()}`)));

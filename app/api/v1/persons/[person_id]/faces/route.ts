@@ -3,4 +3,4 @@ import { apiV1Route } from '@/lib/http/api-v1-route';
 import { addFaceRequest } from '@/lib/faces/api/person-requests';
 
 export const runtime = 'nodejs';
-export const POST = apiV1Route(addFaceRequest);
+export const POST = apiV1Route(addFaceRequest, { access: 'biometric', faceRateLimited: true });

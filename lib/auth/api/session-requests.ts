@@ -1,0 +1,85 @@
+/**
+ * /api/v1/session: the pages' way in when API_KEYS is set. The operator enters a key once; the
+ * server checks it and answers a signed HttpOnly cookie (lib/auth/session-token.ts) that the
+ * /api/v1 wrapper accepts in place of the bearer header. Sign-in attempts are rate limited.
+ */
+import 'server-only';
+import type { SessionStatus } from '@/lib/contracts/session';
+import { signInRequestSchema } from '@/lib/contracts/session';
+import { ApiV1Error, apiV1Errors } from '@/lib/http/api-v1-error';
+import type { ApiV1Context } from '@/lib/http/api-v1-route';
+import { consumeSignInBudget } from '@/lib/http/face-rate-limit';
+import { bearerToken, keyId, matchesApiKey } from '../api-keys';
+import { forbidden, isHttps, sessionOf, unauthorized } from '../authorize-request';
+import { sessionCookie, sessionSecret, signSession } from '../session-token';
+
+const MAX_BODY_BYTES = 4 * 1024;
+
+const envelope = (data: SessionStatus, headers: Record<string, string> = {}) =>
+  Response.json({ success: true, data, error: null }, { status: 200, headers });
+
+/** GET: whether a key is needed and whether this request has one (bearer or cookie). */
+export async function sessionStatusRequest({ request, config }: ApiV1Context): Promise<SessionStatus> {
+  const required = config.API_KEYS.length > 0;
+  const session = sessionOf(request, config);
+  const viaKey = required && matchesApiKey(bearerToken(request.headers.get('authorization')), config.API_KEYS);
+  return {
+    auth_required: required,
+    authenticated: viaKey || session !== null,
+    expires_at: session ? new Date(session.exp * 1000).toISOString() : null,
+  };
+}
+
+/** A browser request from another site (login CSRF); non-browser clients send neither header. */
+function fromOtherSite(request: Request, trustProxy: boolean): boolean {
+  const site = request.headers.get('sec-fetch-site');
+  if (site) return site !== 'same-origin' && site !== 'none';
+  const origin = request.headers.get('origin');
+  if (!origin) return false;
+  const host = (trustProxy && request.headers.get('x-forwarded-host')?.split(',')[0]?.trim()) || request.headers.get('host');
+  try {
+    return new URL(origin).host !== host;
+  } catch {
+    return true;
+  }
+}
+
+/** POST {api_key}: verify the key, set the session cookie. */
+export async function signInRequest({ request, config }: ApiV1Context): Promise<Response> {
+  if (fromOtherSite(request, config.TRUST_PROXY)) throw forbidden('Sign-in is only accepted from this site\'s own pages.');
+  const headers = await consumeSignInBudget(request);
+  if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) {
+    throw new ApiV1Error(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json.');
+  }
+  const text = await request.text();
+  if (Buffer.byteLength(text, 'utf8') > MAX_BODY_BYTES) throw new ApiV1Error(413, 'PAYLOAD_TOO_LARGE', `Body must be at most ${MAX_BODY_BYTES} bytes.`);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw apiV1Errors.validation('body', 'must be valid JSON');
+  }
+  const parsed = signInRequestSchema.safeParse(body);
+  if (!parsed.success) throw apiV1Errors.validation('api_key', 'required (a string of 1 to 1024 characters)');
+  if (config.API_KEYS.length === 0) {
+    throw apiV1Errors.validation('api_key', 'this server has no API_KEYS configured, so there is nothing to sign in to');
+  }
+  const key = parsed.data.api_key.trim();
+  if (!matchesApiKey(key, config.API_KEYS)) throw unauthorized('The API key is not valid.');
+
+  const now = Math.floor(Date.now() / 1000);
+  const ttl = Math.round(config.SESSION_TTL_HOURS * 3600);
+  const token = signSession({ kid: keyId(key), iat: now, exp: now + ttl }, sessionSecret(config.SESSION_SECRET, config.API_KEYS));
+  return envelope(
+    { auth_required: true, authenticated: true, expires_at: new Date((now + ttl) * 1000).toISOString() },
+    { ...headers, 'Set-Cookie': sessionCookie(token, { maxAgeSeconds: ttl, secure: isHttps(request, config.TRUST_PROXY) }) },
+  );
+}
+
+/** DELETE: clear the cookie (the token itself stays valid until it expires; rotate SESSION_SECRET to end all sessions). */
+export async function signOutRequest({ request, config }: ApiV1Context): Promise<Response> {
+  return envelope(
+    { auth_required: config.API_KEYS.length > 0, authenticated: false, expires_at: null },
+    { 'Set-Cookie': sessionCookie('', { maxAgeSeconds: 0, secure: isHttps(request, config.TRUST_PROXY) }) },
+  );
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { ApiV1Error } from '@/lib/http/api-v1-error';
+import { keyId } from './api-keys';
+import { authorizeApiV1, isSameOrigin, type AuthConfig } from './authorize-request';
+import { sessionSecret, signSession } from './session-token';
+import { isLoopback } from './client-address';
+
+const KEY = 'operator-key-0123456789';
+const open: AuthConfig = { API_KEYS: [], ALLOW_ANONYMOUS: false, SESSION_SECRET: undefined, TRUST_PROXY: false };
+const keyed: AuthConfig = { ...open, API_KEYS: [KEY] };
+
+function req(headers: Record<string, string>, method = 'GET', peer = '127.0.0.1'): Request {
+  return new Request('http://vigil.test/api/v1/persons', { method, headers: { host: 'vigil.test', 'x-vigil-client-ip': peer, ...headers } });
+}
+
+function statusOf(fn: () => unknown): number | 'ok' {
+  try {
+    fn();
+    return 'ok';
+  } catch (err) {
+    if (ApiV1Error.is(err)) return err.status;
+    throw err;
+  }
+}
+
+const cookie = () => {
+  const now = Math.floor(Date.now() / 1000);
+  return `vigil_session=${signSession({ kid: keyId(KEY), iat: now, exp: now + 600 }, sessionSecret(undefined, [KEY]))}`;
+};
+
+describe('authorizeApiV1 with API_KEYS', () => {
+  it('answers 401 without a key or with a wrong one, and passes the right key', () => {
+    expect(statusOf(() => authorizeApiV1(req({}), keyed, 'standard'))).toBe(401);
+    expect(statusOf(() => authorizeApiV1(req({ authorization: 'Bearer wrong-key-0123456789' }), keyed, 'biometric'))).toBe(401);
+    expect(authorizeApiV1(req({ authorization: `Bearer ${KEY}` }), keyed, 'biometric')).toMatchObject({ via: 'key' });
+  });
+
+  it('accepts the session cookie; unsafe methods only from the same origin', () => {
+    expect(authorizeApiV1(req({ cookie: cookie() }), keyed, 'biometric')).toMatchObject({ via: 'session' });
+    expect(authorizeApiV1(req({ cookie: cookie(), 'sec-fetch-site': 'same-origin' }, 'DELETE'), keyed, 'biometric').via).toBe('session');
+    expect(statusOf(() => authorizeApiV1(req({ cookie: cookie(), 'sec-fetch-site': 'cross-site' }, 'POST'), keyed, 'standard'))).toBe(403);
+    expect(statusOf(() => authorizeApiV1(req({ cookie: cookie() }, 'POST'), keyed, 'standard'))).toBe(403);
+    expect(authorizeApiV1(req({ cookie: cookie(), origin: 'http://vigil.test' }, 'PATCH'), keyed, 'standard').via).toBe('session');
+    expect(statusOf(() => authorizeApiV1(req({ cookie: cookie(), origin: 'http://evil.test' }, 'PATCH'), keyed, 'standard'))).toBe(403);
+  });
+
+  it('rejects a forged cookie', () => {
+    expect(statusOf(() => authorizeApiV1(req({ cookie: 'vigil_session=e30.AAAA' }), keyed, 'standard'))).toBe(401);
+  });
+
+  it('leaves public endpoints open', () => {
+    expect(authorizeApiV1(req({}), keyed, 'public').via).toBe('anonymous');
+  });
+});
+
+describe('authorizeApiV1 without API_KEYS', () => {
+  it('keeps everything open to loopback clients', () => {
+    expect(authorizeApiV1(req({}), open, 'biometric').via).toBe('anonymous');
+    expect(authorizeApiV1(req({}, 'GET', '::1'), open, 'biometric').via).toBe('anonymous');
+  });
+
+  it('refuses biometric endpoints to other clients with 403, unless ALLOW_ANONYMOUS', () => {
+    expect(statusOf(() => authorizeApiV1(req({}, 'GET', '203.0.113.7'), open, 'biometric'))).toBe(403);
+    expect(authorizeApiV1(req({}, 'GET', '203.0.113.7'), open, 'standard').via).toBe('anonymous');
+    expect(authorizeApiV1(req({}, 'GET', '203.0.113.7'), { ...open, ALLOW_ANONYMOUS: true }, 'biometric').via).toBe('anonymous');
+  });
+
+  it('reads X-Forwarded-For only with TRUST_PROXY', () => {
+    const forwarded = req({ 'x-forwarded-for': '198.51.100.1, 127.0.0.1' });
+    expect(authorizeApiV1(forwarded, open, 'biometric').via).toBe('anonymous');
+    expect(statusOf(() => authorizeApiV1(forwarded, { ...open, TRUST_PROXY: true }, 'biometric'))).toBe(403);
+  });
+});
+
+describe('isLoopback / isSameOrigin', () => {
+  it('knows loopback addresses', () => {
+    for (const a of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1']) expect(isLoopback(a)).toBe(true);
+    for (const a of ['10.0.0.1', '::ffff:10.0.0.1', 'unknown', '', '1127.0.0.1', '127.0.0.1.evil']) expect(isLoopback(a)).toBe(false);
+  });
+
+  it('prefers Sec-Fetch-Site, falls back to Origin against Host', () => {
+    expect(isSameOrigin(req({ 'sec-fetch-site': 'same-origin', origin: 'http://evil.test' }), false)).toBe(true);
+    expect(isSameOrigin(req({ 'sec-fetch-site': 'same-site' }), false)).toBe(false);
+    expect(isSameOrigin(req({ origin: 'http://vigil.test' }), false)).toBe(true);
+    expect(isSameOrigin(req({ origin: 'null' }), false)).toBe(false);
+    expect(isSameOrigin(req({}), false)).toBe(false);
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * Who may call an /api/v1 endpoint (docs/decisions/030-auth-and-observability.md):
+ *
+ * - API_KEYS set: every endpoint but the session ones needs `Authorization: Bearer <key>` or a
+ *   valid session cookie. A cookie-authenticated unsafe request (POST, PATCH, DELETE) must also
+ *   come from this origin (Sec-Fetch-Site, else Origin), on top of SameSite=Strict, against CSRF.
+ * - API_KEYS unset: open as before for loopback clients; the biometric endpoints (faces and
+ *   persons) refuse other clients unless ALLOW_ANONYMOUS=true.
+ *
+ * The client address is the one the rate limits use (clientKey: the TCP peer set by server.mjs,
+ * X-Forwarded-For only with TRUST_PROXY).
+ */
+import type { Env } from '@/lib/env';
+import { ApiV1Error } from '@/lib/http/api-v1-error';
+import { clientKey } from '@/lib/http/rate-limit';
+import { bearerToken, keyId, matchesApiKey } from './api-keys';
+import { isLoopback } from './client-address';
+import { readCookie, SESSION_COOKIE, sessionSecret, verifySession, type SessionPayload } from './session-token';
+
+export type ApiV1Access = 'public' | 'standard' | 'biometric';
+
+export type AuthConfig = Pick<Env, 'API_KEYS' | 'ALLOW_ANONYMOUS' | 'SESSION_SECRET' | 'TRUST_PROXY'>;
+
+export interface Principal {
+  via: 'key' | 'session' | 'anonymous';
+  /** keyId of the key used (directly or through the session). */
+  keyId?: string;
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="vigil"' };
+
+export const unauthorized = (message: string) => new ApiV1Error(401, 'UNAUTHORIZED', message, CHALLENGE);
+export const forbidden = (message: string) => new ApiV1Error(403, 'FORBIDDEN', message);
+
+export function keyIds(keys: readonly string[]): Set<string> {
+  return new Set(keys.map(keyId));
+}
+
+/** The session of the request's cookie, if valid now. */
+export function sessionOf(request: Request, config: AuthConfig, nowSeconds = Date.now() / 1000): SessionPayload | null {
+  if (config.API_KEYS.length === 0) return null;
+  const token = readCookie(request.headers.get('cookie'), SESSION_COOKIE);
+  return verifySession(token, sessionSecret(config.SESSION_SECRET, config.API_KEYS), nowSeconds, keyIds(config.API_KEYS));
+}
+
+/**
+ * Whether the request comes from a page of this origin. Sec-Fetch-Site is set by every current
+ * browser and cannot be set by page script; older browsers send Origin on unsafe requests. A
+ * request with neither is not from a browser page, and is refused when it relies on a cookie.
+ */
+export function isSameOrigin(request: Request, trustProxy: boolean): boolean {
+  const site = request.headers.get('sec-fetch-site');
+  if (site) return site === 'same-origin';
+  const origin = request.headers.get('origin');
+  if (!origin) return false;
+  const host = (trustProxy && request.headers.get('x-forwarded-host')?.split(',')[0]?.trim()) || request.headers.get('host');
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
+/** Throws the 401/403 ApiV1Error when the request may not reach an endpoint of this access class. */
+export function authorizeApiV1(request: Request, config: AuthConfig, access: ApiV1Access): Principal {
+  if (access === 'public') return { via: 'anonymous' };
+  if (config.API_KEYS.length > 0) {
+    const header = request.headers.get('authorization');
+    if (header !== null) {
+      const token = bearerToken(header);
+      if (!matchesApiKey(token, config.API_KEYS)) throw unauthorized('The API key is not valid.');
+      return { via: 'key', keyId: keyId(token!) };
+    }
+    const session = sessionOf(request, config);
+    if (!session) {
+      throw unauthorized('An API key is required: send Authorization: Bearer <key>, or sign in at /signin.');
+    }
+    if (UNSAFE.has(request.method.toUpperCase()) && !isSameOrigin(request, config.TRUST_PROXY)) {
+      throw forbidden('Cross-site request refused: a session cookie is only accepted from this site\'s own pages.');
+    }
+    return { via: 'session', keyId: session.kid };
+  }
+  if (access === 'biometric' && !config.ALLOW_ANONYMOUS && !isLoopback(clientKey(request, config.TRUST_PROXY))) {
+    throw forbidden('Face and person endpoints are only open to this machine: configure API_KEYS (or ALLOW_ANONYMOUS=true).');
+  }
+  return { via: 'anonymous' };
+}
+
+/** Whether the request is served over https (directly, or per X-Forwarded-Proto behind a trusted proxy). */
+export function isHttps(request: Request, trustProxy: boolean): boolean {
+  if (new URL(request.url).protocol === 'https:') return true;
+  return trustProxy && request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase() === 'https';
+}

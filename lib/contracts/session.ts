@@ -1,0 +1,67 @@
+/**
+ * The /api/v1/session contract (browser sign-in with an API key, docs/decisions/030) and the
+ * GET /metrics entry of the OpenAPI document. Answers use the /api/v1 envelope.
+ */
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import './zod-config';
+import { envelopeSchema, errorEnvelopeSchema } from './persons';
+
+export const signInRequestSchema = z.strictObject({
+  api_key: z.string().min(1).max(1024).describe('One of the keys in API_KEYS.'),
+});
+
+export const sessionStatusSchema = z.object({
+  auth_required: z.boolean().describe('Whether the server has API_KEYS configured.'),
+  authenticated: z.boolean().describe('Whether this request carries a valid key or session cookie.'),
+  expires_at: z.iso.datetime().nullable().describe('When the session cookie expires (null without a session).'),
+});
+export type SessionStatus = z.infer<typeof sessionStatusSchema>;
+
+export const sessionEnvelopeSchema = envelopeSchema(sessionStatusSchema);
+
+const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
+
+export function registerSessionPaths(registry: OpenAPIRegistry): void {
+  const status = registry.register('SessionEnvelope', sessionEnvelopeSchema);
+  const signIn = registry.register('SignInRequest', signInRequestSchema);
+  const error = errorEnvelopeSchema;
+
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/session',
+    summary: 'Whether a key is required and whether this request is signed in',
+    responses: { 200: json(status, 'The session status.') },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/session',
+    summary: 'Sign in: verify an API key once and set an HttpOnly, SameSite=Strict session cookie',
+    request: { body: { required: true, content: { 'application/json': { schema: signIn } } } },
+    responses: {
+      200: json(status, 'Signed in; `Set-Cookie: vigil_session=...` (Secure on https), valid for SESSION_TTL_HOURS.'),
+      400: json(error, 'VALIDATION_ERROR: no api_key, or the server has no API_KEYS (nothing to sign in to).'),
+      401: json(error, 'UNAUTHORIZED: the key is not one of API_KEYS.'),
+      403: json(error, 'FORBIDDEN: sent from another site.'),
+      415: json(error, 'UNSUPPORTED_MEDIA_TYPE: not application/json.'),
+      429: json(error, 'RATE_LIMITED: more than 10 attempts a minute from this client.'),
+    },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/api/v1/session',
+    summary: 'Sign out: clear the session cookie',
+    responses: { 200: json(status, 'Signed out.') },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/metrics',
+    summary: 'Prometheus metrics (text exposition format)',
+    description:
+      'Needs `Authorization: Bearer <METRICS_TOKEN>` when METRICS_TOKEN is set, else a key from API_KEYS when that is set; open otherwise.',
+    responses: {
+      200: { description: 'Metrics.', content: { 'text/plain': { schema: z.string() } } },
+      401: { description: 'Missing or wrong token.', content: { 'text/plain': { schema: z.string() } } },
+    },
+  });
+}

@@ -1,0 +1,44 @@
+/**
+ * The process's structured logger: pino, one JSON line per event on stdout, every line passed
+ * through redactForLog (texts, images and embeddings appear only as fingerprints). One instance
+ * per process on globalThis, because Next.js evaluates this module once per route bundle.
+ * Request-scoped lines come from `requestLogger(requestId)`, a child carrying `reqId`.
+ */
+import pino, { type Logger } from 'pino';
+import { env } from '@/lib/env';
+import { redactForLog } from './redact';
+
+const KEY = Symbol.for('vigil.logger');
+type GlobalWithLogger = typeof globalThis & { [KEY]?: Logger };
+
+function level(): string {
+  try {
+    return env().LOG_LEVEL;
+  } catch {
+    return 'info'; // bad configuration is reported by instrumentation.ts; logging must still work
+  }
+}
+
+/** pino options shared by the server and tests (tests pass their own destination). */
+export function loggerOptions(logLevel = level()): pino.LoggerOptions {
+  return {
+    level: logLevel,
+    base: { service: 'vigil' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    messageKey: 'msg',
+    formatters: {
+      level: (label) => ({ level: label }),
+      log: (obj) => redactForLog(obj),
+    },
+  };
+}
+
+export function logger(): Logger {
+  const g = globalThis as GlobalWithLogger;
+  g[KEY] ??= pino(loggerOptions());
+  return g[KEY];
+}
+
+export function requestLogger(requestId: string): Logger {
+  return logger().child({ reqId: requestId });
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { createMetrics, metrics, routeTemplate, startRequest } from './metrics';
+
+describe('createMetrics', () => {
+  it('exposes every Vigil metric and records requests, model times, batch sizes and pool stats', async () => {
+    const m = createMetrics();
+    const done = startRequest(m, 'v1', 'POST');
+    expect((await m.inFlight.get()).values[0]?.value).toBe(1);
+    done('/v1/moderate/text', 200);
+    expect((await m.inFlight.get()).values[0]?.value).toBe(0);
+    m.modelInference.observe({ model: 'toxicity' }, 0.012);
+    m.batchSize.observe(37);
+    m.databaseStats = { driver: 'pg', read: () => ({ total: 4, idle: 3, waiting: 0 }) };
+
+    const text = await m.registry.metrics();
+    expect(text).toContain('vigil_http_requests_total{route="/v1/moderate/text",method="POST",status="200"} 1');
+    expect(text).toContain('vigil_http_request_duration_seconds_count{route="/v1/moderate/text",method="POST"} 1');
+    expect(text).toContain('vigil_model_inference_seconds_count{model="toxicity"} 1');
+    expect(text).toContain('vigil_moderation_batch_size_bucket{le="50"} 1');
+    expect(text).toContain('vigil_moderation_batch_size_bucket{le="20"} 0');
+    expect(text).toContain('vigil_db_pool_connections{driver="pg",state="idle"} 3');
+    expect(text).toContain('vigil_review_queue_pending_writes 0');
+  });
+
+  it('keeps registries apart (a test registry never leaks into another)', async () => {
+    const a = createMetrics();
+    const b = createMetrics();
+    a.batchSize.observe(1);
+    expect(await b.registry.metrics()).toContain('vigil_moderation_batch_size_count 0');
+  });
+});
+
+describe('metrics()', () => {
+  it('is one registry per process, kept on globalThis under a Symbol.for key', () => {
+    const m = metrics();
+    expect(metrics()).toBe(m);
+    expect((globalThis as Record<symbol, unknown>)[Symbol.for('vigil.metrics')]).toBe(m);
+  });
+});
+
+describe('routeTemplate', () => {
+  it('replaces parameter values by their names, so ids do not become label values', () => {
+    const id = '3f2b6c1e-0000-4000-8000-000000000001';
+    expect(routeTemplate(`http://x/api/v1/persons/${id}/faces`, { person_id: id })).toBe('/api/v1/persons/{person_id}/faces');
+    expect(routeTemplate('http://x/v1/moderate/text?x=1')).toBe('/v1/moderate/text');
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * Prometheus metrics (prom-client), served by GET /metrics.
+ *
+ * Next.js evaluates this module once per route bundle, so a module-level registry would be one
+ * registry per route, each seeing only its own traffic (and /metrics would report none of it).
+ * The registry and its metrics therefore live once per process on globalThis under a
+ * `Symbol.for` key, like the other process singletons (lib/server/services.ts).
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+export type ModelName = 'sexism' | 'toxicity' | 'rules';
+
+export interface PoolStats {
+  total: number;
+  idle?: number;
+  waiting?: number;
+}
+
+export interface VigilMetrics {
+  registry: Registry;
+  httpRequests: Counter<'route' | 'method' | 'status'>;
+  httpDuration: Histogram<'route' | 'method'>;
+  inFlight: Gauge<'family'>;
+  modelInference: Histogram<'model'>;
+  batchSize: Histogram<never>;
+  reviewPendingWrites: Gauge<never>;
+  /** Set when the database opens; read at scrape time. */
+  databaseStats?: { driver: string; read: () => PoolStats };
+}
+
+/** Build a fresh registry with every Vigil metric (tests use this directly; the server uses metrics()). */
+export function createMetrics(options: { defaultMetrics?: boolean } = {}): VigilMetrics {
+  const registry = new Registry();
+  if (options.defaultMetrics) collectDefaultMetrics({ register: registry, prefix: 'vigil_' });
+  const m: VigilMetrics = {
+    registry,
+    httpRequests: new Counter({
+      name: 'vigil_http_requests_total',
+      help: 'API requests answered, by route template, method and status.',
+      labelNames: ['route', 'method', 'status'] as const,
+      registers: [registry],
+    }),
+    httpDuration: new Histogram({
+      name: 'vigil_http_request_duration_seconds',
+      help: 'API request latency, by route template and method.',
+      labelNames: ['route', 'method'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [registry],
+    }),
+    inFlight: new Gauge({
+      name: 'vigil_http_requests_in_flight',
+      help: 'API requests being processed now (the work queue), by API family.',
+      labelNames: ['family'] as const,
+      registers: [registry],
+    }),
+    modelInference: new Histogram({
+      name: 'vigil_model_inference_seconds',
+      help: 'Time one moderation call spent in each model, per request (a batch is one observation).',
+      labelNames: ['model'] as const,
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+      registers: [registry],
+    }),
+    batchSize: new Histogram({
+      name: 'vigil_moderation_batch_size',
+      help: 'Texts per moderation call (1 for /v1/moderate/text).',
+      buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
+      registers: [registry],
+    }),
+    reviewPendingWrites: new Gauge({
+      name: 'vigil_review_queue_pending_writes',
+      help: 'Review-queue recordings started and not yet written (fire-and-forget writes in flight).',
+      registers: [registry],
+    }),
+  };
+  new Gauge({
+    name: 'vigil_db_pool_connections',
+    help: 'Database connections by state (node-postgres/Neon pool: total, idle, waiting clients; PGlite: one embedded connection, total only).',
+    labelNames: ['driver', 'state'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      const db = m.databaseStats;
+      if (!db) return;
+      const stats = db.read();
+      this.set({ driver: db.driver, state: 'total' }, stats.total);
+      if (stats.idle !== undefined) this.set({ driver: db.driver, state: 'idle' }, stats.idle);
+      if (stats.waiting !== undefined) this.set({ driver: db.driver, state: 'waiting' }, stats.waiting);
+    },
+  });
+  return m;
+}
+
+const KEY = Symbol.for('vigil.metrics');
+type GlobalWithMetrics = typeof globalThis & { [KEY]?: VigilMetrics };
+
+/** The process's metrics, created on first use. */
+export function metrics(): VigilMetrics {
+  const g = globalThis as GlobalWithMetrics;
+  g[KEY] ??= createMetrics({ defaultMetrics: true });
+  return g[KEY];
+}
+
+/**
+ * The route template of a request for the `route` label: each path segment that equals a route
+ * parameter becomes `{name}` (`/api/v1/persons/{person_id}`), so ids never multiply the series.
+ */
+export function routeTemplate(url: string, params: Record<string, string> = {}): string {
+  const { pathname } = new URL(url);
+  const byValue = new Map(Object.entries(params).map(([k, v]) => [v, k]));
+  if (byValue.size === 0) return pathname;
+  return pathname
+    .split('/')
+    .map((segment) => {
+      let decoded = segment;
+      try {
+        decoded = decodeURIComponent(segment);
+      } catch {
+        // keep the raw segment
+      }
+      const name = byValue.get(decoded);
+      return name ? `{${name}}` : segment;
+    })
+    .join('/');
+}
+
+/** Count and time one API request; returns the function that records its end (and returns its duration in seconds). */
+export function startRequest(m: VigilMetrics, family: 'v1' | 'api_v1', method: string): (route: string, status: number) => number {
+  const started = performance.now();
+  m.inFlight.inc({ family });
+  return (route, status) => {
+    const seconds = (performance.now() - started) / 1000;
+    m.inFlight.dec({ family });
+    m.httpRequests.inc({ route, method, status: String(status) });
+    m.httpDuration.observe({ route, method }, seconds);
+    return seconds;
+  };
+}
