@@ -69,7 +69,7 @@ async function main(): Promise<void> {
         for (const key of ['macro_f1', 'roc_auc', 'pr_auc'] as const) {
           const r = recorded[split]?.[key];
           const now = results[split]?.[key];
-          if (typeof r !== 'number' || typeof now !== 'number' || Math.abs(r - now) > 1e-4) {
+          if (typeof r !== 'number' || typeof now !== 'number' || Math.abs(r - now) > 5e-5) {
             mismatches.push(`${split} ${key}: metrics.json ${String(r)}, recomputed ${String(now)}`);
           }
         }
