@@ -75,6 +75,32 @@ const folds = new Int32Array(train.length);
   for (let i = 0; i < train.length; i++) folds[i] = yTrain[i] ? k1++ % 5 : k0++ % 5;
 }
 
+/**
+ * NB-SVM scaling as an L1 penalty factor: |r_j|^gamma with r the naive-Bayes log-count ratio of
+ * binarised feature j (add-one smoothing), normalised per block so the median factor is 1.
+ */
+function nbFactors(X: CsrMatrix, y: Uint8Array, nWord: number, gamma: number): Float64Array {
+  const d = X.nCols;
+  const p = new Float64Array(d).fill(1);
+  const q = new Float64Array(d).fill(1);
+  for (let i = 0; i < X.nRows; i++)
+    for (let t = X.indptr[i] as number; t < (X.indptr[i + 1] as number); t++) (y[i] ? p : q)[X.indices[t] as number]! += 1;
+  let sp = 0;
+  let sq = 0;
+  for (let j = 0; j < d; j++) {
+    sp += p[j]!;
+    sq += q[j]!;
+  }
+  const nb = new Float64Array(d);
+  for (let j = 0; j < d; j++) nb[j] = Math.abs(Math.log(p[j]! / sp / (q[j]! / sq)));
+  for (const [a, b] of [[0, nWord], [nWord, d]] as const) {
+    const s = Array.from(nb.subarray(a, b)).sort((x, z) => x - z);
+    const med = s[s.length >> 1]!;
+    for (let j = a; j < b; j++) nb[j] = Math.pow((nb[j]! + 1e-3) / med, gamma);
+  }
+  return nb;
+}
+
 function run(name: string, v: Variant): void {
   const t0 = performance.now();
   const tx = v.text ?? ((s: string) => s);
@@ -85,23 +111,7 @@ function run(name: string, v: Variant): void {
   const Xd = u.transform(dvDocs);
   const csc = toCsc(X);
   const nWord = u.offsets[1] as number;
-  let nb: Float64Array | null = null;
-  if (v.nbGamma) {
-    const p = new Float64Array(u.nFeatures).fill(1);
-    const q = new Float64Array(u.nFeatures).fill(1);
-    for (let i = 0; i < X.nRows; i++)
-      for (let t = X.indptr[i] as number; t < (X.indptr[i + 1] as number); t++) (yTrain[i] ? p : q)[X.indices[t] as number]! += 1;
-    let sp = 0, sq = 0;
-    for (let j = 0; j < p.length; j++) { sp += p[j]!; sq += q[j]!; }
-    nb = new Float64Array(u.nFeatures);
-    for (let j = 0; j < p.length; j++) nb[j] = Math.abs(Math.log(p[j]! / sp / (q[j]! / sq)));
-    // normalise per block so that the median |r|^gamma is 1
-    for (const [a, b] of [[0, nWord], [nWord, u.nFeatures]] as const) {
-      const s = Array.from(nb.subarray(a, b)).sort((x, y) => x - y);
-      const med = s[s.length >> 1]!;
-      for (let j = a; j < b; j++) nb[j] = Math.pow((nb[j]! + 1e-3) / med, v.nbGamma);
-    }
-  }
+  const nb = v.nbGamma ? nbFactors(X, yTrain, nWord, v.nbGamma) : null;
   const featS = (performance.now() - t0) / 1000;
   const cfs = v.charFactors ?? [0.5];
   const Cs = v.Cs ?? [0.15, 0.2, 0.3];
@@ -132,7 +142,15 @@ function run(name: string, v: Variant): void {
       const tr: number[] = [], te: number[] = [];
       for (let i = 0; i < train.length; i++) (folds[i] === k ? te : tr).push(i);
       const Xtr = selectRows(X, tr);
-      const fit = fitLogisticRegression(Xtr, tr.map((i) => yTrain[i]!), { penalty: 'l1', C, classWeight: v.classWeight ?? 'balanced', penaltyFactor: pf, tol: 1e-4 });
+      const ytr = Uint8Array.from(tr.map((i) => yTrain[i]!));
+      let pfk = pf;
+      if (v.nbGamma) {
+        // NB ratios from the training folds only, so the held-out fold's labels do not leak.
+        const nbk = nbFactors(Xtr, ytr, nWord, v.nbGamma);
+        pfk = new Float64Array(u.nFeatures);
+        for (let j = 0; j < pfk.length; j++) pfk[j] = (j < nWord ? 1 : cf) / nbk[j]!;
+      }
+      const fit = fitLogisticRegression(Xtr, ytr, { penalty: 'l1', C, classWeight: v.classWeight ?? 'balanced', penaltyFactor: pfk, tol: 1e-4 });
       const p = predictProba(selectRows(X, te), fit);
       te.forEach((i, t) => (oof[i] = p[t]!));
     }
