@@ -3,8 +3,12 @@
  * (`loadSexismModel` -> `score`), on EDOS dev and test; then time inference per text.
  *
  *   npm run eval:sexism [-- --data <data dir>] [--model <model.json>] [--no-check] [--passes N]
+ *   npm run eval:sexism -- --reproduce     # CI: fail if the artifact does not reproduce metrics.json
  *
- * Exits non-zero when test macro-F1 is below the target (0.79) unless --no-check.
+ * Exits non-zero when test macro-F1 is below the target (0.79) unless --no-check or --reproduce.
+ * With --reproduce it instead exits non-zero when the recomputed dev or test metrics differ from
+ * what training recorded in metrics.json (artifact and metrics out of step, or a featuriser or
+ * preprocessing change that moved the scores), and skips the timing passes.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -30,8 +34,9 @@ function median(xs: number[]): number {
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const modelPath = resolve(flag(argv, '--model') ?? resolve(MODEL_DIR, 'model.json'));
-  const passes = Number(flag(argv, '--passes') ?? 7);
-  const check = !argv.includes('--no-check');
+  const reproduce = argv.includes('--reproduce');
+  const passes = reproduce ? 0 : Number(flag(argv, '--passes') ?? 7);
+  const check = !argv.includes('--no-check') && !reproduce;
   const dataDir = resolveDataDir(argv);
 
   const model = await loadSexismModel(modelPath);
@@ -56,14 +61,32 @@ async function main(): Promise<void> {
   }
 
   // Compare with what training recorded, to catch an artifact and metrics.json out of step.
+  const mismatches: string[] = [];
   try {
-    const recorded = JSON.parse(readFileSync(resolve(MODEL_DIR, 'metrics.json'), 'utf8')) as { test?: { macro_f1?: number } };
-    const r = recorded.test?.macro_f1;
-    if (modelPath === resolve(MODEL_DIR, 'model.json') && r !== undefined && Math.abs(r - (results.test?.macro_f1 ?? 0)) > 1e-4) {
-      console.warn(`warning: metrics.json records test macro-F1 ${r}, recomputed ${results.test?.macro_f1}`);
+    const recorded = JSON.parse(readFileSync(resolve(MODEL_DIR, 'metrics.json'), 'utf8')) as Partial<Record<Split, Partial<SplitMetrics>>>;
+    if (modelPath === resolve(MODEL_DIR, 'model.json')) {
+      for (const split of ['dev', 'test'] as const) {
+        for (const key of ['macro_f1', 'roc_auc', 'pr_auc'] as const) {
+          const r = recorded[split]?.[key];
+          const now = results[split]?.[key];
+          if (typeof r !== 'number' || typeof now !== 'number' || Math.abs(r - now) > 5e-5) {
+            mismatches.push(`${split} ${key}: metrics.json ${String(r)}, recomputed ${String(now)}`);
+          }
+        }
+      }
+      for (const m of mismatches) console.warn(`warning: ${m}`);
     }
   } catch {
     // No metrics.json next to a model given with --model: nothing to compare.
+    if (reproduce) mismatches.push('cannot read metrics.json');
+  }
+  if (reproduce) {
+    if (mismatches.length > 0) {
+      console.error(`FAIL: ${modelPath} does not reproduce metrics.json`);
+      process.exit(1);
+    }
+    console.log('OK: the artifact reproduces the dev and test metrics recorded in metrics.json');
+    return;
   }
 
   // Inference time: one text at a time (the API's per-request shape), model only and with preprocessing.
