@@ -20,6 +20,7 @@ with the lowest flag rate. Step 0 (the starting model) takes part, so the stage 
 if it helps on validation. The kept weights go to checkpoints/finetuned.pt and model.onnx.
 
   /usr/bin/python3 models/toxic_transformer_v1/finetune.py [--init PATH] [--no-export]
+  /usr/bin/python3 models/toxic_transformer_v1/finetune.py --export-only   # export checkpoints/finetuned.pt
 """
 import json
 import os
@@ -66,6 +67,8 @@ def main():
         init = os.path.join(ckpt_dir, "final.pt")
         if not os.path.exists(init):
             init = os.path.join(ckpt_dir, "best.pt")
+    if "--export-only" in sys.argv:  # re-export the kept weights (checkpoints/finetuned.pt)
+        init = os.path.join(ckpt_dir, "finetuned.pt")
     state = torch.load(init)
     cfg = state["cfg"]
     tok = json.load(open(os.path.join(HERE, "tokenizer.json"), encoding="utf-8"))
@@ -74,6 +77,11 @@ def main():
     model.load_state_dict(state["model"])
     log(f"stage 3 fine-tune from {init}")
 
+    if "--export-only" in sys.argv:
+        export_onnx(model, os.path.join(WORK, "model.onnx"), vocab)
+        write_config(cfg, vocab, os.path.join(HERE, "config.json"))
+        write_reference(model, load_split("test"), os.path.join(WORK, "torch_reference.json"))
+        return
     steps = env("TOX_FT_STEPS", 900, int)
     lr_peak = env("TOX_FT_LR", 2e-4)
     n_train = env("TOX_FT_BATCH", 48, int)
