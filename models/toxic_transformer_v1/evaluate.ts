@@ -1,11 +1,12 @@
 /**
  * `npm run eval:toxicity`: evaluates the exported transformer (fp32 and int8) on the fixed test
  * split with onnxruntime-node, trains and evaluates a TF-IDF + logistic-regression baseline on the
- * same training split, tunes per-head thresholds on the validation split (written to config.json),
+ * same training split, tunes per-head thresholds on the validation split (macro-F1, then raised so the
+ * validation identity templates stay under a flag budget; written to config.json),
  * measures identity-term false positives, obfuscation robustness and model latency, and writes
  * metrics.json. Needs `.work/toxicity/` from prepare.ts (run `npm run train:toxicity` first).
  *
- * Flags: --skip-baseline, --skip-fp32, --threads N (ORT intra-op threads for scoring, default 2),
+ * Flags: --skip-baseline, --reuse-baseline (copy the last run's baseline block), --skip-fp32, --threads N (ORT intra-op threads for scoring, default 2),
  * --limit N (smoke run on the first N rows of each split).
  */
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
