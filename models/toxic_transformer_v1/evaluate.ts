@@ -1,11 +1,12 @@
 /**
  * `npm run eval:toxicity`: evaluates the exported transformer (fp32 and int8) on the fixed test
  * split with onnxruntime-node, trains and evaluates a TF-IDF + logistic-regression baseline on the
- * same training split, tunes per-head thresholds on the validation split (written to config.json),
+ * same training split, tunes per-head thresholds on the validation split (macro-F1, then raised so the
+ * validation identity templates stay under a flag budget; written to config.json),
  * measures identity-term false positives, obfuscation robustness and model latency, and writes
  * metrics.json. Needs `.work/toxicity/` from prepare.ts (run `npm run train:toxicity` first).
  *
- * Flags: --skip-baseline, --skip-fp32, --threads N (ORT intra-op threads for scoring, default 2),
+ * Flags: --skip-baseline, --reuse-baseline (copy the last run's baseline block), --skip-fp32, --threads N (ORT intra-op threads for scoring, default 2),
  * --limit N (smoke run on the first N rows of each split).
  */
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
@@ -16,10 +17,11 @@ import { TOXICITY_HEADS, type ToxicityHead, type ToxicityScores } from '@/lib/mo
 import { loadToxicityModel, type LoadedToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
 import { TfidfUnion } from '@/lib/ml/tfidf';
 import { fitLogisticRegression, predictProba } from '@/lib/ml/logistic-regression';
-import { rocAuc, averagePrecision, bestMacroF1Threshold } from '@/lib/ml/metrics';
+import { rocAuc, averagePrecision, bestMacroF1Threshold, binaryReport, threshold as applyThreshold } from '@/lib/ml/metrics';
 import { selectRows, toCsc } from '@/lib/ml/sparse';
 import { OBFUSCATIONS, rng, type ObfuscationKind } from './obfuscate';
 import { fillIdentityTemplate, type IdentityGroup } from './identity-templates';
+import { scoreTexts, validationIdentityTexts } from './val-checks';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -120,6 +122,36 @@ function baseline(train: Row[], test: Row[]): { metrics: HeadMetrics; jigsaw: He
     seconds: Math.round((Date.now() - t0) / 1000),
     features: union.nFeatures,
   };
+}
+
+const IDENTITY_VAL_MAX_RATE = 0.04;
+const IDENTITY_VAL_MAX_GROUP = 0.05;
+
+/** Raise thresholds (in place) until the validation identity templates meet the flag budget. */
+export function constrainThresholds(
+  thresholds: Record<ToxicityHead, number>,
+  items: readonly { group: string }[],
+  scores: readonly number[][],
+): void {
+  for (let iter = 0; iter < 2000; iter++) {
+    const flaggedBy = TOXICITY_HEADS.map((h, k) => items.map((_, i) => scores[i]![k]! >= thresholds[h]));
+    const flagged = items.map((_, i) => flaggedBy.some((f) => f[i]));
+    const perGroup = new Map<string, [number, number]>();
+    items.forEach((it, i) => {
+      const g = perGroup.get(it.group) ?? [0, 0];
+      perGroup.set(it.group, [g[0] + (flagged[i] ? 1 : 0), g[1] + 1]);
+    });
+    const rate = flagged.filter(Boolean).length / items.length;
+    const groupMax = Math.max(...[...perGroup.values()].map(([f, n]) => f / n));
+    if (rate <= IDENTITY_VAL_MAX_RATE && groupMax <= IDENTITY_VAL_MAX_GROUP) return;
+    let head = 0;
+    flaggedBy.forEach((f, k) => {
+      if (f.filter(Boolean).length > flaggedBy[head]!.filter(Boolean).length) head = k;
+    });
+    const name = TOXICITY_HEADS[head]!;
+    const lowest = Math.min(...items.map((_, i) => scores[i]![head]!).filter((v) => v >= thresholds[name]));
+    thresholds[name] = lowest + 1e-4;
+  }
 }
 
 interface Templates {
@@ -272,7 +304,7 @@ async function main(): Promise<void> {
   // positive-class F1 favours a very low threshold that flags ordinary text.
   const valScores = await scoreAll(int8, val.map((r) => r.t));
   const thresholds = {} as Record<ToxicityHead, number>;
-  const thresholdInfo: Record<string, { threshold: number; val_macro_f1: number; val_f1_positive: number }> = {};
+  const thresholdInfo: Record<string, { threshold: number; val_macro_f1: number; val_f1_positive: number; f1_threshold?: number }> = {};
   TOXICITY_HEADS.forEach((head, h) => {
     const labels: number[] = [];
     const s: number[] = [];
@@ -285,11 +317,49 @@ async function main(): Promise<void> {
     thresholds[head] = r4(best.threshold);
     thresholdInfo[head] = { threshold: r4(best.threshold), val_macro_f1: r4(best.macroF1), val_f1_positive: r4(best.report.positive.f1) };
   });
+  // Identity constraint (validation templates only, identity-validation.json, disjoint from the
+  // evaluation templates): if more than IDENTITY_VAL_MAX_RATE of those neutral sentences, or more
+  // than IDENTITY_VAL_MAX_GROUP of one group's, reach some head's threshold, raise thresholds one
+  // flagged sentence at a time, always on the head that flags the most of them.
+  const idItems = validationIdentityTexts();
+  const idScores = await scoreTexts(int8, idItems.map((i) => preprocess(i.text)));
+  const f1Thresholds = { ...thresholds };
+  constrainThresholds(thresholds, idItems, idScores);
+  TOXICITY_HEADS.forEach((head, h) => {
+    if (thresholds[head] === f1Thresholds[head]) return;
+    const labels: number[] = [];
+    const s: number[] = [];
+    val.forEach((r, i) => {
+      if (!r.m[h]) return;
+      labels.push(r.y[h]! >= 0.5 ? 1 : 0);
+      s.push(valScores[i]![h]!);
+    });
+    thresholds[head] = r4(thresholds[head]);
+    const rep = binaryReport(labels, applyThreshold(s, thresholds[head]));
+    thresholdInfo[head] = {
+      ...thresholdInfo[head]!,
+      f1_threshold: f1Thresholds[head],
+      threshold: thresholds[head],
+      val_macro_f1: r4(rep.macroF1),
+      val_f1_positive: r4(rep.positive.f1),
+    };
+  });
+  const idFlagged = idScores.map((sc) => TOXICITY_HEADS.some((h, k) => sc[k]! >= thresholds[h]));
+  metrics.identity_validation = {
+    sentences: idItems.length,
+    flag_rate_f1_thresholds: r4(
+      idScores.filter((sc) => TOXICITY_HEADS.some((h, k) => sc[k]! >= f1Thresholds[h])).length / idItems.length,
+    ),
+    flag_rate: r4(idFlagged.filter(Boolean).length / idItems.length),
+    max_rate: IDENTITY_VAL_MAX_RATE,
+    max_group_rate: IDENTITY_VAL_MAX_GROUP,
+  };
   metrics.thresholds = thresholdInfo;
   const configPath = join(HERE, 'config.json');
   const config = JSON.parse(readFileSync(configPath, 'utf8')) as Record<string, unknown>;
   config.thresholds = thresholds;
-  config.thresholds_note = 'macro-F1-optimal per head on the validation split (int8 model), set by npm run eval:toxicity';
+  config.thresholds_note =
+    'macro-F1-optimal per head on the validation split (int8 model), raised where needed so that at most 4 % of the validation identity templates (5 % per group) are flagged; set by npm run eval:toxicity';
   writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`);
 
   metrics.identity_bias = await identityBias(int8, thresholds);
@@ -297,7 +367,14 @@ async function main(): Promise<void> {
   await int8.dispose();
   metrics.latency_int8 = await latency(int8Path, test);
 
-  if (!has('skip-baseline')) {
+  const previous = existsSync(join(HERE, 'metrics.json'))
+    ? (JSON.parse(readFileSync(join(HERE, 'metrics.json'), 'utf8')) as Record<string, unknown>)
+    : {};
+  if (has('reuse-baseline') && previous.baseline_tfidf_lr) {
+    // The baseline reads only the texts of the fixed splits (not the model or its token ids), so a
+    // model-only change can keep the last run's numbers instead of spending ~5 min refitting it.
+    metrics.baseline_tfidf_lr = { ...(previous.baseline_tfidf_lr as object), reused_from_previous_run: true };
+  } else if (!has('skip-baseline')) {
     const train = readJsonl('train').slice(0, limit * 8);
     const b = baseline(train, test);
     metrics.baseline_tfidf_lr = {
@@ -321,6 +398,14 @@ async function main(): Promise<void> {
       cfg: ts.cfg,
     };
   }
+  if (!metrics.training && previous.training) {
+    // Stage 1 did not run on this machine (stage 3 continued from weights recovered from the int8
+    // model, see dequantize.py): keep the record of the run that produced them.
+    metrics.training = { ...(previous.training as object), from_previous_run: true };
+  }
+  const ftSummary = join(WORK, 'finetune-summary.json');
+  if (existsSync(ftSummary)) metrics.finetune = JSON.parse(readFileSync(ftSummary, 'utf8')) as unknown;
+  else if (previous.finetune) metrics.finetune = previous.finetune;
   const prepStats = join(WORK, 'prepare-stats.json');
   if (existsSync(prepStats)) metrics.data = JSON.parse(readFileSync(prepStats, 'utf8')) as unknown;
   writeFileSync(join(HERE, 'metrics.json'), `${JSON.stringify(metrics, null, 2)}\n`);

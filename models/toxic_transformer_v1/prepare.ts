@@ -268,6 +268,18 @@ export function writeIdentityAugmentation(): void {
   }
   writeFileSync(join(WORK_DIR, 'identity_aug.jsonl'), `${lines.join('\n')}\n`);
   console.log(`wrote identity_aug.jsonl: ${lines.length} neutral identity sentences`);
+  // Validation-only templates (finetune.py's selection, evaluate.ts's threshold constraint).
+  const valT = JSON.parse(readFileSync(join(HERE, 'identity-validation.json'), 'utf8')) as { templates: string[]; groups: (IdentityGroup & { group: string })[] };
+  const valLines: string[] = [];
+  for (const g of valT.groups) {
+    for (const f of valT.templates) {
+      const clean = preprocess(fillIdentityTemplate(f, g)).clean;
+      const ids = encodeText(tokenizer, clean, MAX_LENGTH);
+      valLines.push(JSON.stringify({ t: clean, ids, y: [0, 0, 0, 0, 0], m: [1, 1, 1, 1, 1], c: `identity_val:${g.group}`, j: 0 }));
+    }
+  }
+  writeFileSync(join(WORK_DIR, 'identity_val.jsonl'), `${valLines.join('\n')}\n`);
+  console.log(`wrote identity_val.jsonl: ${valLines.length} validation identity sentences`);
 }
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);

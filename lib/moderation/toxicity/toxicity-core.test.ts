@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { preprocess } from '../preprocess';
 import { TOXICITY_HEADS } from '../types';
-import { createToxicityTokenizer, encodeBatch, encodeText, padBatch, postprocess, sigmoid } from './toxicity-core';
+import { createToxicityTokenizer, encodeBatch, encodeText, foldObfuscation, padBatch, postprocess, sigmoid } from './toxicity-core';
+import { Tokenizer } from '@huggingface/tokenizers';
 
 const MODEL_DIR = join(process.cwd(), 'models/toxic_transformer_v1');
 const WORK = join(process.cwd(), '.work/toxicity');
@@ -56,6 +57,40 @@ describe('tokenizer parity with the exported training ids', () => {
     const plain = encodeText(tokenizer, preprocess('you are an idiot').clean, 128);
     expect(encodeText(tokenizer, preprocess('yоu аre аn іdiоt').clean, 128)).toEqual(plain);
     expect(encodeText(tokenizer, preprocess('you are an id\u200biot').clean, 128)).toEqual(plain);
+  });
+});
+
+describe('obfuscation fold (transformer input)', () => {
+  const hf = new Tokenizer(readJson(join(MODEL_DIR, 'tokenizer.json')), readJson(join(MODEL_DIR, 'tokenizer_config.json')));
+  const fold = (s: string) => foldObfuscation(s, (w) => hf.encode(w).ids.length);
+
+  it.each([
+    ['1d10t', 'idiot'],
+    ['sh1t and k1ll you', 'shit and kill you'],
+    ['$hit', 'shit'],
+    ['you are a f u c k i n g idiot', 'you are a fucking idiot'],
+    ['I h a t e you', 'I hate you'],
+    ['f.u.c.k off', 'fuck off'],
+    ['a s s', 'ass'],
+  ])('reads %j as %j', (input, folded) => {
+    expect(fold(input)).toBe(folded);
+  });
+
+  it.each([
+    'born in 1990, the 3rd of May, 10pm, the 90s, 1st place, covid19, mp3, $100, $30K',
+    'hi @user see [url]',
+    'What a cougar!You know it',
+    'b*t*h',
+    'Fezmar9 and 4Chan',
+    'I was so sad',
+  ])('leaves %j alone', (input) => {
+    expect(fold(input)).toBe(input);
+  });
+
+  it('gives leetspeak and spaced letters the ids of the plain spelling', () => {
+    const plain = encodeText(tokenizer, 'you are an idiot', 128);
+    expect(encodeText(tokenizer, preprocess('you are an 1d10t').clean, 128)).toEqual(plain);
+    expect(encodeText(tokenizer, preprocess('you are an i d i o t').clean, 128)).toEqual(plain);
   });
 });
 

@@ -49,13 +49,144 @@ export function createToxicityTokenizer(tokenizerJson: object, tokenizerConfig: 
     padId,
     vocabSize,
     encode(clean: string, maxLen: number): number[] {
-      const ids = tok.encode(clean).ids;
+      const ids = tok.encode(foldObfuscation(clean, (w) => tok.encode(w).ids.length)).ids;
       if (ids.length <= maxLen) return ids;
       const cut = ids.slice(0, maxLen - 1);
       cut.push(sepId);
       return cut;
     },
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Obfuscation fold for the transformer input (leetspeak, spaced-out letters).
+//
+// The shared normaliser (`preprocess`) already undoes homoglyphs and zero-width characters; the
+// tokenizer then sees `1d10t` or `f u c k` as rare pieces. This fold rewrites only what is
+// unambiguous enough, and lets the model's own vocabulary decide between readings: a rewrite is
+// kept only when it needs strictly fewer word pieces than the text as written (`idiot` is one
+// piece, `1d10t` four), so numbers, codes and ordinary words (`3rd`, `mp3`, `covid19`, `I am`)
+// stay as they are. It runs inside `encode`, so training ids (prepare.ts), the server and the
+// browser all see the same fold. The rules engine has its own, more aggressive fold
+// (`lexical-fold.ts`).
+
+/** Word-piece count of a string (plus a constant for [CLS]/[SEP]). */
+export type PieceCounter = (text: string) => number;
+
+const LEET_MAP: Readonly<Record<string, string>> = {
+  '0': 'o',
+  '3': 'e',
+  '4': 'a',
+  '5': 's',
+  '7': 't',
+  '9': 'g',
+  '@': 'a',
+  $: 's',
+};
+const HAS_ASCII_LETTER = /[a-z]/i;
+const HAS_LEET = /[0134579@$!]/;
+// A whitespace-delimited word with a leet character: the core (letters, digits, @ $ !) with any
+// leading/trailing punctuation kept aside.
+const LEET_WORD = /[^\s]*[0134579@$!][^\s]*/g;
+const CORE = /^([^a-z0-9@$]*)([a-z0-9@$!]*?[a-z0-9@$])([^a-z0-9@$]*)$/i;
+// Runs of at least three lone ASCII letters separated by a space, dot, hyphen or underscore
+// ("f u c k", "f.u.c.k", "i-d-i-o-t"; not "b*t*h", where the asterisks mask letters); a letter glued to another letter or digit is not lone.
+const SPACED_RUN = /(?<![\p{L}\p{N}])[a-z](?:[ ._-][a-z](?![\p{L}\p{N}])){2,}/giu;
+
+/**
+ * `!` reads as `i` only between letter-likes and not between two words glued by punctuation
+ * ("cougar!You": three or more letter-likes on both sides).
+ */
+function bangIsLetter(core: string, k: number): boolean {
+  const left = /[a-z0-9@$]*$/i.exec(core.slice(0, k))![0].length;
+  const right = /^[a-z0-9@$]*/i.exec(core.slice(k + 1))![0].length;
+  return left > 0 && right > 0 && (left < 3 || right < 3);
+}
+
+/** `1` may stand for `i` or `l`, `!` for `i` between letters: every reading is tried. */
+function leetCandidates(core: string): string[] {
+  const base = [...core]
+    .map((ch, k) => {
+      if (ch === '!') return bangIsLetter(core, k) ? 'i' : ch;
+      return LEET_MAP[ch] ?? ch;
+    })
+    .join('');
+  if (!base.includes('1')) return [base];
+  return [base.replaceAll('1', 'i'), base.replaceAll('1', 'l'), base.replace(/11/g, 'll').replaceAll('1', 'i')];
+}
+
+function foldLeetWord(word: string, pieces: PieceCounter): string {
+  const m = CORE.exec(word);
+  if (!m) return word;
+  const [, lead = '', core = '', tail = ''] = m;
+  // Only words that mix letters with leet characters; pure numbers ("$100", "2024") stay.
+  if (!HAS_ASCII_LETTER.test(core) || !HAS_LEET.test(core) || core.length < 3 || NUMBER_LIKE.test(core)) return word;
+  if (PLACEHOLDER.test(word)) return word;
+  let best = core;
+  let bestN = pieces(core);
+  for (const c of leetCandidates(core)) {
+    if (/[0-9@$!]/.test(c)) continue; // not fully read as letters
+    const n = pieces(c);
+    // Ties fold too: leet forms seen in training ("y0u") may be pieces of their own.
+    if (best === core ? n <= bestN : n < bestN) {
+      best = c;
+      bestN = n;
+    }
+  }
+  return best === core ? word : lead + best + tail;
+}
+
+// Numbers with a unit or suffix, not leetspeak: 1st, 3rd, 90s, 10pm, 4k, covid19, win10.
+// Also names and handles that end or start with digits (fezmar9, 4chan, 94snell), and money ($30k).
+const NUMBER_LIKE = /^(?:\$\d|\d+[a-z]+$|[a-z]+\d{2,}$|[a-z]+[1-9]$)/i;
+const PLACEHOLDER = /@user|\[url\]/;
+const LONE_WORD = /^[ai]$/i;
+/** Pieces of a multi-word candidate, plus half a piece for every word the vocabulary splits. */
+function splitCost(words: readonly string[], pieces: PieceCounter): number {
+  const empty = pieces('');
+  let cost = 0;
+  for (const w of words) {
+    const n = pieces(w) - empty;
+    cost += n + (n > 1 ? 0.5 : 0);
+  }
+  return cost;
+}
+
+function joinSpacedRun(run: string, pieces: PieceCounter): string {
+  const letters = run.split(/[ ._-]/);
+  const asWritten = splitCost(letters, pieces);
+  // "a f u c k", "f u c k i": a leading/trailing "a" or "I" may be a word of its own.
+  const options: string[][] = [[letters.join('')]];
+  const n = letters.length;
+  if (n >= 4 && LONE_WORD.test(letters[0]!)) options.push([letters[0]!, letters.slice(1).join('')]);
+  if (n >= 4 && LONE_WORD.test(letters[n - 1]!)) options.push([letters.slice(0, -1).join(''), letters[n - 1]!]);
+  if (n >= 5 && LONE_WORD.test(letters[0]!) && LONE_WORD.test(letters[n - 1]!)) {
+    options.push([letters[0]!, letters.slice(1, -1).join(''), letters[n - 1]!]);
+  }
+  let best = run;
+  let bestN = asWritten;
+  for (const o of options) {
+    const cnt = splitCost(o, pieces);
+    if (cnt < bestN) {
+      best = o.join(' ');
+      bestN = cnt;
+    }
+  }
+  return best;
+}
+
+/**
+ * The transformer's view of `clean`: spaced-out letter runs joined and leetspeak words read as
+ * letters, each only where the model's vocabulary reads the result in fewer pieces. Identity for
+ * text without digits/@/$/! inside words and without runs of three lone letters.
+ */
+export function foldObfuscation(clean: string, pieces: PieceCounter): string {
+  let text = clean;
+  if (/[a-z][ ._-][a-z][ ._-][a-z]/i.test(text)) text = text.replace(SPACED_RUN, (run) => joinSpacedRun(run, pieces));
+  if (HAS_LEET.test(text)) {
+    text = text.replace(LEET_WORD, (w) => (HAS_ASCII_LETTER.test(w) ? foldLeetWord(w, pieces) : w));
+  }
+  return text;
 }
 
 /** Ids for one normalised text: what training consumes and serving feeds the model. */
