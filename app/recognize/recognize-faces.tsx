@@ -5,7 +5,8 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { RecognizeResult } from '@/lib/contracts/persons';
-import { CameraError, captureFrame, startCamera, stopCamera } from '@/lib/browser/camera';
+import { captureFrame } from '@/lib/browser/camera';
+import { useCamera } from '@/lib/browser/use-camera';
 import { api, describeError } from '@/lib/browser/vigil-api';
 import styles from './recognize.module.css';
 
@@ -38,38 +39,19 @@ function drawFaces(canvas: HTMLCanvasElement, width: number, height: number, fac
 }
 
 export function RecognizeFaces() {
-  const videoRef = useRef<HTMLVideoElement>(null);
+  const camera = useCamera();
+  const { videoRef } = camera;
+  const cameraOn = camera.status === 'live';
+  const cameraFailed = camera.status === 'error';
   const overlayRef = useRef<HTMLCanvasElement>(null);
   const photoOverlayRef = useRef<HTMLCanvasElement>(null);
-  const streamRef = useRef<MediaStream | null>(null);
   const busyRef = useRef(false);
-  const [camera, setCamera] = useState<'starting' | 'on' | 'failed'>('starting');
-  const [cameraError, setCameraError] = useState('');
   const [auto, setAuto] = useState(false);
   const [busy, setBusy] = useState(false);
   const [faces, setFaces] = useState<Face[] | undefined>();
   const [photo, setPhoto] = useState<{ url: string; width: number; height: number } | undefined>();
   const [error, setError] = useState('');
   const [lastMs, setLastMs] = useState<number | undefined>();
-
-  useEffect(() => {
-    let live = true;
-    (async () => {
-      try {
-        streamRef.current = await startCamera(videoRef.current!);
-        if (!live) return stopCamera(streamRef.current);
-        setCamera('on');
-      } catch (err) {
-        if (!live) return;
-        setCamera('failed');
-        setCameraError(err instanceof CameraError ? err.message : `The camera could not be started: ${(err as Error).message}`);
-      }
-    })();
-    return () => {
-      live = false;
-      stopCamera(streamRef.current);
-    };
-  }, []);
 
   async function recognizeBlob(blob: Blob, draw: (faces: Face[]) => void) {
     if (busyRef.current) return;
@@ -92,7 +74,7 @@ export function RecognizeFaces() {
 
   async function recognizeFrame() {
     const video = videoRef.current;
-    if (!video || camera !== 'on') return;
+    if (!video || !cameraOn) return;
     setPhoto(undefined);
     try {
       const blob = await captureFrame(video, 0.85);
@@ -107,11 +89,11 @@ export function RecognizeFaces() {
   const recognizeRef = useRef(recognizeFrame);
   recognizeRef.current = recognizeFrame;
   useEffect(() => {
-    if (!auto || camera !== 'on') return;
+    if (!auto || !cameraOn) return;
     void recognizeRef.current();
     const timer = setInterval(() => void recognizeRef.current(), AUTO_EVERY_MS);
     return () => clearInterval(timer);
-  }, [auto, camera]);
+  }, [auto, cameraOn]);
 
   async function onFile(file: File | undefined) {
     if (!file) return;
@@ -140,7 +122,7 @@ export function RecognizeFaces() {
           <h2 id="rc-camera" className="visually-hidden">
             Camera
           </h2>
-          <div className={styles.stage} hidden={camera === 'failed' || !!photo}>
+          <div className={styles.stage} hidden={cameraFailed || !!photo}>
             <video ref={videoRef} className={styles.media} data-testid="camera-video" aria-label="Camera preview" muted playsInline />
             <canvas ref={overlayRef} className={styles.media} aria-hidden="true" data-testid="recognize-overlay" />
           </div>
@@ -151,13 +133,13 @@ export function RecognizeFaces() {
               <canvas ref={photoOverlayRef} className={styles.media} aria-hidden="true" />
             </div>
           )}
-          {camera === 'failed' && (
-            <p className="alert alert-warn" role="alert">
-              {cameraError} You can upload a photo instead.
+          {cameraFailed && (
+            <p className="alert alert-warn" role="alert" data-testid="camera-error" data-reason={camera.error?.reason}>
+              {camera.error?.message} You can upload a photo instead.
             </p>
           )}
           <div className="field-row">
-            {camera === 'on' && (
+            {cameraOn && (
               <>
                 <button type="button" data-testid="recognize-now" onClick={() => void recognizeFrame()} disabled={busy}>
                   {busy ? 'Recognizing…' : 'Recognize now'}

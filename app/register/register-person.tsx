@@ -8,9 +8,10 @@
 import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
 import type { Person } from '@/lib/contracts/persons';
-import { CameraError, captureFrame, startCamera, stopCamera } from '@/lib/browser/camera';
+import { captureFrame } from '@/lib/browser/camera';
 import { loadFaceGuide, type FaceGuide } from '@/lib/browser/face-guide';
 import { allPass, evaluateFrame, type Check, type GuideFace } from '@/lib/browser/face-quality';
+import { useCamera } from '@/lib/browser/use-camera';
 import { api, ApiError, describeError } from '@/lib/browser/vigil-api';
 import styles from './register.module.css';
 
@@ -31,7 +32,6 @@ interface MetaRow {
   key: string;
   value: string;
 }
-type CameraState = 'starting' | 'on' | 'off' | 'failed';
 type StepResult = { photo: number; ok: boolean; message: string };
 
 let nextId = 1;
@@ -62,13 +62,14 @@ function drawOverlay(canvas: HTMLCanvasElement, video: HTMLVideoElement, faces: 
 }
 
 export function RegisterPerson() {
-  const videoRef = useRef<HTMLVideoElement>(null);
+  const camera = useCamera();
+  const { videoRef } = camera;
+  const cameraOn = camera.status === 'live';
+  const cameraFailed = camera.status === 'error';
   const overlayRef = useRef<HTMLCanvasElement>(null);
-  const streamRef = useRef<MediaStream | null>(null);
   const guideRef = useRef<FaceGuide | null>(null);
-  const [camera, setCamera] = useState<CameraState>('starting');
-  const [cameraError, setCameraError] = useState('');
-  const [guideStatus, setGuideStatus] = useState('Starting the camera…');
+  const [guideMessage, setGuideStatus] = useState('Loading face guidance…');
+  const guideStatus = camera.status === 'starting' ? 'Starting the camera…' : cameraOn ? guideMessage : '';
   const [guideInfo, setGuideInfo] = useState<{ backend: string; loadMs: number; ms?: number } | undefined>();
   const [checks, setChecks] = useState<Check[]>([]);
   const [photos, setPhotos] = useState<Photo[]>([]);
@@ -82,10 +83,11 @@ export function RegisterPerson() {
   const [error, setError] = useState('');
   const [duplicateOf, setDuplicateOf] = useState(false);
   const ready = allPass(checks);
-  const readyAnnouncement = camera !== 'on' ? '' : ready ? 'Ready: you can capture a photo.' : 'Not ready yet.';
+  const readyAnnouncement = !cameraOn ? '' : ready ? 'Ready: you can capture a photo.' : 'Not ready yet.';
 
-  // Camera and face guidance: start on mount, stop on unmount.
+  // Face guidance while the camera is live (useCamera starts it on mount and stops it on unmount).
   useEffect(() => {
+    if (!cameraOn) return;
     let live = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const video = videoRef.current!;
@@ -112,22 +114,14 @@ export function RegisterPerson() {
 
     (async () => {
       try {
-        streamRef.current = await startCamera(video);
-        if (!live) return stopCamera(streamRef.current);
-        setCamera('on');
-      } catch (err) {
-        if (!live) return;
-        setCamera('failed');
-        setCameraError(err instanceof CameraError ? err.message : `The camera could not be started: ${(err as Error).message}`);
-        setGuideStatus('');
-        return;
-      }
-      try {
-        setGuideStatus('Loading face guidance…');
-        const guide = await loadFaceGuide(forced, (m) => live && setGuideStatus(m));
-        if (!live) return;
-        guideRef.current = guide;
-        setGuideInfo({ backend: guide.backend, loadMs: guide.loadMs });
+        // Loaded once per page: a camera restarted later reuses it.
+        if (!guideRef.current) {
+          setGuideStatus('Loading face guidance…');
+          const guide = await loadFaceGuide(forced, (m) => live && setGuideStatus(m));
+          if (!live) return;
+          guideRef.current = guide;
+          setGuideInfo({ backend: guide.backend, loadMs: guide.loadMs });
+        }
         setGuideStatus('');
         void loop();
       } catch (err) {
@@ -137,10 +131,8 @@ export function RegisterPerson() {
     return () => {
       live = false;
       if (timer) clearTimeout(timer);
-      stopCamera(streamRef.current);
-      streamRef.current = null;
     };
-  }, []);
+  }, [cameraOn, videoRef]);
 
   // Free the object URLs of the thumbnails.
   const photosRef = useRef(photos);
@@ -248,20 +240,20 @@ export function RegisterPerson() {
       <div className={styles.layout}>
         <section aria-labelledby="camera-heading" className={styles.cameraColumn}>
           <h2 id="camera-heading">Camera</h2>
-          <div className={styles.stage} hidden={camera === 'failed'}>
+          <div className={styles.stage} hidden={cameraFailed}>
             <video ref={videoRef} className={styles.video} data-testid="camera-video" aria-label="Camera preview" muted playsInline />
             <canvas ref={overlayRef} className={styles.overlay} aria-hidden="true" data-testid="face-overlay" />
           </div>
-          {camera === 'failed' && (
-            <p className="alert alert-warn" role="alert" data-testid="camera-error">
-              {cameraError} Use the photo upload below.
+          {cameraFailed && (
+            <p className="alert alert-warn" role="alert" data-testid="camera-error" data-reason={camera.error?.reason}>
+              {camera.error?.message} Use the photo upload below.
             </p>
           )}
           <div aria-live="polite">
             {guideStatus && <p className="muted" data-testid="guide-status">{guideStatus}</p>}
             <p className="visually-hidden">{readyAnnouncement}</p>
           </div>
-          {camera === 'on' && guideInfo && (
+          {cameraOn && guideInfo && (
             <>
               <ul className={styles.checks} data-testid="guide-checks" data-ready={ready}>
                 {checks.map((c) => (
@@ -277,18 +269,18 @@ export function RegisterPerson() {
               </p>
             </>
           )}
-          {camera === 'on' && (
+          {cameraOn && (
             <button type="button" data-testid="capture" onClick={() => void capture()} disabled={!ready || photos.length >= MAX_PHOTOS} aria-describedby="capture-hint">
               Capture photo ({photos.length}/{MAX_PHOTOS})
             </button>
           )}
-          {camera === 'on' && (
+          {cameraOn && (
             <p id="capture-hint" className="hint">
               {photos.length >= MAX_PHOTOS ? 'Maximum reached.' : ready ? 'Ready.' : failing.length ? `Waiting for: ${failing.map((c) => c.label.toLowerCase()).join(', ')}.` : 'Waiting for the face guidance.'}
             </p>
           )}
           <div className="field">
-            <label htmlFor="photo-upload">{camera === 'failed' ? 'Upload photos (JPEG or PNG)' : 'Or upload photos (JPEG or PNG)'}</label>
+            <label htmlFor="photo-upload">{cameraFailed ? 'Upload photos (JPEG or PNG)' : 'Or upload photos (JPEG or PNG)'}</label>
             <input id="photo-upload" data-testid="photo-upload" type="file" accept="image/jpeg,image/png" multiple onChange={(e) => { onFiles(e.target.files); e.target.value = ''; }} />
           </div>
         </section>

@@ -20,7 +20,32 @@ export const CAMERA_HELP: Record<CameraFailure, string> = {
   other: 'The camera could not be started.',
 };
 
-export async function startCamera(video: HTMLVideoElement): Promise<MediaStream> {
+/** The failure a getUserMedia rejection (a DOMException) stands for. */
+export function cameraFailureOf(name: string | undefined): CameraFailure {
+  return name === 'NotAllowedError' || name === 'SecurityError'
+    ? 'denied'
+    : name === 'NotFoundError' || name === 'OverconstrainedError'
+      ? 'not-found'
+      : name === 'NotReadableError'
+        ? 'busy'
+        : 'other';
+}
+
+/** Any error met while starting the camera, as a CameraError whose message is the help text to show. */
+export function toCameraError(err: unknown): CameraError {
+  if (err instanceof CameraError) return err;
+  return new CameraError('other', `The camera could not be started: ${err instanceof Error ? err.message : String(err)}`);
+}
+
+const aborted = () => new DOMException('The camera start was cancelled.', 'AbortError');
+
+/**
+ * Asks for the camera and shows it in `video`. Rejects with a CameraError when the browser refuses
+ * the camera. Never leaks the stream: when attaching it fails, or `signal` aborts while it is being
+ * acquired or attached (the page went away), the tracks are stopped and the promise rejects with an
+ * AbortError.
+ */
+export async function startCamera(video: HTMLVideoElement, signal?: AbortSignal): Promise<MediaStream> {
   if (!navigator.mediaDevices?.getUserMedia) throw new CameraError('unsupported', CAMERA_HELP.unsupported);
   let stream: MediaStream;
   try {
@@ -29,25 +54,36 @@ export async function startCamera(video: HTMLVideoElement): Promise<MediaStream>
       audio: false,
     });
   } catch (err) {
-    const name = (err as DOMException).name;
-    const reason: CameraFailure =
-      name === 'NotAllowedError' || name === 'SecurityError'
-        ? 'denied'
-        : name === 'NotFoundError' || name === 'OverconstrainedError'
-          ? 'not-found'
-          : name === 'NotReadableError'
-            ? 'busy'
-            : 'other';
+    const reason = cameraFailureOf((err as DOMException | undefined)?.name);
     throw new CameraError(reason, CAMERA_HELP[reason]);
   }
-  video.srcObject = stream;
-  video.muted = true;
-  video.playsInline = true;
-  await video.play();
-  if (video.readyState < 2 || video.videoWidth === 0) {
-    await new Promise<void>((resolve) => video.addEventListener('loadeddata', () => resolve(), { once: true }));
+  try {
+    if (signal?.aborted) throw aborted();
+    video.srcObject = stream;
+    video.muted = true;
+    video.playsInline = true;
+    await untilAborted(video.play(), signal);
+    if (video.readyState < 2 || video.videoWidth === 0) {
+      await untilAborted(new Promise<void>((resolve) => video.addEventListener('loadeddata', () => resolve(), { once: true })), signal);
+    }
+    if (signal?.aborted) throw aborted();
+    return stream;
+  } catch (err) {
+    stopCamera(stream);
+    if (video.srcObject === stream) video.srcObject = null;
+    throw signal?.aborted ? aborted() : err;
   }
-  return stream;
+}
+
+/** `promise`, or a rejection as soon as `signal` aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(aborted());
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 export function stopCamera(stream: MediaStream | null | undefined): void {
