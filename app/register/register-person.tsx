@@ -68,7 +68,7 @@ export function RegisterPerson() {
   const cameraFailed = camera.status === 'error';
   const overlayRef = useRef<HTMLCanvasElement>(null);
   const guideRef = useRef<FaceGuide | null>(null);
-  const [guideMessage, setGuideStatus] = useState('Loading face guidance…');
+  const [guideMessage, setGuideMessage] = useState('Loading face guidance…');
   const guideStatus = camera.status === 'starting' ? 'Starting the camera…' : cameraOn ? guideMessage : '';
   const [guideInfo, setGuideInfo] = useState<{ backend: string; loadMs: number; ms?: number } | undefined>();
   const [checks, setChecks] = useState<Check[]>([]);
@@ -106,7 +106,7 @@ export function RegisterPerson() {
           if (overlayRef.current) drawOverlay(overlayRef.current, video, faces, allPass(c));
         }
       } catch (err) {
-        setGuideStatus(`Face guidance stopped: ${(err as Error).message}`);
+        setGuideMessage(`Face guidance stopped: ${(err as Error).message}`);
         return;
       }
       timer = setTimeout(() => void loop(), GUIDE_INTERVAL_MS);
@@ -116,16 +116,16 @@ export function RegisterPerson() {
       try {
         // Loaded once per page: a camera restarted later reuses it.
         if (!guideRef.current) {
-          setGuideStatus('Loading face guidance…');
-          const guide = await loadFaceGuide(forced, (m) => live && setGuideStatus(m));
+          setGuideMessage('Loading face guidance…');
+          const guide = await loadFaceGuide(forced, (m) => live && setGuideMessage(m));
           if (!live) return;
           guideRef.current = guide;
           setGuideInfo({ backend: guide.backend, loadMs: guide.loadMs });
         }
-        setGuideStatus('');
+        setGuideMessage('');
         void loop();
       } catch (err) {
-        if (live) setGuideStatus(`Face guidance is unavailable (${(err as Error).message}). Upload photos instead.`);
+        if (live) setGuideMessage(`Face guidance is unavailable (${(err as Error).message}). Upload photos instead.`);
       }
     })();
     return () => {
