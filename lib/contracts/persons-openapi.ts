@@ -39,7 +39,7 @@ export function registerPersonPaths(registry: OpenAPIRegistry): void {
     413: json(error, 'PAYLOAD_TOO_LARGE: image over FACE_MAX_IMAGE_BYTES.'),
     415: json(error, 'UNSUPPORTED_MEDIA_TYPE: not multipart/form-data.'),
     500: json(error, 'INTERNAL_ERROR.'),
-    503: json(error, 'SERVICE_UNAVAILABLE: models or database not available.'),
+    503: json(error, 'DATABASE_UNAVAILABLE: the database cannot be reached; SERVICE_UNAVAILABLE: the face models are not loaded. Both with Retry-After.'),
   };
 
   registry.registerPath({

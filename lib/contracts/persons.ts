@@ -20,6 +20,7 @@ export const API_V1_ERROR_CODES = [
   'PERSON_NOT_FOUND',
   'NOT_FOUND',
   'SERVICE_UNAVAILABLE',
+  'DATABASE_UNAVAILABLE',
   'INTERNAL_ERROR',
 ] as const;
 export type ApiV1ErrorCode = (typeof API_V1_ERROR_CODES)[number];

@@ -121,7 +121,7 @@ export function registerReviewPaths(registry: OpenAPIRegistry): void {
   const audit = registry.register('AuditListEnvelope', auditListEnvelopeSchema);
   const decisionRequest = registry.register('ReviewDecisionRequest', decisionRequestSchema);
   const error = errorEnvelopeSchema;
-  const unavailable = json(error, 'SERVICE_UNAVAILABLE: the database is not available.');
+  const unavailable = json(error, 'DATABASE_UNAVAILABLE: the database cannot be reached (Retry-After).');
 
   registry.registerPath({
     method: 'get',

@@ -20,6 +20,8 @@ export interface Database {
   db: AppDb;
   /** Whether nearest-neighbour search may use pgvector (set by the migrations runner). */
   hasVector: boolean;
+  /** The node-postgres (or Neon) pool under `db`, for stores that speak to it directly (rate limits); absent on PGlite. */
+  pool?: import('pg').Pool;
   close(): Promise<void>;
 }
 
@@ -29,6 +31,8 @@ export interface DatabaseOptions {
   DATABASE_DRIVER?: DatabaseKind;
   DATABASE_POOL_MAX: number;
 }
+
+const CONNECT_TIMEOUT_MS = 5_000;
 
 const runtimeRequire = () => createRequire(path.join(process.cwd(), 'package.json'));
 
@@ -56,17 +60,19 @@ export async function openDatabase(o: DatabaseOptions): Promise<Database> {
   }
   if (kind === 'pg') {
     const pg = req('pg') as typeof import('pg');
-    const pool = new pg.Pool({ connectionString: o.DATABASE_URL, max: o.DATABASE_POOL_MAX });
+    // A bounded connect: a database host that drops packets must turn into a 503, not a hung request.
+    const pool = new pg.Pool({ connectionString: o.DATABASE_URL, max: o.DATABASE_POOL_MAX, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     pool.on('error', (err) => console.error(JSON.stringify({ level: 'error', msg: 'postgres pool error', error: String(err) })));
     const db = drizzlePg(pool, { schema }) as unknown as AppDb;
-    return { kind, db, hasVector: false, close: () => pool.end() };
+    return { kind, db, hasVector: false, pool, close: () => pool.end() };
   }
   const neon = req('@neondatabase/serverless') as typeof import('@neondatabase/serverless');
   if (typeof WebSocket === 'undefined' && !neon.neonConfig.webSocketConstructor) {
     throw new Error('Neon needs a WebSocket: run Node 22+ or start Node with --experimental-websocket.');
   }
   const { drizzle: drizzleNeon } = await import('drizzle-orm/neon-serverless');
-  const pool = new neon.Pool({ connectionString: o.DATABASE_URL, max: o.DATABASE_POOL_MAX });
+  const pool = new neon.Pool({ connectionString: o.DATABASE_URL, max: o.DATABASE_POOL_MAX, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   const db = drizzleNeon(pool, { schema }) as unknown as AppDb;
-  return { kind, db, hasVector: false, close: () => pool.end() };
+  // Neon's Pool is node-postgres' Pool over a WebSocket: same query API.
+  return { kind, db, hasVector: false, pool: pool as unknown as import('pg').Pool, close: () => pool.end() };
 }

@@ -4,10 +4,11 @@
  * a request id. Route files stay one call long.
  */
 import 'server-only';
-import { memoryBank, FaceServiceUnavailableError } from '@/lib/server/face-services';
+import { memoryBank } from '@/lib/server/face-services';
 import { env as faceConfig, type Env as FaceConfig } from '@/lib/env';
 import type { MemoryBank } from '@/lib/faces/memory-bank';
 import { ApiV1Error, apiV1ErrorResponse } from './api-v1-error';
+import { apiV1UnavailableResponse } from './api-v1-unavailable';
 
 export interface ApiV1Context {
   request: Request;
@@ -30,13 +31,8 @@ export function apiV1Route(
       const data = await handler({ request, params, bank: memoryBank, config: faceConfig() });
       return Response.json({ success: true, data, error: null }, { status: 200, headers });
     } catch (err) {
-      if (FaceServiceUnavailableError.is(err)) {
-        console.error(JSON.stringify({ level: 'error', requestId, msg: 'memory bank unavailable', error: err.message }));
-        return apiV1ErrorResponse(
-          new ApiV1Error(503, 'SERVICE_UNAVAILABLE', 'The memory bank is temporarily unavailable; retry later.'),
-          { ...headers, 'Retry-After': '30' },
-        );
-      }
+      const unavailable = apiV1UnavailableResponse(err, requestId, headers);
+      if (unavailable) return unavailable;
       if (!ApiV1Error.is(err)) {
         console.error(JSON.stringify({ level: 'error', requestId, msg: 'api/v1 request failed', error: String(err) }));
       }

@@ -6,6 +6,8 @@ import 'server-only';
 import path from 'node:path';
 import { env } from '@/lib/env';
 import { createRateLimiter, type RateLimiter } from '@/lib/http/rate-limit';
+import { chooseDriver, type Database } from '@/lib/db/open-database';
+import { databaseRateLimitStore } from '@/lib/db/rate-limit-store';
 import { ModelRegistry, type ModelLoaders } from '@/lib/moderation/model-registry';
 import { loadSexismModel } from '@/lib/moderation/sexism/load-sexism-model';
 import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
@@ -34,6 +36,12 @@ export function defaultModelLoaders(): ModelLoaders {
   };
 }
 
+/** The memory bank's database (one pool, one migrations run), loaded lazily: moderation must not wait for it. */
+async function sharedDatabase(): Promise<Database> {
+  const { faceDatabase } = await import('@/lib/server/face-services');
+  return faceDatabase();
+}
+
 const KEY = Symbol.for('vigil.services');
 type GlobalWithServices = typeof globalThis & { [KEY]?: Services };
 
@@ -43,7 +51,12 @@ export function services(): Services {
     const e = env();
     g[KEY] = {
       registry: new ModelRegistry(defaultModelLoaders()),
-      moderationLimiter: createRateLimiter(e.RATE_LIMIT_PER_MINUTE),
+      moderationLimiter: createRateLimiter(e.RATE_LIMIT_PER_MINUTE, {
+        keyPrefix: 'moderation',
+        // With a PostgreSQL/Neon database every instance counts in it, so the budget holds across
+        // a load-balanced fleet; PGlite is one process and keeps the in-memory counters.
+        store: chooseDriver(e) === 'pglite' ? undefined : databaseRateLimitStore(sharedDatabase),
+      }),
     };
   }
   return g[KEY];

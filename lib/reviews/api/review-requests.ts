@@ -14,7 +14,7 @@ import {
 } from '@/lib/contracts/reviews';
 import { ApiV1Error, apiV1ErrorResponse, apiV1Errors } from '@/lib/http/api-v1-error';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
-import { FaceServiceUnavailableError } from '@/lib/server/face-services';
+import { apiV1UnavailableResponse } from '@/lib/http/api-v1-unavailable';
 import { auditToCsv } from '../audit-csv';
 import { ReviewNotFoundError } from '../review-store';
 import { reviewStore } from '../review-service';
@@ -101,13 +101,8 @@ export async function exportAuditCsvRequest(request: Request): Promise<Response>
       },
     });
   } catch (err) {
-    if (FaceServiceUnavailableError.is(err)) {
-      console.error(JSON.stringify({ level: 'error', requestId, msg: 'review store unavailable', error: err.message }));
-      return apiV1ErrorResponse(new ApiV1Error(503, 'SERVICE_UNAVAILABLE', 'The review queue is temporarily unavailable; retry later.'), {
-        ...headers,
-        'Retry-After': '30',
-      });
-    }
+    const unavailable = apiV1UnavailableResponse(err, requestId, headers);
+    if (unavailable) return unavailable;
     console.error(JSON.stringify({ level: 'error', requestId, msg: 'audit export failed', error: String(err) }));
     return apiV1ErrorResponse(err, headers);
   }
