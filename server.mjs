@@ -14,6 +14,8 @@ await app.prepare();
 
 const server = http.createServer((req, res) => {
   req.headers['x-vigil-client-ip'] = req.socket.remoteAddress ?? 'unknown';
+  // While draining, a keep-alive socket that just answered would hold server.close() open.
+  res.on('finish', () => stopping && setImmediate(() => server.closeIdleConnections()));
   handle(req, res).catch((err) => {
     console.error(JSON.stringify({ level: 'error', msg: 'unhandled request error', error: String(err) }));
     if (!res.headersSent) {
@@ -28,12 +30,22 @@ server.listen(port, hostname, () => {
 });
 
 let stopping = false;
+async function closeResources() {
+  const hook = globalThis[Symbol.for('vigil.shutdown')];
+  if (typeof hook !== 'function') return;
+  try {
+    await hook();
+  } catch (err) {
+    console.error(JSON.stringify({ level: 'error', msg: 'closing resources failed', error: String(err) }));
+  }
+}
 function shutdown(signal) {
   if (stopping) return;
   stopping = true;
   console.log(JSON.stringify({ level: 'info', msg: 'draining', signal }));
-  // Stop accepting, let in-flight requests finish, then exit; a hard deadline guards hung clients.
-  server.close(() => process.exit(0));
+  // Stop accepting, let in-flight requests finish, close the database (lib/server/shutdown.ts),
+  // then exit; a hard deadline guards hung clients.
+  server.close(() => void closeResources().finally(() => process.exit(0)));
   server.closeIdleConnections();
   setTimeout(() => process.exit(0), drainMs).unref();
 }
