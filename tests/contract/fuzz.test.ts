@@ -40,6 +40,8 @@ beforeAll(async () => {
   reviewId = reviews.data?.items[0]?.review_id ?? reviewId;
 });
 afterAll(async () => {
+  // A crash is the worst finding: show why.
+  if (server && server.process.exitCode !== null) console.error(`server exited ${server.process.exitCode}:\n${server.output().slice(-6000)}`);
   await server?.stop();
   dirs.cleanup();
 });
@@ -86,7 +88,7 @@ function jsonBodyFor(keys: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<
 
 const jsonContentType = fc.oneof(
   { weight: 6, arbitrary: fc.constant('application/json') },
-  { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/json; charset=utf-16', 'application/vnd.api+json', '', 'application/json\u0000', 'image/png') },
+  { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/json; charset=utf-16', 'application/vnd.api+json', '', 'APPLICATION/JSON;;;', 'image/png') },
 );
 
 // Images ---------------------------------------------------------------------------------
@@ -189,6 +191,15 @@ const multipartRequest: fc.Arbitrary<{ body: FormData | Uint8Array | string; con
 
 // ---------------------------------------------------------------- the checks
 
+/** fast-check's report with megabyte counterexamples squeezed: runs of one character become `<c×n>`. */
+function reporter<T>(out: fc.RunDetails<T>): void {
+  if (!out.failed) return;
+  const message = `${fc.defaultReportMessage(out) ?? 'property failed'}\nCause: ${String(out.errorInstance)}`;
+  const squeezed = message.replace(/(.)\1{40,}/gsu, (run, c: string) => `<${c}×${run.length}>`);
+  throw new Error(squeezed.length > 6_000 ? `${squeezed.slice(0, 6_000)}…` : squeezed);
+}
+const options = <T,>(numRuns: number): fc.Parameters<T> => ({ seed: SEED, numRuns: runs(numRuns), endOnFailure: true, reporter: reporter<T> });
+
 type Family = 'v1' | 'api';
 
 async function send(method: string, path: string, body?: BodyInit, contentType?: string): Promise<{ status: number; type: string; text: string }> {
@@ -199,8 +210,11 @@ async function send(method: string, path: string, body?: BodyInit, contentType?:
 }
 
 function expectDocumentedShape(family: Family, res: { status: number; type: string; text: string }, what: string) {
-  const context = `${what} -> ${res.status} ${res.text.slice(0, 300)}`;
+  const context = `${what.slice(0, 300)} -> ${res.status} ${res.text.slice(0, 300)}`;
   expect(res.status, context).toBeLessThan(500);
+  // Node's HTTP parser answers a request line or headers over its 16 KB limit with a bare 431
+  // before any route runs: transport level, outside both families.
+  if (res.status === 431 && res.text === '') return;
   if (family === 'api' && res.status === 200 && res.type.startsWith('text/csv')) return;
   expect(res.type, context).toMatch(/^application\/json/);
   const body = JSON.parse(res.text) as Record<string, unknown>;
@@ -228,7 +242,7 @@ function jsonEndpoint(family: Family, method: string, path: () => string, keys: 
       const res = await send(method, path(), body as BodyInit, contentType);
       expectDocumentedShape(family, res, `${method} ${path()} [${contentType}] ${printable(body)}`);
     }),
-    { seed: SEED, numRuns: runs(numRuns), endOnFailure: true },
+    options(numRuns),
   );
 }
 
@@ -238,7 +252,7 @@ function multipartEndpoint(path: () => string, numRuns: number) {
       const res = await send('POST', path(), body as BodyInit, contentType);
       expectDocumentedShape('api', res, `POST ${path()} ${printable(body)}`);
     }),
-    { seed: SEED, numRuns: runs(numRuns), endOnFailure: true },
+    options(numRuns),
   );
 }
 
@@ -285,7 +299,7 @@ describe(`fuzzing every endpoint (seed ${SEED})`, () => {
           expectDocumentedShape('api', res, `${method} ${path}`);
         },
       ),
-      { seed: SEED, numRuns: runs(80), endOnFailure: true },
+      options(80),
     ));
 
   it('leaves the server healthy', async () => {
