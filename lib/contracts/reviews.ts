@@ -7,7 +7,7 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { SEVERITIES } from '@/lib/moderation/types';
 import { PRIMARY_ISSUES, SUMMARIES } from './moderation';
-import { envelopeSchema, errorEnvelopeSchema } from './persons';
+import { envelopeSchema, errorEnvelopeSchema, hasNoNul, NO_NUL_MESSAGE } from './persons';
 
 export { PRIMARY_ISSUES, SEVERITIES, SUMMARIES };
 
@@ -58,14 +58,16 @@ export const decisionRequestSchema = z
     decision: z.enum(DECISIONS).describe('`confirm`: harmful as flagged; `overturn`: a false positive.'),
     moderator: z
       .string()
+      .refine(hasNoNul, NO_NUL_MESSAGE)
       .trim()
       .min(1, 'must not be empty')
       .max(MAX_MODERATOR_CHARS)
       .default(DEFAULT_MODERATOR)
       .describe('Who decided. No authentication exists yet: the console sends the name typed in its field.'),
-    note: z.string().trim().max(MAX_NOTE_CHARS).default(''),
+    note: z.string().refine(hasNoNul, NO_NUL_MESSAGE).trim().max(MAX_NOTE_CHARS).default(''),
     client_decision_id: z
       .string()
+      .refine(hasNoNul, NO_NUL_MESSAGE)
       .trim()
       .min(8)
       .max(100)

@@ -285,17 +285,17 @@ const pathSegment = fc.oneof(fc.uuid(), fc.string({ unit: hostileChar, maxLength
 const queryString = fc.dictionary(fc.constantFrom('limit', 'offset', 'status', 'primary_issue', 'severity', 'x'), fc.oneof(hostileString, fc.integer().map(String), fc.constant('1e309')), { maxKeys: 4 });
 
 describe(`fuzzing every endpoint (seed ${SEED})`, () => {
-  it('POST /v1/moderate/text', () => jsonEndpoint('v1', 'POST', () => '/v1/moderate/text', { text: anyText, explain: fc.boolean() }, 60));
+  it('POST /v1/moderate/text', () => jsonEndpoint('v1', 'POST', () => '/v1/moderate/text', { text: anyText, explain: fc.boolean() }, 100));
 
   it('POST /v1/moderate/batch', () =>
-    jsonEndpoint('v1', 'POST', () => '/v1/moderate/batch', { texts: fc.array(anyText, { maxLength: 120 }), explain: fc.anything() }, 40));
+    jsonEndpoint('v1', 'POST', () => '/v1/moderate/batch', { texts: fc.array(anyText, { maxLength: 120 }), explain: fc.anything() }, 60));
 
-  it('POST /api/v1/register', () => multipartEndpoint(() => '/api/v1/register', 40));
-  it('POST /api/v1/recognize', () => multipartEndpoint(() => '/api/v1/recognize', 30));
-  it('POST /api/v1/persons/{id}/faces', () => multipartEndpoint(() => `/api/v1/persons/${personId}/faces`, 20));
+  it('POST /api/v1/register', () => multipartEndpoint(() => '/api/v1/register', 60));
+  it('POST /api/v1/recognize', () => multipartEndpoint(() => '/api/v1/recognize', 40));
+  it('POST /api/v1/persons/{id}/faces', () => multipartEndpoint(() => `/api/v1/persons/${personId}/faces`, 30));
 
   it('PATCH /api/v1/persons/{id}', () =>
-    jsonEndpoint('api', 'PATCH', () => `/api/v1/persons/${personId}`, { name: anyText, relationship: anyText, metadata: fc.oneof(fc.jsonValue(), fc.object()) }, 50));
+    jsonEndpoint('api', 'PATCH', () => `/api/v1/persons/${personId}`, { name: anyText, relationship: anyText, metadata: fc.oneof(fc.jsonValue(), fc.object()) }, 80));
 
   it('POST /api/v1/reviews/{id}/decision', () =>
     jsonEndpoint(
@@ -325,7 +325,7 @@ describe(`fuzzing every endpoint (seed ${SEED})`, () => {
           expectDocumentedShape('api', res, `${method} ${path}`);
         },
       ),
-      options(80),
+      options(120),
     ));
 
   it('leaves the server healthy', async () => {
