@@ -3,6 +3,7 @@
 // forge it, unlike X-Forwarded-For) and a graceful drain on SIGTERM/SIGINT.
 import http from 'node:http';
 import next from 'next';
+import { rejectMalformedPath } from './lib/server/reject-malformed-path.mjs';
 
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '0.0.0.0';
@@ -16,6 +17,7 @@ const server = http.createServer((req, res) => {
   req.headers['x-vigil-client-ip'] = req.socket.remoteAddress ?? 'unknown';
   // While draining, a keep-alive socket that just answered would hold server.close() open.
   res.on('finish', () => stopping && setImmediate(() => server.closeIdleConnections()));
+  if (rejectMalformedPath(req, res)) return;
   handle(req, res).catch((err) => {
     console.error(JSON.stringify({ level: 'error', msg: 'unhandled request error', error: String(err) }));
     if (!res.headersSent) {
