@@ -15,8 +15,8 @@ import { errorEnvelopeSchema } from '@/lib/contracts/persons';
 import { photo, tempDirs } from './fixtures';
 import { startServer, type RunningServer } from './server';
 
-const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2_147_483_647);
-const SCALE = Number(process.env.FUZZ_RUNS_SCALE ?? 1);
+const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Date.now() % 2_147_483_647;
+const SCALE = Number(process.env.FUZZ_RUNS_SCALE ?? 3);
 const runs = (n: number) => Math.max(1, Math.round(n * SCALE));
 const REQUEST_TIMEOUT_MS = 30_000;
 console.log(`fuzz seed: ${SEED} (replay with FUZZ_SEED=${SEED})`);

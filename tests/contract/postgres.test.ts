@@ -60,7 +60,12 @@ describe.runIf(DATABASE_URL && PG_CTL)('on one PostgreSQL', () => {
       server = await startServer({ ...pgEnv, RATE_LIMIT_PER_MINUTE: '1000', FACE_WARM_ON_START: 'false' });
     });
     afterAll(async () => {
-      execFileSync(PG_CTL!, ['start']); // whatever happened, leave PostgreSQL running
+      // Whatever happened, leave PostgreSQL running (pg_ctl start fails when it already is).
+      try {
+        execFileSync(PG_CTL!, ['start'], { stdio: 'ignore' });
+      } catch {
+        // already running
+      }
       await server?.stop();
     });
 
