@@ -215,7 +215,7 @@ async function main() {
     });
     const fiveXX = Object.entries(rows[3]!.statuses).filter(([s]) => Number(s) >= 500).reduce((n, [, c]) => n + c, 0);
 
-    console.log(`\nloadtest: ${CLIENTS} clients, ${elapsed.toFixed(1)} s, mix ${MIX.map(([k, w]) => `${k} ${w * 100}%`).join(', ')} (batch = ${BATCH_SIZE} texts)\n`);
+    console.log(`\nloadtest: ${CLIENTS} clients, ${elapsed.toFixed(1)} s, mix ${MIX.map(([k, w]) => `${k} ${Math.round(w * 100)} %`).join(', ')} (batch = ${BATCH_SIZE} texts)\n`);
     console.log('| kind | requests | req/s | p50 ms | p95 ms | p99 ms | statuses | dropped |');
     console.log('|---|---:|---:|---:|---:|---:|---|---:|');
     for (const r of rows) {
