@@ -13,6 +13,7 @@ export const SHUTDOWN_HOOK = Symbol.for('vigil.shutdown');
 export async function closeServerResources(): Promise<void> {
   disposeReviewService();
   await disposeFaceServices();
+  console.log(JSON.stringify({ level: 'info', msg: 'database closed' }));
 }
 
 export function registerShutdownHook(): void {

@@ -83,5 +83,6 @@ describe('SIGTERM', () => {
     expect(await exited).toBe(0);
     expect(server.output()).toContain('"msg":"draining"');
     expect(server.output()).not.toContain('closing resources failed');
+    expect(server.output()).toContain('"msg":"database closed"');
   });
 });
