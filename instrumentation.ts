@@ -5,6 +5,8 @@ export async function register(): Promise<void> {
   const e = env(); // fails fast on bad configuration
   const { services } = await import('@/lib/server/services');
   const { warmFaceServices } = await import('@/lib/server/face-services');
+  const { registerShutdownHook } = await import('@/lib/server/shutdown');
+  registerShutdownHook();
 
   // The memory bank's database and models warm beside the moderation models; a failure there is
   // logged and retried on the next request, and never stops moderation from serving.

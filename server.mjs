@@ -4,6 +4,7 @@
 import http from 'node:http';
 import next from 'next';
 import pino from 'pino';
+import { rejectMalformedPath } from './lib/server/reject-malformed-path.mjs';
 
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '0.0.0.0';
@@ -24,6 +25,9 @@ await app.prepare();
 
 const server = http.createServer((req, res) => {
   req.headers['x-vigil-client-ip'] = req.socket.remoteAddress ?? 'unknown';
+  // While draining, a keep-alive socket that just answered would hold server.close() open.
+  res.on('finish', () => stopping && setImmediate(() => server.closeIdleConnections()));
+  if (rejectMalformedPath(req, res)) return;
   handle(req, res).catch((err) => {
     log.error({ err: { type: err?.name, message: String(err?.message ?? err).slice(0, 300) } }, 'unhandled request error');
     if (!res.headersSent) {
@@ -38,12 +42,22 @@ server.listen(port, hostname, () => {
 });
 
 let stopping = false;
+async function closeResources() {
+  const hook = globalThis[Symbol.for('vigil.shutdown')];
+  if (typeof hook !== 'function') return;
+  try {
+    await hook();
+  } catch (err) {
+    log.error({ err: { type: err?.name, message: String(err?.message ?? err).slice(0, 300) } }, 'closing resources failed');
+  }
+}
 function shutdown(signal) {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, 'draining');
-  // Stop accepting, let in-flight requests finish, then exit; a hard deadline guards hung clients.
-  server.close(() => process.exit(0));
+  // Stop accepting, let in-flight requests finish, close the database (lib/server/shutdown.ts),
+  // then exit; a hard deadline guards hung clients.
+  server.close(() => void closeResources().finally(() => process.exit(0)));
   server.closeIdleConnections();
   setTimeout(() => process.exit(0), drainMs).unref();
 }

@@ -2,7 +2,8 @@
 # Runs the database-backed tests against a throwaway PostgreSQL 15 server (Debian's, which has
 # no pgvector: this exercises the exact-search fallback). Installs postgresql-15 with apt when
 # missing, initdb's a temp dir, starts on a free loopback port, and removes everything on exit.
-# Usage: bash scripts/test-postgres.sh [vitest args]   (default: lib/db)
+# Usage: bash scripts/test-postgres.sh [vitest args]   (default: lib/db, then tests/contract/postgres.test.ts
+# against the production build when there is one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,5 +37,30 @@ trap cleanup EXIT
 
 echo "test-postgres: PostgreSQL 15 on 127.0.0.1:$port"
 export TEST_DATABASE_URL="postgres://vigil@127.0.0.1:$port/vigil_test"
-if [ $# -eq 0 ]; then set -- lib/db; fi
-npx vitest run "$@"
+
+# tests/contract/postgres.test.ts stops and restarts this server mid-test (a database that goes away).
+pg_opts="-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50"
+cat >"$dir/pgctl" <<PGCTL
+#!/usr/bin/env bash
+set -e
+case "\$1" in
+  stop) ${run_pg[*]} $bin/pg_ctl -D $dir/data -m fast -w stop >/dev/null ;;
+  start) ${run_pg[*]} $bin/pg_ctl -D $dir/data -l $dir/log -w -o "$pg_opts" start >/dev/null ;;
+  *) echo "usage: pgctl stop|start" >&2; exit 2 ;;
+esac
+PGCTL
+chmod 755 "$dir/pgctl"
+export TEST_PG_CTL="$dir/pgctl"
+
+if [ $# -gt 0 ]; then
+  npx vitest run "$@"
+  exit
+fi
+npx vitest run lib/db
+# Against the production build (test.sh builds first): two instances on this database, and the
+# database stopping under a running server.
+if [ -f .next/BUILD_ID ]; then
+  npx vitest run --config tests/contract/vitest.config.ts tests/contract/postgres.test.ts
+else
+  echo "test-postgres: no production build, skipping tests/contract/postgres.test.ts (run npx next build first)"
+fi

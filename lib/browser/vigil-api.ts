@@ -157,6 +157,7 @@ export const ERROR_HELP: Record<string, string> = {
   FORBIDDEN: 'This server does not allow that from here',
   RATE_LIMITED: 'Too many requests; wait a minute and try again',
   SERVICE_UNAVAILABLE: 'The server is busy starting up or unavailable; try again in a moment',
+  DATABASE_UNAVAILABLE: 'The server cannot reach its database right now; try again in a moment',
   INTERNAL_ERROR: 'Something went wrong on the server; try again',
   NETWORK_ERROR: 'The server could not be reached; check the connection and try again',
 };

@@ -24,6 +24,7 @@ export const API_V1_ERROR_CODES = [
   'FORBIDDEN',
   'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
+  'DATABASE_UNAVAILABLE',
   'INTERNAL_ERROR',
 ] as const;
 export type ApiV1ErrorCode = (typeof API_V1_ERROR_CODES)[number];
@@ -50,14 +51,20 @@ export const metadataSchema = z
   .record(z.string(), z.unknown())
   .describe(`Free JSON object, at most ${MAX_METADATA_BYTES} bytes serialised; returned as sent.`);
 
+/** PostgreSQL text and jsonb cannot hold U+0000; refused as a validation error, not a 500 from the database. */
+export const hasNoNul = (s: string) => !s.includes('\u0000');
+export const NO_NUL_MESSAGE = 'must not contain NUL (U+0000) characters';
+
 export const nameSchema = z
   .string()
+  .refine(hasNoNul, NO_NUL_MESSAGE)
   .trim()
   .min(1, 'must not be empty')
   .max(MAX_NAME_CHARS, `must be at most ${MAX_NAME_CHARS} characters`)
   .describe(`Person's name, trimmed, 1 to ${MAX_NAME_CHARS} characters.`);
 export const relationshipSchema = z
   .string()
+  .refine(hasNoNul, NO_NUL_MESSAGE)
   .trim()
   .max(MAX_RELATIONSHIP_CHARS, `must be at most ${MAX_RELATIONSHIP_CHARS} characters`)
   .describe(`Relationship to the user, at most ${MAX_RELATIONSHIP_CHARS} characters; empty when not sent.`);

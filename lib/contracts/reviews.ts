@@ -8,7 +8,7 @@ import { z } from 'zod';
 import './zod-config';
 import { SEVERITIES } from '@/lib/moderation/types';
 import { PRIMARY_ISSUES, SUMMARIES } from './moderation';
-import { envelopeSchema, errorEnvelopeSchema } from './persons';
+import { envelopeSchema, errorEnvelopeSchema, hasNoNul, NO_NUL_MESSAGE } from './persons';
 
 export { PRIMARY_ISSUES, SEVERITIES, SUMMARIES };
 
@@ -59,14 +59,16 @@ export const decisionRequestSchema = z
     decision: z.enum(DECISIONS).describe('`confirm`: harmful as flagged; `overturn`: a false positive.'),
     moderator: z
       .string()
+      .refine(hasNoNul, NO_NUL_MESSAGE)
       .trim()
       .min(1, 'must not be empty')
       .max(MAX_MODERATOR_CHARS)
       .default(DEFAULT_MODERATOR)
       .describe('Who decided. No authentication exists yet: the console sends the name typed in its field.'),
-    note: z.string().trim().max(MAX_NOTE_CHARS).default(''),
+    note: z.string().refine(hasNoNul, NO_NUL_MESSAGE).trim().max(MAX_NOTE_CHARS).default(''),
     client_decision_id: z
       .string()
+      .refine(hasNoNul, NO_NUL_MESSAGE)
       .trim()
       .min(8)
       .max(100)
@@ -122,7 +124,7 @@ export function registerReviewPaths(registry: OpenAPIRegistry): void {
   const audit = registry.register('AuditListEnvelope', auditListEnvelopeSchema);
   const decisionRequest = registry.register('ReviewDecisionRequest', decisionRequestSchema);
   const error = errorEnvelopeSchema;
-  const unavailable = json(error, 'SERVICE_UNAVAILABLE: the database is not available.');
+  const unavailable = json(error, 'DATABASE_UNAVAILABLE: the database cannot be reached (Retry-After).');
 
   registry.registerPath({
     method: 'get',

@@ -24,6 +24,8 @@ export interface Database {
   hasVector: boolean;
   /** Connection counts for the metrics: the pool's for node-postgres and Neon, one connection for PGlite. */
   stats(): { total: number; idle?: number; waiting?: number };
+  /** The node-postgres (or Neon) pool under `db`, for stores that speak to it directly (rate limits); absent on PGlite. */
+  pool?: import('pg').Pool;
   close(): Promise<void>;
 }
 
@@ -41,6 +43,8 @@ const poolStats = (pool: { totalCount: number; idleCount: number; waitingCount: 
   idle: pool.idleCount,
   waiting: pool.waitingCount,
 });
+
+const CONNECT_TIMEOUT_MS = 5_000;
 
 const runtimeRequire = () => createRequire(path.join(process.cwd(), 'package.json'));
 
@@ -72,17 +76,19 @@ export async function openDatabase(o: DatabaseOptions): Promise<Database> {
   }
   if (kind === 'pg') {
     const pg = req('pg') as typeof import('pg');
-    const pool = new pg.Pool({ connectionString: o.DATABASE_URL, max: o.DATABASE_POOL_MAX });
+    // A bounded connect: a database host that drops packets must turn into a 503, not a hung request.
+    const pool = new pg.Pool({ connectionString: o.DATABASE_URL, max: o.DATABASE_POOL_MAX, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     pool.on('error', (err) => logger().error({ err: errorForLog(err) }, 'postgres pool error'));
     const db = drizzlePg(pool, { schema }) as unknown as AppDb;
-    return { kind, db, hasVector: false, stats: () => poolStats(pool), close: () => pool.end() };
+    return { kind, db, hasVector: false, pool, stats: () => poolStats(pool), close: () => pool.end() };
   }
   const neon = req('@neondatabase/serverless') as typeof import('@neondatabase/serverless');
   if (typeof WebSocket === 'undefined' && !neon.neonConfig.webSocketConstructor) {
     throw new Error('Neon needs a WebSocket: run Node 22+ or start Node with --experimental-websocket.');
   }
   const { drizzle: drizzleNeon } = await import('drizzle-orm/neon-serverless');
-  const pool = new neon.Pool({ connectionString: o.DATABASE_URL, max: o.DATABASE_POOL_MAX });
+  const pool = new neon.Pool({ connectionString: o.DATABASE_URL, max: o.DATABASE_POOL_MAX, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   const db = drizzleNeon(pool, { schema }) as unknown as AppDb;
-  return { kind, db, hasVector: false, stats: () => poolStats(pool), close: () => pool.end() };
+  // Neon's Pool is node-postgres' Pool over a WebSocket: same query API.
+  return { kind, db, hasVector: false, pool: pool as unknown as import('pg').Pool, stats: () => poolStats(pool), close: () => pool.end() };
 }

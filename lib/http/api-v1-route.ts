@@ -7,7 +7,7 @@
  * Route files stay one call long.
  */
 import 'server-only';
-import { memoryBank, FaceServiceUnavailableError } from '@/lib/server/face-services';
+import { memoryBank } from '@/lib/server/face-services';
 import { env as faceConfig, type Env as FaceConfig } from '@/lib/env';
 import type { MemoryBank } from '@/lib/faces/memory-bank';
 import { authorizeApiV1, type ApiV1Access, type Principal } from '@/lib/auth/authorize-request';
@@ -17,6 +17,7 @@ import { metrics, routeTemplate, startRequest } from '@/lib/observability/metric
 import { ApiV1Error, apiV1ErrorResponse } from './api-v1-error';
 import { consumeFaceBudget } from './face-rate-limit';
 import { requestIdOf } from './request-id';
+import { apiV1Unavailable } from './api-v1-unavailable';
 
 export interface ApiV1Context {
   request: Request;
@@ -65,12 +66,10 @@ export function apiV1Route(
         response = Response.json({ success: true, data, error: null }, { status: 200, headers });
       }
     } catch (err) {
-      if (FaceServiceUnavailableError.is(err)) {
-        log.error({ err: errorForLog(err) }, 'memory bank unavailable');
-        response = apiV1ErrorResponse(
-          new ApiV1Error(503, 'SERVICE_UNAVAILABLE', 'The memory bank is temporarily unavailable; retry later.'),
-          { ...headers, 'Retry-After': '30' },
-        );
+      const unavailable = apiV1Unavailable(err, headers);
+      if (unavailable) {
+        log.error({ err: errorForLog(err) }, unavailable.reason);
+        response = unavailable.response;
       } else {
         if (!ApiV1Error.is(err)) log.error({ err: errorForLog(err) }, 'api/v1 request failed');
         response = apiV1ErrorResponse(err, headers);

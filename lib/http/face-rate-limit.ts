@@ -7,10 +7,11 @@
  * - sign-in: POST /api/v1/session, a fixed 10 attempts per client per minute against key guessing.
  *
  * The limiters are process singletons on globalThis (one budget per client, whichever route
- * bundle answers).
+ * bundle answers); with PostgreSQL/Neon their counters live in the database, like moderation's.
  */
 import 'server-only';
 import { env } from '@/lib/env';
+import { rateLimitStore } from '@/lib/server/services';
 import { ApiV1Error } from './api-v1-error';
 import { clientKey, createRateLimiter, type RateLimiter } from './rate-limit';
 import { V1Error } from './v1-error';
@@ -27,9 +28,10 @@ type GlobalWithLimiters = typeof globalThis & { [KEY]?: Limiters };
 
 function limiters(): Limiters {
   const g = globalThis as GlobalWithLimiters;
+  // Same store as the moderation budget: shared by every instance when DATABASE_URL is set.
   g[KEY] ??= {
-    faces: createRateLimiter(env().FACE_RATE_LIMIT_PER_MINUTE),
-    signIn: createRateLimiter(SIGN_IN_ATTEMPTS_PER_MINUTE),
+    faces: createRateLimiter(env().FACE_RATE_LIMIT_PER_MINUTE, { keyPrefix: 'faces', store: rateLimitStore() }),
+    signIn: createRateLimiter(SIGN_IN_ATTEMPTS_PER_MINUTE, { keyPrefix: 'sign-in', store: rateLimitStore() }),
   };
   return g[KEY];
 }

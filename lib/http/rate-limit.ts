@@ -24,9 +24,29 @@ function headersFor(limit: number, res: RateLimiterRes): Record<string, string> 
   };
 }
 
-export function createRateLimiter(perMinute: number): RateLimiter {
+/** A budget's counters: `consume` resolves or rejects with a RateLimiterRes, like rate-limiter-flexible's limiters. */
+export interface RateLimitCounter {
+  consume(key: string, points: number): Promise<RateLimiterRes>;
+}
+
+/**
+ * Where the counters live. Default: this process's memory. Several instances behind one load
+ * balancer pass a shared store (lib/db/rate-limit-store.ts) so one budget holds across all.
+ */
+export interface RateLimitStore {
+  counter(options: { points: number; duration: number; keyPrefix: string }): RateLimitCounter;
+}
+
+export interface RateLimiterOptions {
+  store?: RateLimitStore;
+  /** Separates budgets that share a store (default `rl`). */
+  keyPrefix?: string;
+}
+
+export function createRateLimiter(perMinute: number, options: RateLimiterOptions = {}): RateLimiter {
   if (perMinute <= 0) return { consume: async () => ({ headers: {} }) };
-  const limiter = new RateLimiterMemory({ points: perMinute, duration: 60 });
+  const budget = { points: perMinute, duration: 60, keyPrefix: options.keyPrefix ?? 'rl' };
+  const limiter: RateLimitCounter = options.store ? options.store.counter(budget) : new RateLimiterMemory(budget);
   return {
     async consume(key) {
       try {

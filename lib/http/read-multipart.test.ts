@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readMultipart } from './read-multipart';
+import { ApiV1Error } from './api-v1-error';
 
 const limits = { maxFileBytes: 1_000, maxFieldBytes: 100, fileFields: ['image'] };
 
@@ -54,5 +55,31 @@ describe('readMultipart', () => {
     const f = withImage(10);
     f.append('metadata', 'x'.repeat(500));
     expect((await readMultipart(await streamed(f), limits)).truncatedFields.has('metadata')).toBe(true);
+  });
+});
+
+describe('readMultipart on hostile headers and bodies (found by the fuzz test)', () => {
+  const request = (contentType: string, body: string) =>
+    new Request('http://x/api/v1/register', { method: 'POST', headers: { 'content-type': contentType }, body });
+  const hostileLimits = { maxFileBytes: 1024, maxFieldBytes: 1024, fileFields: ['image'] };
+
+  it('answers 415 for a boundary with no value instead of throwing from busboy', async () => {
+    const err = await readMultipart(request('multipart/form-data; boundary=', '--\r\n'), hostileLimits).catch((e: unknown) => e);
+    expect(ApiV1Error.is(err) && err.status).toBe(415);
+  });
+
+  it('answers 400 for a body that ends inside a file part, without an uncaught stream error', async () => {
+    const uncaught: unknown[] = [];
+    const onUncaught = (e: unknown) => uncaught.push(e);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const body = '--xyz\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\n\r\n\u00e9\u00f2e';
+      const err = await readMultipart(request('multipart/form-data; boundary=xyz', body), hostileLimits).catch((e: unknown) => e);
+      expect(ApiV1Error.is(err) && err.status).toBe(400);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
   });
 });

@@ -42,25 +42,41 @@ export async function readMultipart(request: Request, limits: MultipartLimits): 
   if (!request.body) throw new ApiV1Error(400, 'VALIDATION_ERROR', "Field 'image': required.");
 
   const form: MultipartForm = { fields: new Map(), truncatedFields: new Set(), files: new Map() };
-  const parser = busboy({
-    headers: { 'content-type': contentType },
-    limits: { fileSize: limits.maxFileBytes, files: limits.fileFields.length, fields: MAX_PARTS, parts: MAX_PARTS, fieldSize: limits.maxFieldBytes },
-  });
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { 'content-type': contentType },
+      limits: { fileSize: limits.maxFileBytes, files: limits.fileFields.length, fields: MAX_PARTS, parts: MAX_PARTS, fieldSize: limits.maxFieldBytes },
+    });
+  } catch (err) {
+    // busboy throws synchronously on a header it cannot use (`boundary=` with no value): found
+    // by tests/contract/fuzz.test.ts, it used to answer 500.
+    throw new ApiV1Error(415, 'UNSUPPORTED_MEDIA_TYPE', `Content-Type must be multipart/form-data with a boundary (${err instanceof Error ? err.message : 'unusable'}).`);
+  }
   const body = Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>);
 
   await new Promise<void>((resolve, reject) => {
     let failed = false;
     let received = 0;
+    let oversize = false;
     const fail = (err: unknown) => {
       if (failed) return;
       failed = true;
       body.unpipe(parser);
-      body.destroy();
+      // A body within the limit is read to its end and dropped: left unread, it holds the
+      // keep-alive socket paused and the client's next request on it hangs (found by
+      // tests/contract/fuzz.test.ts after a malformed part header). An oversize body is cut off.
+      if (oversize) body.destroy();
+      else body.resume();
       reject(err);
     };
     body.on('data', (chunk: Buffer) => {
       received += chunk.length;
-      if (received > maxBody) fail(tooLarge(limits.maxFileBytes));
+      if (received > maxBody && !oversize) {
+        oversize = true;
+        if (failed) body.destroy();
+        else fail(tooLarge(limits.maxFileBytes));
+      }
     });
     body.on('error', () => fail(new ApiV1Error(400, 'VALIDATION_ERROR', 'The request body could not be read.')));
     parser.on('field', (name, value, info) => {
@@ -74,6 +90,9 @@ export async function readMultipart(request: Request, limits: MultipartLimits): 
         return;
       }
       const chunks: Buffer[] = [];
+      // A body that ends inside a file part makes busboy error the file stream too; without a
+      // listener that 'error' is an uncaught exception (found by tests/contract/fuzz.test.ts).
+      stream.on('error', (err: Error) => fail(new ApiV1Error(400, 'VALIDATION_ERROR', `Malformed multipart body: ${err.message}.`)));
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('limit', () => fail(tooLarge(limits.maxFileBytes)));
       stream.on('close', () => {

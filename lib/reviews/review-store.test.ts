@@ -127,3 +127,17 @@ describe('review store on PGlite', () => {
     expect(await store.purgeExpiredTexts(30, new Date(Date.parse('2026-03-01T00:00:00Z') + 31 * DAY))).toBe(1);
   });
 });
+
+describe('review store and hostile texts', () => {
+  it('records a text holding NUL characters (PostgreSQL text cannot) with U+FFFD in their place', async () => {
+    const database = await openDatabase({ ...loadEnv({ DATA_DIR: ':memory:' }), DATA_DIR: ':memory:' });
+    try {
+      await migrate(database);
+      const store = createReviewStore(database);
+      expect(await store.record([verdict('kill\u0000you', 'highly_harmful', 'threat', 'critical', 0.95)])).toBe(1);
+      expect((await store.list({ status: 'pending', limit: 10, offset: 0 })).items.map((i) => i.text)).toEqual(['kill\ufffdyou']);
+    } finally {
+      await database.close();
+    }
+  });
+});

@@ -87,7 +87,9 @@ export function createReviewStore(database: Database): ReviewStore {
   return {
     async record(results, now = new Date()) {
       const rows = results.filter(needsReview).map((r) => ({
-        text: r.text,
+        // PostgreSQL text cannot hold U+0000: one such text used to fail the whole insert and
+        // pause recording for everyone (found by tests/contract/fuzz.test.ts).
+        text: r.text.replaceAll('\u0000', '\ufffd'),
         summary: r.ensemble.summary,
         primaryIssue: r.ensemble.primary_issue,
         severity: r.ensemble.severity,

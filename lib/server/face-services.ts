@@ -17,8 +17,12 @@ import { createPersonStore } from '@/lib/db/person-store';
 import { metrics } from '@/lib/observability/metrics';
 
 export class FaceServiceUnavailableError extends Error {
-  constructor(what: string, cause: unknown) {
-    super(`${what} unavailable: ${cause instanceof Error ? cause.message : String(cause)}`);
+  /** Which dependency failed: answered 503 DATABASE_UNAVAILABLE or SERVICE_UNAVAILABLE. */
+  constructor(
+    readonly resource: 'face models' | 'database',
+    cause: unknown,
+  ) {
+    super(`${resource} unavailable: ${cause instanceof Error ? cause.message : String(cause)}`);
     this.name = 'FaceServiceUnavailableError';
     brandError(this, this.name);
   }

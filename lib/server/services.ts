@@ -5,7 +5,9 @@
 import 'server-only';
 import path from 'node:path';
 import { env } from '@/lib/env';
-import { createRateLimiter, type RateLimiter } from '@/lib/http/rate-limit';
+import { createRateLimiter, type RateLimiter, type RateLimitStore } from '@/lib/http/rate-limit';
+import { chooseDriver, type Database } from '@/lib/db/open-database';
+import { databaseRateLimitStore } from '@/lib/db/rate-limit-store';
 import { ModelRegistry, type ModelLoaders } from '@/lib/moderation/model-registry';
 import { loadSexismModel } from '@/lib/moderation/sexism/load-sexism-model';
 import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
@@ -34,6 +36,20 @@ export function defaultModelLoaders(): ModelLoaders {
   };
 }
 
+/** The memory bank's database (one pool, one migrations run), loaded lazily: moderation must not wait for it. */
+async function sharedDatabase(): Promise<Database> {
+  const { faceDatabase } = await import('@/lib/server/face-services');
+  return faceDatabase();
+}
+
+/**
+ * Where rate-limit counters live. With a PostgreSQL/Neon database every instance counts in it, so
+ * a budget holds across a load-balanced fleet; PGlite is one process and keeps in-memory counters.
+ */
+export function rateLimitStore(): RateLimitStore | undefined {
+  return chooseDriver(env()) === 'pglite' ? undefined : databaseRateLimitStore(sharedDatabase);
+}
+
 const KEY = Symbol.for('vigil.services');
 type GlobalWithServices = typeof globalThis & { [KEY]?: Services };
 
@@ -43,7 +59,7 @@ export function services(): Services {
     const e = env();
     g[KEY] = {
       registry: new ModelRegistry(defaultModelLoaders()),
-      moderationLimiter: createRateLimiter(e.RATE_LIMIT_PER_MINUTE),
+      moderationLimiter: createRateLimiter(e.RATE_LIMIT_PER_MINUTE, { keyPrefix: 'moderation', store: rateLimitStore() }),
     };
   }
   return g[KEY];

@@ -190,8 +190,8 @@ describe('REVIEW_QUEUE=false and a database that is down', () => {
         expect(res.status).toBe(200);
         expect(Date.now() - started).toBeLessThan(5_000);
       }
-      await expectError(await fetch(`${server.url}/api/v1/reviews`), 503, 'SERVICE_UNAVAILABLE');
-      await expectError(await fetch(`${server.url}/api/v1/reviews/audit/export`), 503, 'SERVICE_UNAVAILABLE');
+      await expectError(await fetch(`${server.url}/api/v1/reviews`), 503, 'DATABASE_UNAVAILABLE');
+      await expectError(await fetch(`${server.url}/api/v1/reviews/audit/export`), 503, 'DATABASE_UNAVAILABLE');
     } finally {
       await server.stop();
     }

@@ -45,7 +45,32 @@ export function parseMetadata(raw: string | undefined, truncated: boolean): Reco
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ApiV1Error(400, 'INVALID_METADATA', "Field 'metadata': must be a JSON object.");
   }
+  const problem = metadataProblem(value);
+  if (problem) throw new ApiV1Error(400, 'INVALID_METADATA', `Field 'metadata': ${problem}.`);
   return value as Record<string, unknown>;
+}
+
+/**
+ * What jsonb would refuse with a 500 (found by tests/contract/fuzz.test.ts): a NUL character in
+ * a key or string, or nesting deeper than MAX_METADATA_DEPTH (also what keeps JSON.stringify's
+ * recursion safe). Walked iteratively so a deep document cannot overflow the stack here.
+ */
+export const MAX_METADATA_DEPTH = 32;
+function metadataProblem(root: unknown): string | undefined {
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return 'must not contain NUL (U+0000) characters';
+    } else if (value !== null && typeof value === 'object') {
+      if (depth > MAX_METADATA_DEPTH) return `must not be nested more than ${MAX_METADATA_DEPTH} levels deep`;
+      for (const [k, v] of Object.entries(value)) {
+        if (k.includes('\u0000')) return 'must not contain NUL (U+0000) characters';
+        stack.push([v, depth + 1]);
+      }
+    }
+  }
+  return undefined;
 }
 
 async function readImageForm(ctx: ApiV1Context): Promise<{ form: MultipartForm; image: Buffer }> {
@@ -129,7 +154,11 @@ export async function updatePersonRequest(ctx: ApiV1Context) {
   const body = await readJsonBody(ctx.request);
   if (body !== null && typeof body === 'object' && 'metadata' in body) {
     const m = (body as { metadata: unknown }).metadata;
-    parseMetadata(JSON.stringify(m), false); // same rules (object, size) and code as registration
+    // Same rules (object, depth, NUL, size) and code as registration; the depth check runs
+    // before JSON.stringify, whose recursion a deeply nested body could overflow.
+    const problem = metadataProblem(m);
+    if (problem) throw new ApiV1Error(400, 'INVALID_METADATA', `Field 'metadata': ${problem}.`);
+    parseMetadata(JSON.stringify(m), false);
   }
   const patch = updatePersonSchema.safeParse(body);
   if (!patch.success) throw firstIssue(patch.error, 'body');

@@ -1,0 +1,26 @@
+/**
+ * The 503 answers of the /api/v1 family. A database that cannot be reached (at start-up, or
+ * gone away later) answers DATABASE_UNAVAILABLE, so clients and load balancers can tell it from
+ * the face models still loading (SERVICE_UNAVAILABLE). Both carry Retry-After.
+ */
+import { isDatabaseUnavailableError } from '@/lib/db/database-unavailable';
+import { hasErrorBrand } from './error-brand';
+import { ApiV1Error, apiV1ErrorResponse } from './api-v1-error';
+
+const RETRY_AFTER_S = '30';
+
+/** The 503 response for `err` and what failed (for the log), or undefined when `err` is not an availability failure. */
+export function apiV1Unavailable(
+  err: unknown,
+  headers: Record<string, string>,
+): { response: Response; reason: 'database unavailable' | 'face models unavailable' } | undefined {
+  const database = isDatabaseUnavailableError(err);
+  if (!database && !hasErrorBrand(err, 'FaceServiceUnavailableError')) return undefined;
+  const error = database
+    ? new ApiV1Error(503, 'DATABASE_UNAVAILABLE', 'The database is temporarily unavailable; retry later.')
+    : new ApiV1Error(503, 'SERVICE_UNAVAILABLE', 'The face models are temporarily unavailable; retry later.');
+  return {
+    response: apiV1ErrorResponse(error, { ...headers, 'Retry-After': RETRY_AFTER_S }),
+    reason: database ? 'database unavailable' : 'face models unavailable',
+  };
+}

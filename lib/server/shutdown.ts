@@ -1,0 +1,22 @@
+/**
+ * What server.mjs runs after the last in-flight request has answered on SIGTERM/SIGINT: close
+ * the database (PGlite writes a shutdown checkpoint, PostgreSQL pools end their sessions) and
+ * free the face models. server.mjs is plain Node outside the Next bundles, so the hook is handed
+ * over on globalThis under a well-known symbol.
+ */
+import 'server-only';
+import { disposeFaceServices } from './face-services';
+import { disposeReviewService } from '@/lib/reviews/review-service';
+import { logger } from '@/lib/observability/logger';
+
+export const SHUTDOWN_HOOK = Symbol.for('vigil.shutdown');
+
+export async function closeServerResources(): Promise<void> {
+  disposeReviewService();
+  await disposeFaceServices();
+  logger().info('database closed');
+}
+
+export function registerShutdownHook(): void {
+  (globalThis as Record<symbol, unknown>)[SHUTDOWN_HOOK] = closeServerResources;
+}

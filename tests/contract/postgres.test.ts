@@ -1,0 +1,96 @@
+/**
+ * Scale-out and database faults on a real PostgreSQL 15; runs only from scripts/test-postgres.sh,
+ * which provides TEST_DATABASE_URL and TEST_PG_CTL (a script taking `stop` or `start`).
+ * - Two server processes on one database behave as one service: a rate limit is enforced across
+ *   both, and a person registered through one is recognised through the other.
+ * - PostgreSQL stopping under a running server gives 503 DATABASE_UNAVAILABLE (moderation keeps
+ *   answering), and the server recovers by itself when PostgreSQL is back.
+ */
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { personEnvelopeSchema, personListEnvelopeSchema, recognizeEnvelopeSchema } from '@/lib/contracts/persons';
+import { expectEnvelopeError, imageForm, photo } from './fixtures';
+import { postJson, startServer, type RunningServer } from './server';
+
+const DATABASE_URL = process.env.TEST_DATABASE_URL;
+const PG_CTL = process.env.TEST_PG_CTL;
+
+describe.runIf(DATABASE_URL && PG_CTL)('on one PostgreSQL', () => {
+  const pgEnv = { DATABASE_URL: DATABASE_URL!, DATABASE_DRIVER: 'pg' };
+
+  describe('two instances', () => {
+    let a: RunningServer;
+    let b: RunningServer;
+    beforeAll(async () => {
+      // One after the other: the second start also proves the migrations run once.
+      a = await startServer({ ...pgEnv, RATE_LIMIT_PER_MINUTE: '5' });
+      b = await startServer({ ...pgEnv, RATE_LIMIT_PER_MINUTE: '5' });
+    });
+    afterAll(async () => {
+      await Promise.all([a?.stop(), b?.stop()]);
+    });
+
+    it('enforce one rate limit across both', async () => {
+      const statuses: number[] = [];
+      for (const server of [a, a, a, b, b, b]) {
+        const res = await postJson(`${server.url}/v1/moderate/text`, { text: 'hello there' });
+        await res.body?.cancel();
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+      expect((await postJson(`${a.url}/v1/moderate/text`, { text: 'again' })).status).toBe(429);
+    });
+
+    it('share the memory bank: registered on one, recognised on the other', async () => {
+      const reg = personEnvelopeSchema.parse(
+        await (await fetch(`${a.url}/api/v1/register`, { method: 'POST', body: imageForm({ name: 'Barack Obama' }, photo('train/obama/obama.jpg')) })).json(),
+      );
+      if (!reg.success) throw new Error(reg.error.message);
+      const rec = recognizeEnvelopeSchema.parse(
+        await (await fetch(`${b.url}/api/v1/recognize`, { method: 'POST', body: imageForm({}, photo('train/obama/obama2.jpg')) })).json(),
+      );
+      if (!rec.success) throw new Error(rec.error.message);
+      expect(rec.data.faces[0]).toMatchObject({ person_id: reg.data.person_id, name: 'Barack Obama', match: true });
+    });
+  });
+
+  describe('PostgreSQL going away after start-up', () => {
+    let server: RunningServer;
+    beforeAll(async () => {
+      server = await startServer({ ...pgEnv, RATE_LIMIT_PER_MINUTE: '1000', FACE_WARM_ON_START: 'false' });
+    });
+    afterAll(async () => {
+      // Whatever happened, leave PostgreSQL running (pg_ctl start fails when it already is).
+      try {
+        execFileSync(PG_CTL!, ['start'], { stdio: 'ignore' });
+      } catch {
+        // already running
+      }
+      await server?.stop();
+    });
+
+    it('answers 503 DATABASE_UNAVAILABLE while it is down, keeps moderating, and recovers', async () => {
+      const list = () => fetch(`${server.url}/api/v1/persons`);
+      expect((await list()).status).toBe(200);
+
+      execFileSync(PG_CTL!, ['stop']);
+      for (const res of [await list(), await fetch(`${server.url}/api/v1/reviews`), await fetch(`${server.url}/api/v1/persons/00000000-0000-4000-8000-000000000000`)]) {
+        await expectEnvelopeError(res, 503, 'DATABASE_UNAVAILABLE');
+      }
+      const moderated = await postJson(`${server.url}/v1/moderate/text`, { text: 'You are a pathetic idiot.' });
+      expect(moderated.status).toBe(200);
+      expect(await (await fetch(`${server.url}/v1/health`)).json()).toMatchObject({ status: 'healthy', models_loaded: true });
+
+      execFileSync(PG_CTL!, ['start']);
+      let status = 0;
+      for (let i = 0; i < 60 && status !== 200; i++) {
+        const res = await list();
+        status = res.status;
+        if (status === 200) expect(personListEnvelopeSchema.parse(await res.json()).success).toBe(true);
+        else await new Promise((r) => setTimeout(r, 500));
+      }
+      expect(status).toBe(200);
+      expect(server.process.exitCode).toBeNull();
+    });
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * SIGTERM against the production server: requests already in flight finish with 200 (a
+ * 100-text batch and a recognition, each still uploading its body when the signal arrives, so
+ * they are provably in flight), new connections are refused meanwhile, the database is closed,
+ * and the process exits 0.
+ */
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { imageForm, photo, tempDirs } from './fixtures';
+import { startServer, type RunningServer } from './server';
+
+const dirs = tempDirs('vigil-shutdown-');
+afterAll(() => dirs.cleanup());
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+/** A POST whose body is sent in two halves; the second half waits for `release`. */
+function splitUpload(url: string, contentType: string, body: Buffer, release: Promise<void>): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', headers: { 'content-type': contentType, 'content-length': String(body.length) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    const half = Math.floor(body.length / 2);
+    req.write(body.subarray(0, half));
+    void release.then(() => req.end(body.subarray(half)));
+  });
+}
+
+async function multipartBytes(form: FormData): Promise<{ type: string; bytes: Buffer }> {
+  const r = new Request('http://x', { method: 'POST', body: form });
+  return { type: r.headers.get('content-type')!, bytes: Buffer.from(await r.arrayBuffer()) };
+}
+
+function connectRefused(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = http.get(`${url}/v1/health`, (res) => {
+      res.resume();
+      resolve(false);
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
+  });
+}
+
+describe('SIGTERM', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ DATA_DIR: dirs.make(), RATE_LIMIT_PER_MINUTE: '0', SHUTDOWN_GRACE_MS: '60000', MAX_BODY_BYTES: '4194304' });
+    // The face models are warm once a recognition has answered.
+    const warm = await fetch(`${server.url}/api/v1/recognize`, { method: 'POST', body: imageForm({}, photo('train/biden/biden.jpg')) });
+    expect(warm.status).toBe(200);
+  });
+  afterAll(async () => server?.stop());
+
+  it('drains in-flight requests with 200, refuses new connections, and exits 0', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const texts = Array.from({ length: 100 }, (_, i) => `Text number ${i}: ${'you are all wonderful people and I hate nothing '.repeat(150)}`);
+    const batch = splitUpload(`${server.url}/v1/moderate/batch`, 'application/json', Buffer.from(JSON.stringify({ texts })), released);
+    const face = await multipartBytes(imageForm({}, photo('test/obama_and_biden.jpg')));
+    const recognition = splitUpload(`${server.url}/api/v1/recognize`, face.type, face.bytes, released);
+    await new Promise((r) => setTimeout(r, 300)); // both requests have reached the handlers
+
+    const exited = new Promise<number | null>((resolve) => server.process.once('exit', (code) => resolve(code)));
+    server.process.kill('SIGTERM');
+    for (let i = 0; i < 50 && !(await connectRefused(server.url)); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await connectRefused(server.url)).toBe(true);
+    expect(server.process.exitCode).toBeNull(); // still draining
+
+    release();
+    const [b, r] = await Promise.all([batch, recognition]);
+    expect(b.status).toBe(200);
+    expect((JSON.parse(b.body) as { results: unknown[] }).results).toHaveLength(100);
+    expect(r.status).toBe(200);
+    expect((JSON.parse(r.body) as { success: boolean }).success).toBe(true);
+
+    expect(await exited).toBe(0);
+    expect(server.output()).toContain('"msg":"draining"');
+    expect(server.output()).not.toContain('closing resources failed');
+    expect(server.output()).toContain('"msg":"database closed"');
+  });
+});
