@@ -33,7 +33,8 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   }
 }
 
-async function readLimited(request: Request, maxBytes: number, tooLarge: () => Error): Promise<Uint8Array> {
+/** The body's bytes, cancelling the upload as soon as it passes `maxBytes` (then throws `tooLarge()`). */
+export async function readLimited(request: Request, maxBytes: number, tooLarge: () => Error): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

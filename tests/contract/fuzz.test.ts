@@ -306,10 +306,12 @@ describe(`fuzzing every endpoint (seed ${SEED})`, () => {
       40,
     ));
 
+  it('POST /api/v1/session', () => jsonEndpoint('api', 'POST', () => '/api/v1/session', { api_key: anyText }, 30));
+
   it('persons, reviews and audit by hostile ids and queries, every method', () =>
     fc.assert(
       fc.asyncProperty(
-        fc.constantFrom('/api/v1/persons', '/api/v1/persons/{id}', '/api/v1/persons/{id}/faces', '/api/v1/reviews', '/api/v1/reviews/{id}/decision', '/api/v1/reviews/audit', '/api/v1/reviews/audit/export'),
+        fc.constantFrom('/api/v1/persons', '/api/v1/persons/{id}', '/api/v1/persons/{id}/faces', '/api/v1/reviews', '/api/v1/reviews/{id}/decision', '/api/v1/reviews/audit', '/api/v1/reviews/audit/export', '/api/v1/session'),
         pathSegment,
         queryString,
         fc.constantFrom('GET', 'DELETE', 'PATCH', 'POST'),

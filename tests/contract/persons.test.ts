@@ -3,6 +3,7 @@
  * in a temp directory. Photos come from VIGIL_DATA_DIR (default ../shared/data).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,6 +145,38 @@ describe('faces, recognition and the person resource', () => {
     expect([ids.obama, ids.twin]).toContain(byX[1]!.person_id);
     expect(byX[2]).toMatchObject({ person_id: null, name: null, relationship: null, match: false });
     for (const f of found) expect(f.similarity).toBeGreaterThanOrEqual(0);
+  });
+
+  it('cuts off an oversized JSON body sent without Content-Length at the limit (413), and keeps serving', async () => {
+    // A chunked upload that never ends, against PATCH's 64 KiB limit: only a server that stops at
+    // the limit can answer at all (one that buffers the whole body first waits forever). node:http,
+    // because fetch only reads the answer once it has sent the whole body.
+    const chunk = `{"name":"${'a'.repeat(16 * 1024)}`;
+    const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = httpRequest(`${server.url}/api/v1/persons/00000000-0000-4000-8000-000000000000`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      });
+      let answered = false;
+      req.on('response', (res) => {
+        answered = true;
+        res.on('end', () => req.destroy());
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: body }));
+      });
+      req.on('error', (err) => (answered ? undefined : reject(err)));
+      const pump = () => {
+        while (!answered) {
+          if (!req.write(chunk)) return void req.once('drain', pump);
+        }
+      };
+      pump();
+    });
+    expect(status).toBe(413);
+    expect(errorEnvelopeSchema.parse(JSON.parse(text)).error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect((await fetch(`${server.url}/api/v1/persons`)).status).toBe(200);
   });
 
   it('lists, reads and updates persons', async () => {

@@ -8,6 +8,7 @@ import type { SessionStatus } from '@/lib/contracts/session';
 import { signInRequestSchema } from '@/lib/contracts/session';
 import { ApiV1Error, apiV1Errors } from '@/lib/http/api-v1-error';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
+import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import { consumeSignInBudget } from '@/lib/http/face-rate-limit';
 import { bearerToken, keyId, matchesApiKey } from '../api-keys';
 import { forbidden, isHttps, sessionOf, unauthorized } from '../authorize-request';
@@ -48,17 +49,7 @@ function fromOtherSite(request: Request, trustProxy: boolean): boolean {
 export async function signInRequest({ request, config }: ApiV1Context): Promise<Response> {
   if (fromOtherSite(request, config.TRUST_PROXY)) throw forbidden('Sign-in is only accepted from this site\'s own pages.');
   const headers = await consumeSignInBudget(request);
-  if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) {
-    throw new ApiV1Error(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json.');
-  }
-  const text = await request.text();
-  if (Buffer.byteLength(text, 'utf8') > MAX_BODY_BYTES) throw new ApiV1Error(413, 'PAYLOAD_TOO_LARGE', `Body must be at most ${MAX_BODY_BYTES} bytes.`);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw apiV1Errors.validation('body', 'must be valid JSON');
-  }
+  const body = await readApiV1Json(request, MAX_BODY_BYTES);
   const parsed = signInRequestSchema.safeParse(body);
   if (!parsed.success) throw apiV1Errors.validation('api_key', 'required (a string of 1 to 1024 characters)');
   if (config.API_KEYS.length === 0) {

@@ -11,6 +11,7 @@ import {
   updatePersonSchema,
 } from '@/lib/contracts/persons';
 import { ApiV1Error, apiV1Errors } from '@/lib/http/api-v1-error';
+import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
 import { readMultipart, type MultipartForm } from '@/lib/http/read-multipart';
 import { addFace } from '../add-face';
@@ -94,22 +95,6 @@ function personId(ctx: ApiV1Context): string {
   return id.toLowerCase();
 }
 
-async function readJsonBody(request: Request): Promise<unknown> {
-  const type = request.headers.get('content-type') ?? '';
-  if (!/^application\/json\b/i.test(type)) {
-    throw new ApiV1Error(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json.');
-  }
-  const text = await request.text();
-  if (Buffer.byteLength(text) > MAX_JSON_BODY_BYTES) {
-    throw new ApiV1Error(413, 'PAYLOAD_TOO_LARGE', `The body is larger than ${MAX_JSON_BODY_BYTES} bytes.`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ApiV1Error(400, 'VALIDATION_ERROR', 'The body is not valid JSON.');
-  }
-}
-
 export async function registerRequest(ctx: ApiV1Context) {
   const { form, image } = await readImageForm(ctx);
   for (const f of ['name', 'relationship'] as const) {
@@ -151,7 +136,7 @@ export async function getPersonRequest(ctx: ApiV1Context) {
 
 export async function updatePersonRequest(ctx: ApiV1Context) {
   const id = personId(ctx);
-  const body = await readJsonBody(ctx.request);
+  const body = await readApiV1Json(ctx.request, MAX_JSON_BODY_BYTES);
   if (body !== null && typeof body === 'object' && 'metadata' in body) {
     const m = (body as { metadata: unknown }).metadata;
     // Same rules (object, depth, NUL, size) and code as registration; the depth check runs

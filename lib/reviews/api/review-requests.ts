@@ -13,6 +13,7 @@ import {
   type ReviewList,
 } from '@/lib/contracts/reviews';
 import { ApiV1Error, apiV1Errors } from '@/lib/http/api-v1-error';
+import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
 import { auditToCsv } from '../audit-csv';
 import { ReviewNotFoundError } from '../review-store';
@@ -36,22 +37,6 @@ function queryOf(request: Request): Record<string, string> {
   return out;
 }
 
-async function readJson(request: Request): Promise<unknown> {
-  const type = request.headers.get('content-type') ?? '';
-  if (!/^application\/json\b/i.test(type)) {
-    throw new ApiV1Error(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json.');
-  }
-  const text = await request.text();
-  if (Buffer.byteLength(text, 'utf8') > MAX_JSON_BODY_BYTES) {
-    throw new ApiV1Error(413, 'PAYLOAD_TOO_LARGE', `Body must be at most ${MAX_JSON_BODY_BYTES} bytes.`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw apiV1Errors.validation('body', 'must be valid JSON');
-  }
-}
-
 export async function listReviewsRequest({ request }: ApiV1Context): Promise<ReviewList> {
   const parsed = listReviewsQuerySchema.safeParse(queryOf(request));
   if (!parsed.success) throw firstIssue(parsed.error, 'query');
@@ -61,7 +46,7 @@ export async function listReviewsRequest({ request }: ApiV1Context): Promise<Rev
 }
 
 export async function decideReviewRequest({ request, params }: ApiV1Context): Promise<DecisionResult> {
-  const body = await readJson(request);
+  const body = await readApiV1Json(request, MAX_JSON_BODY_BYTES);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw apiV1Errors.validation('body', 'must be a JSON object');
   const parsed = decisionRequestSchema.safeParse(body);
   if (!parsed.success) throw firstIssue(parsed.error, 'body');
