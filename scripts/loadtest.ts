@@ -15,10 +15,10 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { freePort } from '@/tests/contract/server';
 
 const { values: args } = parseArgs({
   options: {
@@ -66,16 +66,6 @@ const REGISTER = [
   ['Kit Harington', 'train/kit_harington/john1.jpeg'],
   ['Rose Leslie', 'train/rose_leslie/img1.jpg'],
 ];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 function rssMiB(pid: number): number | undefined {
   try {

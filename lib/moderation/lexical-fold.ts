@@ -161,7 +161,8 @@ function joinSpacedLetters(view: LexicalView): LexicalView {
 
 const LEET_CHAR = /[0-9@$!]/;
 const WORD_WITH_LEET = /\S*[0-9@$!]\S*/g;
-const LEET: Readonly<Record<string, string>> = {
+/** Leetspeak digits and symbols read as letters (the transformer's input fold reuses it). */
+export const LEET: Readonly<Record<string, string>> = {
   '0': 'o',
   '1': 'i',
   '3': 'e',

@@ -11,15 +11,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { postJson, startServer } from '@/tests/contract/server';
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const RUNS = arg('runs', 3);
-const REQUESTS = arg('requests', 1_000);
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, requests: { type: 'string', default: '1000' } } });
+const RUNS = Number(values.runs);
+const REQUESTS = Number(values.requests);
 
 const TEXTS = [
   'Thanks for the quick reply, that fixed it.',

@@ -7,6 +7,7 @@
  * `tokenizer_config.json` and `config.json` objects and runs the model itself.
  */
 import { Tokenizer } from '@huggingface/tokenizers';
+import { LEET } from '../lexical-fold';
 import type { Preprocessed } from '../preprocess';
 import { TOXICITY_HEADS, type ToxicityHead, type ToxicityScores } from '../types';
 
@@ -73,16 +74,8 @@ export function createToxicityTokenizer(tokenizerJson: object, tokenizerConfig: 
 /** Word-piece count of a string (plus a constant for [CLS]/[SEP]). */
 export type PieceCounter = (text: string) => number;
 
-const LEET_MAP: Readonly<Record<string, string>> = {
-  '0': 'o',
-  '3': 'e',
-  '4': 'a',
-  '5': 's',
-  '7': 't',
-  '9': 'g',
-  '@': 'a',
-  $: 's',
-};
+// The rules' leet table without '1', which leetCandidates reads both as 'i' and as 'l'.
+const { '1': _eitherIOrL, ...LEET_MAP } = LEET;
 const HAS_ASCII_LETTER = /[a-z]/i;
 const HAS_LEET = /[0134579@$!]/;
 // A whitespace-delimited word with a leet character: the core (letters, digits, @ $ !) with any
