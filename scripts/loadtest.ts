@@ -2,7 +2,7 @@
  * npm run loadtest [-- --duration 60 --clients 32 --json out.json]
  *
  * Loopback load test against the production build (`npx next build` first). It starts its own
- * `node server.mjs` on a free port (rate limits off: RATE_LIMIT_PER_MINUTE=0, or 429s would be
+ * `node server.mjs` on a free port (rate limits off: RATE_LIMIT_PER_MINUTE=0 and FACE_RATE_LIMIT_PER_MINUTE=0, or 429s would be
  * most of what it measures; a fresh temporary PGlite DATA_DIR), registers a few people, then runs
  * `clients` concurrent clients for `duration` seconds, each looping over a weighted mix of
  * single-text moderation, 25-text batches and face recognition with photos from
@@ -11,7 +11,7 @@
  * Reports throughput, p50/p95/p99 per kind and overall, status counts, connection errors
  * (dropped connections), and RSS at the start of the load, at minute 1, at the end and at peak;
  * growth "minute 1 -> end" is reported for runs longer than 60 s (the issue's target: < 10 %).
- * Exits 1 when a 5xx or a dropped connection was seen.
+ * Exits 1 when a 5xx, any other non-200 answer, or a dropped connection was seen.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -95,7 +95,7 @@ async function main() {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['server.mjs'], {
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '0', DATA_DIR: dataDir },
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '0', FACE_RATE_LIMIT_PER_MINUTE: '0', DATA_DIR: dataDir },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -204,6 +204,9 @@ async function main() {
       };
     });
     const fiveXX = Object.entries(rows[3]!.statuses).filter(([s]) => Number(s) >= 500).reduce((n, [, c]) => n + c, 0);
+    // Every request in the mix is valid and limits are off, so any other answer is a finding too
+    // (a 429 here once meant a new limit had silently turned the test into a rate-limit test).
+    const otherNon200 = Object.entries(rows[3]!.statuses).filter(([s]) => Number(s) !== 200 && Number(s) < 500).reduce((n, [, c]) => n + c, 0);
 
     console.log(`\nloadtest: ${CLIENTS} clients, ${elapsed.toFixed(1)} s, mix ${MIX.map(([k, w]) => `${k} ${Math.round(w * 100)} %`).join(', ')} (batch = ${BATCH_SIZE} texts)\n`);
     console.log('| kind | requests | req/s | p50 ms | p95 ms | p99 ms | statuses | dropped |');
@@ -216,14 +219,14 @@ async function main() {
       `\nserver RSS (MiB): start ${rssStart.toFixed(0)}, minute 1 ${rssMin1.toFixed(0)}, end ${rssEnd.toFixed(0)}, peak ${rssPeak.toFixed(0)}; ` +
         (growth === null ? 'growth minute 1 -> end: n/a (run longer than 60 s)' : `growth minute 1 -> end ${(growth * 100).toFixed(1)} %`),
     );
-    console.log(`5xx: ${fiveXX}, dropped connections: ${rows[3]!.dropped}`);
+    console.log(`5xx: ${fiveXX}, other non-200: ${otherNon200}, dropped connections: ${rows[3]!.dropped}`);
     if (args.json) {
       writeFileSync(args.json, JSON.stringify({ clients: CLIENTS, durationS: elapsed, rows, rss: { start: rssStart, minute1: rssMin1, end: rssEnd, peak: rssPeak, growth, samples: rss } }, null, 2));
     }
 
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
-    process.exitCode = fiveXX > 0 || rows[3]!.dropped > 0 ? 1 : 0;
+    process.exitCode = fiveXX > 0 || otherNon200 > 0 || rows[3]!.dropped > 0 ? 1 : 0;
   } finally {
     cleanup();
   }
