@@ -50,7 +50,7 @@ const TERM_RE = new RegExp(
 
 function matchCase(src: string, dst: string): string {
   if (src === src.toUpperCase() && src.length > 1) return dst.toUpperCase();
-  if (src[0] === src[0].toUpperCase()) return dst[0].toUpperCase() + dst.slice(1);
+  if (src.charAt(0) === src.charAt(0).toUpperCase()) return dst.charAt(0).toUpperCase() + dst.slice(1);
   return dst;
 }
 
@@ -66,7 +66,7 @@ export function counterfactual(text: string): string | null {
     if (dst === undefined) {
       const pool = pl ? CDA_PLURAL : jew ? NOUN_TARGETS : CDA_ADJ; // adjectives and colour terms -> adjectives
       const options = pool.filter((t) => t !== key);
-      dst = options[Math.floor(rand() * options.length)];
+      dst = options[Math.floor(rand() * options.length)] ?? key;
       chosen.set(key, dst);
     }
     return matchCase(m, dst);
