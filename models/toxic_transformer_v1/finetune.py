@@ -90,11 +90,19 @@ def main():
     eval_every = env("TOX_FT_EVAL_EVERY", 150, int)
     max_flag = env("TOX_FT_MAX_IDENTITY_FLAG", 0.05)
     seed = env("TOX_FT_SEED", cfg["seed"] + 300, int)
+    warmup = env("TOX_FT_WARMUP", 50, int)
     tag = os.environ.get("TOX_FT_TAG", "ft")
 
     train, val = load_split("train"), load_split("val")
     aug, idv = load_split("identity_aug"), load_split("identity_val")
     pos_weight = class_weights(train)
+    if env("TOX_FT_CDA", 0, int):  # counterfactual identity-term copies of training rows (cda.ts)
+        cda = load_split("cda")
+        for k in ("ids", "c"):
+            train[k] = train[k] + cda[k]
+        for k in ("y", "m", "j", "lens"):
+            train[k] = np.concatenate([train[k], cda[k]])
+        log(f"+ {len(cda['ids'])} counterfactual (CDA) rows in the training pool")
     base_idx = list(range(len(train["ids"])))
     threat_pos = [i for i in base_idx if train["m"][i, 2] > 0 and train["y"][i, 2] >= 0.5]
     idx = base_idx + threat_pos * (threat_os - 1)
@@ -118,7 +126,7 @@ def main():
         y = torch.from_numpy(np.concatenate([train["y"][b], aug["y"][a]]))
         m = torch.from_numpy(np.concatenate([train["m"][b], aug["m"][a]]))
         for g in opt.param_groups:
-            g["lr"] = lr_peak * min(1.0, (step + 1) / 50) * max(0.0, 1 - step / steps)
+            g["lr"] = lr_peak * min(1.0, (step + 1) / warmup) * max(0.0, 1 - step / steps)
         loss_el = F.binary_cross_entropy_with_logits(model(ids, mask), y, pos_weight=pos_weight, reduction="none")
         loss = (loss_el * m).sum() / m.sum().clamp(min=1.0)
         opt.zero_grad(set_to_none=True)
