@@ -63,13 +63,7 @@ type HeadMetrics = Partial<Record<ToxicityHead, HeadMetric>>;
 function headMetrics(rows: readonly Row[], scores: readonly number[][], filter?: (r: Row) => boolean): HeadMetrics {
   const out: HeadMetrics = {};
   TOXICITY_HEADS.forEach((head, h) => {
-    const labels: number[] = [];
-    const s: number[] = [];
-    rows.forEach((r, i) => {
-      if (!r.m[h] || (filter && !filter(r))) return;
-      labels.push(r.y[h]! >= 0.5 ? 1 : 0);
-      s.push(scores[i]![h]!);
-    });
+    const { labels, scores: s } = labelledScores(rows, scores, h, filter);
     const pos = labels.reduce((a, b) => a + b, 0);
     if (pos < 2 || pos > labels.length - 2) return;
     out[head] = { roc_auc: r4(rocAuc(labels, s)), pr_auc: r4(averagePrecision(labels, s)), n: labels.length, positives: pos };
@@ -82,6 +76,22 @@ const meanAuc = (m: HeadMetrics) => {
 };
 const r4 = (x: number) => Math.round(x * 10000) / 10000;
 const toArr = (s: ToxicityScores) => TOXICITY_HEADS.map((h) => s[h]);
+
+/** Binary labels and scores of head `h` over the rows that label it (masked rows left out). */
+function labelledScores(
+  rows: readonly Row[],
+  scores: readonly number[][],
+  h: number,
+  filter?: (r: Row) => boolean,
+): { labels: number[]; scores: number[] } {
+  const out = { labels: [] as number[], scores: [] as number[] };
+  rows.forEach((r, i) => {
+    if (!r.m[h] || (filter && !filter(r))) return;
+    out.labels.push(r.y[h]! >= 0.5 ? 1 : 0);
+    out.scores.push(scores[i]![h]!);
+  });
+  return out;
+}
 
 async function scoreAll(model: LoadedToxicityModel, texts: readonly string[]): Promise<number[][]> {
   const out: number[][] = [];
@@ -306,13 +316,7 @@ async function main(): Promise<void> {
   const thresholds = {} as Record<ToxicityHead, number>;
   const thresholdInfo: Record<string, { threshold: number; val_macro_f1: number; val_f1_positive: number; f1_threshold?: number }> = {};
   TOXICITY_HEADS.forEach((head, h) => {
-    const labels: number[] = [];
-    const s: number[] = [];
-    val.forEach((r, i) => {
-      if (!r.m[h]) return;
-      labels.push(r.y[h]! >= 0.5 ? 1 : 0);
-      s.push(valScores[i]![h]!);
-    });
+    const { labels, scores: s } = labelledScores(val, valScores, h);
     const best = bestMacroF1Threshold(labels, s, 0.5);
     thresholds[head] = r4(best.threshold);
     thresholdInfo[head] = { threshold: r4(best.threshold), val_macro_f1: r4(best.macroF1), val_f1_positive: r4(best.report.positive.f1) };
@@ -327,13 +331,7 @@ async function main(): Promise<void> {
   constrainThresholds(thresholds, idItems, idScores);
   TOXICITY_HEADS.forEach((head, h) => {
     if (thresholds[head] === f1Thresholds[head]) return;
-    const labels: number[] = [];
-    const s: number[] = [];
-    val.forEach((r, i) => {
-      if (!r.m[h]) return;
-      labels.push(r.y[h]! >= 0.5 ? 1 : 0);
-      s.push(valScores[i]![h]!);
-    });
+    const { labels, scores: s } = labelledScores(val, valScores, h);
     thresholds[head] = r4(thresholds[head]);
     const rep = binaryReport(labels, applyThreshold(s, thresholds[head]));
     thresholdInfo[head] = {

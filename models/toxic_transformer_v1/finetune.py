@@ -29,12 +29,11 @@ import time
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from train import (  # noqa: E402
     HEADS, HERE, WORK, ToxicityTransformer, class_weights, export_onnx, head_aucs, length_batches, load_split, log,
-    pad, predict, set_seed, write_config, write_reference,
+    mixed_batch_step, predict, set_seed, write_config, write_reference,
 )
 
 
@@ -121,18 +120,8 @@ def main():
     t0 = time.time()
     for step in range(steps):
         b = batches[step % len(batches)]
-        a = rs.randint(0, len(aug["ids"]), size=n_id)
-        ids, mask = pad([train["ids"][i] for i in b] + [aug["ids"][i] for i in a])
-        y = torch.from_numpy(np.concatenate([train["y"][b], aug["y"][a]]))
-        m = torch.from_numpy(np.concatenate([train["m"][b], aug["m"][a]]))
-        for g in opt.param_groups:
-            g["lr"] = lr_peak * min(1.0, (step + 1) / warmup) * max(0.0, 1 - step / steps)
-        loss_el = F.binary_cross_entropy_with_logits(model(ids, mask), y, pos_weight=pos_weight, reduction="none")
-        loss = (loss_el * m).sum() / m.sum().clamp(min=1.0)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        opt.step()
+        lr = lr_peak * min(1.0, (step + 1) / warmup) * max(0.0, 1 - step / steps)
+        loss = mixed_batch_step(model, opt, train, aug, b, n_id, rs, pos_weight, lr)
         if (step + 1) % 50 == 0:
             log(f"step {step + 1}/{steps} loss {float(loss):.4f} ({(step + 1) / (time.time() - t0):.2f} steps/s)")
         if (step + 1) % eval_every == 0 or step + 1 == steps:

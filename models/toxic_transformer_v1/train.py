@@ -253,6 +253,25 @@ def write_reference(model, test, path, n=64):
         json.dump({"rows": rows, "logits": logits}, f)
 
 
+def mixed_batch_step(model, opt, train, aug, b, n_aug, rs, pos_weight, lr):
+    """One AdamW step at learning rate `lr` on training rows `b` plus `n_aug` random rows of `aug`
+    (masked BCE over the labelled heads, gradients clipped at 1). Shared by phase 2 and stage 3
+    (finetune.py); draws from `rs` before anything else, as both always did."""
+    a = rs.randint(0, len(aug["ids"]), size=n_aug)
+    ids, mask = pad([train["ids"][i] for i in b] + [aug["ids"][i] for i in a])
+    y = torch.from_numpy(np.concatenate([train["y"][b], aug["y"][a]]))
+    m = torch.from_numpy(np.concatenate([train["m"][b], aug["m"][a]]))
+    for g in opt.param_groups:
+        g["lr"] = lr
+    loss_el = F.binary_cross_entropy_with_logits(model(ids, mask), y, pos_weight=pos_weight, reduction="none")
+    loss = (loss_el * m).sum() / m.sum().clamp(min=1.0)
+    opt.zero_grad(set_to_none=True)
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    opt.step()
+    return loss
+
+
 def finetune_identity(model, cfg, train, val, pos_weight, ckpt_dir, base_val_auc):
     """Phase 2, identity-term debiasing (Dixon et al. 2018): continue from the best checkpoint at a low
     learning rate with every batch = 56 training rows + 8 neutral identity sentences (all heads 0,
@@ -275,18 +294,7 @@ def finetune_identity(model, cfg, train, val, pos_weight, ckpt_dir, base_val_auc
     t0 = time.time()
     for step in range(steps):
         b = batches[step % len(batches)]
-        a = rs.randint(0, len(aug["ids"]), size=8)
-        ids, mask = pad([train["ids"][i] for i in b] + [aug["ids"][i] for i in a])
-        y = torch.from_numpy(np.concatenate([train["y"][b], aug["y"][a]]))
-        m = torch.from_numpy(np.concatenate([train["m"][b], aug["m"][a]]))
-        for g in opt.param_groups:
-            g["lr"] = lr_peak * min(1.0, (step + 1) / 50) * (1 - step / steps)
-        loss_el = F.binary_cross_entropy_with_logits(model(ids, mask), y, pos_weight=pos_weight, reduction="none")
-        loss = (loss_el * m).sum() / m.sum().clamp(min=1.0)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        opt.step()
+        loss = mixed_batch_step(model, opt, train, aug, b, 8, rs, pos_weight, lr_peak * min(1.0, (step + 1) / 50) * (1 - step / steps))
         if (step + 1) % 100 == 0:
             log(f"identity fine-tune step {step + 1}/{steps} loss {float(loss):.4f} ({(step + 1) / (time.time() - t0):.2f} steps/s)")
     aucs = head_aucs(predict(model, val), val)
