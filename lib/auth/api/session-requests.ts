@@ -11,7 +11,7 @@ import type { ApiV1Context } from '@/lib/http/api-v1-route';
 import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import { consumeSignInBudget } from '@/lib/http/face-rate-limit';
 import { bearerToken, keyId, matchesApiKey } from '../api-keys';
-import { forbidden, isHttps, sessionOf, unauthorized } from '../authorize-request';
+import { forbidden, isHttps, isSameOrigin, sessionOf, unauthorized } from '../authorize-request';
 import { sessionCookie, sessionSecret, signSession } from '../session-token';
 
 const MAX_BODY_BYTES = 4 * 1024;
@@ -31,18 +31,14 @@ export async function sessionStatusRequest({ request, config }: ApiV1Context): P
   };
 }
 
-/** A browser request from another site (login CSRF); non-browser clients send neither header. */
+/**
+ * A browser request from another site (login CSRF). Non-browser clients send neither
+ * Sec-Fetch-Site nor Origin, and `none` is a navigation the user started; both are let through.
+ */
 function fromOtherSite(request: Request, trustProxy: boolean): boolean {
   const site = request.headers.get('sec-fetch-site');
-  if (site) return site !== 'same-origin' && site !== 'none';
-  const origin = request.headers.get('origin');
-  if (!origin) return false;
-  const host = (trustProxy && request.headers.get('x-forwarded-host')?.split(',')[0]?.trim()) || request.headers.get('host');
-  try {
-    return new URL(origin).host !== host;
-  } catch {
-    return true;
-  }
+  if (site === 'none' || (!site && !request.headers.get('origin'))) return false;
+  return !isSameOrigin(request, trustProxy);
 }
 
 /** POST {api_key}: verify the key, set the session cookie. */

@@ -6,6 +6,8 @@
 import type { z } from 'zod';
 import {
   MAX_METADATA_BYTES,
+  NO_NUL_MESSAGE,
+  hasNoNul,
   listPersonsQuerySchema,
   registerFieldsSchema,
   updatePersonSchema,
@@ -62,11 +64,11 @@ function metadataProblem(root: unknown): string | undefined {
   while (stack.length > 0) {
     const [value, depth] = stack.pop()!;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return 'must not contain NUL (U+0000) characters';
+      if (!hasNoNul(value)) return NO_NUL_MESSAGE;
     } else if (value !== null && typeof value === 'object') {
       if (depth > MAX_METADATA_DEPTH) return `must not be nested more than ${MAX_METADATA_DEPTH} levels deep`;
       for (const [k, v] of Object.entries(value)) {
-        if (k.includes('\u0000')) return 'must not contain NUL (U+0000) characters';
+        if (!hasNoNul(k)) return NO_NUL_MESSAGE;
         stack.push([v, depth + 1]);
       }
     }
