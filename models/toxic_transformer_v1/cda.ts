@@ -54,6 +54,17 @@ function matchCase(src: string, dst: string): string {
   return dst;
 }
 
+/** The groups a text names, canonical (singular/adjective) and de-duplicated, in order of appearance. */
+export function namedGroups(text: string): string[] {
+  const canon: Record<string, string> = { jew: 'jewish', jews: 'jewish', blacks: 'black', whites: 'white', migrants: 'immigrant' };
+  const out = new Set<string>();
+  for (const m of text.matchAll(TERM_RE)) {
+    const key = m[0].toLowerCase();
+    out.add(canon[key] ?? (m[1] ? key.replace(/s$/, '') : key));
+  }
+  return [...out];
+}
+
 /** The counterfactual copy of `text`, or null when it names no group. Deterministic per text. */
 export function counterfactual(text: string): string | null {
   const rand = rng(fnv1a(`cda|${text}`));
@@ -79,19 +90,42 @@ async function main(): Promise<void> {
   const tokConfig = JSON.parse(readFileSync(join(HERE, 'tokenizer_config.json'), 'utf8')) as object;
   const tokenizer = createToxicityTokenizer(tokJson, tokConfig);
   const lines: string[] = [];
-  let rows = 0;
-  const rl = createInterface({ input: createReadStream(join(WORK, 'train.jsonl'), 'utf8'), crlfDelay: Infinity });
+  const pairs: string[] = [];
+  // Counterfactual pairs for logit pairing (CLP, Garg et al. 2019): a neutral text (every labelled
+  // head 0, `overall` labelled) and its counterfactual. Neutral training rows and the training
+  // identity frames (identity_aug.jsonl) only; toxic rows are not paired, as in the paper.
+  const pairOf = (r: { t: string; y: number[]; m: number[] }, cf: string): void => {
+    if (r.m[0] !== 1 || r.y.some((v, k) => r.m[k] === 1 && v >= 0.5)) return;
+    const clean = preprocess(cf).clean;
+    pairs.push(JSON.stringify({ a: encodeText(tokenizer, r.t, MAX_LENGTH), b: encodeText(tokenizer, clean, MAX_LENGTH) }));
+  };
+  for (const split of ['train', 'identity_aug'] as const) {
+    const rl = createInterface({ input: createReadStream(join(WORK, `${split}.jsonl`), 'utf8'), crlfDelay: Infinity });
+    for await (const line of rl) {
+      if (!line) continue;
+      const r = JSON.parse(line) as { t: string; y: number[]; m: number[]; c: string; j: number };
+      const cf = counterfactual(r.t);
+      if (cf === null) continue;
+      pairOf(r, cf);
+      if (split !== 'train') continue;
+      const clean = preprocess(cf).clean;
+      lines.push(JSON.stringify({ t: clean, ids: encodeText(tokenizer, clean, MAX_LENGTH), y: r.y, m: r.m, c: `cda:${r.c}`, j: r.j }));
+    }
+  }
+  // Validation rows that name a group (for select_checkpoint.py's natural-text identity measure).
+  const valGroups: string[] = [];
+  let i = 0;
+  const rl = createInterface({ input: createReadStream(join(WORK, 'val.jsonl'), 'utf8'), crlfDelay: Infinity });
   for await (const line of rl) {
     if (!line) continue;
-    rows++;
-    const r = JSON.parse(line) as { t: string; y: number[]; m: number[]; c: string; j: number };
-    const cf = counterfactual(r.t);
-    if (cf === null) continue;
-    const clean = preprocess(cf).clean;
-    lines.push(JSON.stringify({ t: clean, ids: encodeText(tokenizer, clean, MAX_LENGTH), y: r.y, m: r.m, c: `cda:${r.c}`, j: r.j }));
+    const groups = namedGroups((JSON.parse(line) as { t: string }).t);
+    if (groups.length > 0) valGroups.push(JSON.stringify({ i, groups }));
+    i++;
   }
+  writeFileSync(join(WORK, 'val-groups.jsonl'), `${valGroups.join('\n')}\n`);
   writeFileSync(join(WORK, 'cda.jsonl'), `${lines.join('\n')}\n`);
-  console.log(`cda.jsonl: ${lines.length} counterfactual copies of ${rows} training rows`);
+  writeFileSync(join(WORK, 'cda-pairs.jsonl'), `${pairs.join('\n')}\n`);
+  console.log(`cda.jsonl: ${lines.length} counterfactual copies of training rows; cda-pairs.jsonl: ${pairs.length} neutral pairs`);
 }
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);

@@ -25,7 +25,9 @@ from train import DEFAULTS, WORK, HERE, ToxicityTransformer, load_split, predict
 
 
 def main():
-    m = onnx.load(os.path.join(HERE, "model_quantized.onnx"))
+    # --model PATH: another int8 export (e.g. an earlier commit's, via git show); --out NAME: checkpoint name
+    src = sys.argv[sys.argv.index("--model") + 1] if "--model" in sys.argv else os.path.join(HERE, "model_quantized.onnx")
+    m = onnx.load(src)
     init = {i.name: numpy_helper.to_array(i) for i in m.graph.initializer}
     cfg = dict(DEFAULTS)
     cfg.update(dim=128, layers=4, heads=4, ff_mult=4, max_len=128)
@@ -46,8 +48,9 @@ def main():
     assert not missing, missing
     model.load_state_dict(new)
     os.makedirs(os.path.join(WORK, "checkpoints"), exist_ok=True)
-    out = os.path.join(WORK, "checkpoints", "dequantized.pt")
-    torch.save({"model": model.state_dict(), "cfg": cfg, "step": 0, "source": "model_quantized.onnx (dequantised)"}, out)
+    name = sys.argv[sys.argv.index("--out") + 1] if "--out" in sys.argv else "dequantized"
+    out = os.path.join(WORK, "checkpoints", f"{name}.pt")
+    torch.save({"model": model.state_dict(), "cfg": cfg, "step": 0, "source": f"{os.path.basename(src)} (dequantised)"}, out)
     print(f"wrote {out}")
     if "--check" in sys.argv:
         ref = json.load(open(sys.argv[sys.argv.index("--check") + 1]))

@@ -18,12 +18,19 @@ step is the one with the highest validation mean ROC-AUC over the five heads amo
 validation identity flag rate is <= TOX_FT_MAX_IDENTITY_FLAG (0.05); if none qualifies, the step
 with the lowest flag rate. Step 0 (the starting model) takes part, so the stage can only be kept
 if it helps on validation. The kept weights go to checkpoints/finetuned.pt and model.onnx.
+With TOX_FT_SELECT=select the step is chosen by select_checkpoint.py's rule instead, against the
+checkpoint named by TOX_FT_REFERENCE (default: this run's step 0).
+
+Options of rounds 4-6 (validation experiments, not part of the shipped recipe): TOX_FT_CDA=1 adds the
+counterfactual copies of cda.ts to the pool; TOX_FT_CLP=λ adds counterfactual logit pairing on
+TOX_FT_CLP_PAIRS (16) neutral pairs per step (cda-pairs.jsonl).
 
   /usr/bin/python3 models/toxic_transformer_v1/finetune.py [--init PATH] [--no-export]
   /usr/bin/python3 models/toxic_transformer_v1/finetune.py --export-only   # export checkpoints/finetuned.pt
 """
 import json
 import os
+import shutil
 import sys
 import time
 
@@ -91,6 +98,8 @@ def main():
     seed = env("TOX_FT_SEED", cfg["seed"] + 300, int)
     warmup = env("TOX_FT_WARMUP", 50, int)
     tag = os.environ.get("TOX_FT_TAG", "ft")
+    selection = os.environ.get("TOX_FT_SELECT", "flag-rate")
+    reference = os.environ.get("TOX_FT_REFERENCE", f"{tag}-0")
 
     train, val = load_split("train"), load_split("val")
     aug, idv = load_split("identity_aug"), load_split("identity_val")
@@ -102,6 +111,17 @@ def main():
         for k in ("y", "m", "j", "lens"):
             train[k] = np.concatenate([train[k], cda[k]])
         log(f"+ {len(cda['ids'])} counterfactual (CDA) rows in the training pool")
+    clp = env("TOX_FT_CLP", 0.0)  # counterfactual logit pairing weight (cda.ts writes the pairs)
+    n_pairs = env("TOX_FT_CLP_PAIRS", 16, int)
+    pairs = None
+    if clp > 0:
+        pairs = dict(a=[], b=[])
+        with open(os.path.join(WORK, "cda-pairs.jsonl"), encoding="utf-8") as f:
+            for line in f:
+                r = json.loads(line)
+                pairs["a"].append(np.asarray(r["a"], dtype=np.int64))
+                pairs["b"].append(np.asarray(r["b"], dtype=np.int64))
+        log(f"CLP: weight {clp}, {n_pairs} of {len(pairs['a'])} neutral counterfactual pairs per step")
     base_idx = list(range(len(train["ids"])))
     threat_pos = [i for i in base_idx if train["m"][i, 2] > 0 and train["y"][i, 2] >= 0.5]
     idx = base_idx + threat_pos * (threat_os - 1)
@@ -121,7 +141,7 @@ def main():
     for step in range(steps):
         b = batches[step % len(batches)]
         lr = lr_peak * min(1.0, (step + 1) / warmup) * max(0.0, 1 - step / steps)
-        loss = mixed_batch_step(model, opt, train, aug, b, n_id, rs, pos_weight, lr)
+        loss = mixed_batch_step(model, opt, train, aug, b, n_id, rs, pos_weight, lr, pairs, n_pairs, clp)
         if (step + 1) % 50 == 0:
             log(f"step {step + 1}/{steps} loss {float(loss):.4f} ({(step + 1) / (time.time() - t0):.2f} steps/s)")
         if (step + 1) % eval_every == 0 or step + 1 == steps:
@@ -130,10 +150,21 @@ def main():
             torch.save({"model": model.state_dict(), "cfg": cfg, "step": step + 1}, os.path.join(ckpt_dir, f"{tag}-{step + 1}.pt"))
             model.train()
 
-    ok = [h for h in history if h["identity_val_flag_rate"] <= max_flag]
-    chosen = max(ok, key=lambda h: h["val_mean_roc_auc"]) if ok else min(history, key=lambda h: h["identity_val_flag_rate"])
+    if selection == "select":  # select_checkpoint.py's rule (round 6) against TOX_FT_REFERENCE (default: step 0)
+        from select_checkpoint import select
+
+        names = [reference] + [f"{tag}-{h['step']}" for h in history if h["step"] > 0]
+        winner = select(names, os.path.join(WORK, f"select-summary-{tag}.json"))
+        if winner == reference and reference != f"{tag}-0":
+            shutil.copyfile(os.path.join(ckpt_dir, f"{reference}.pt"), os.path.join(ckpt_dir, f"{tag}-ref.pt"))
+            history.append(dict(step="ref", reference=reference))
+            winner = f"{tag}-ref"
+        chosen = next(h for h in history if f"{tag}-{h['step']}" == winner)
+    else:  # "flag-rate": best validation mean ROC-AUC among steps with identity flag rate <= max_flag
+        ok = [h for h in history if h["identity_val_flag_rate"] <= max_flag]
+        chosen = max(ok, key=lambda h: h["val_mean_roc_auc"]) if ok else min(history, key=lambda h: h["identity_val_flag_rate"])
     log(f"kept step {chosen['step']}: {chosen}")
-    summary = dict(init=init, steps=steps, lr=lr_peak, train_rows_per_batch=n_train, identity_rows_per_batch=n_id,
+    summary = dict(init=init, steps=steps, lr=lr_peak, train_rows_per_batch=n_train, identity_rows_per_batch=n_id, clp=clp, clp_pairs=n_pairs, selection=selection,
                    threat_oversample=threat_os, max_identity_flag=max_flag, seed=seed, minutes=round((time.time() - t0) / 60, 1),
                    history=history, kept_step=chosen["step"])
     with open(os.path.join(WORK, f"finetune-summary-{tag}.json"), "w") as f:

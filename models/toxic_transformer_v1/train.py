@@ -253,18 +253,29 @@ def write_reference(model, test, path, n=64):
         json.dump({"rows": rows, "logits": logits}, f)
 
 
-def mixed_batch_step(model, opt, train, aug, b, n_aug, rs, pos_weight, lr):
+def mixed_batch_step(model, opt, train, aug, b, n_aug, rs, pos_weight, lr, pairs=None, n_pairs=0, clp=0.0):
     """One AdamW step at learning rate `lr` on training rows `b` plus `n_aug` random rows of `aug`
     (masked BCE over the labelled heads, gradients clipped at 1). Shared by phase 2 and stage 3
-    (finetune.py); draws from `rs` before anything else, as both always did."""
+    (finetune.py); draws from `rs` before anything else, as both always did.
+    With `clp` > 0, adds counterfactual logit pairing (Garg et al. 2019): `n_pairs` random neutral
+    pairs (text, same text with a group term swapped; cda.ts) and clp * mean |logit(a) - logit(b)|."""
     a = rs.randint(0, len(aug["ids"]), size=n_aug)
-    ids, mask = pad([train["ids"][i] for i in b] + [aug["ids"][i] for i in a])
+    rows = [train["ids"][i] for i in b] + [aug["ids"][i] for i in a]
+    n_bce = len(rows)
+    if clp > 0 and n_pairs > 0:
+        p = rs.randint(0, len(pairs["a"]), size=n_pairs)
+        rows += [pairs["a"][i] for i in p] + [pairs["b"][i] for i in p]
+    ids, mask = pad(rows)
     y = torch.from_numpy(np.concatenate([train["y"][b], aug["y"][a]]))
     m = torch.from_numpy(np.concatenate([train["m"][b], aug["m"][a]]))
     for g in opt.param_groups:
         g["lr"] = lr
-    loss_el = F.binary_cross_entropy_with_logits(model(ids, mask), y, pos_weight=pos_weight, reduction="none")
+    logits = model(ids, mask)
+    loss_el = F.binary_cross_entropy_with_logits(logits[:n_bce], y, pos_weight=pos_weight, reduction="none")
     loss = (loss_el * m).sum() / m.sum().clamp(min=1.0)
+    if n_bce < len(rows):
+        la, lb = logits[n_bce:].chunk(2)
+        loss = loss + clp * (la - lb).abs().mean()
     opt.zero_grad(set_to_none=True)
     loss.backward()
     torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
