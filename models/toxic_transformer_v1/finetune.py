@@ -176,6 +176,8 @@ def main():
         export_onnx(model, os.path.join(WORK, "model.onnx"), vocab)
         write_config(cfg, vocab, os.path.join(HERE, "config.json"))
         write_reference(model, load_split("test"), os.path.join(WORK, "torch_reference.json"))
+        with open(os.path.join(WORK, "finetune-summary.json"), "w") as f:  # the exported run's, read by evaluate.ts
+            json.dump(summary, f, indent=2)
 
 
 if __name__ == "__main__":
