@@ -16,14 +16,13 @@
  */
 import { readFileSync, writeFileSync, createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { createToxicityTokenizer, encodeText } from '@/lib/moderation/toxicity/toxicity-core';
 import { fnv1a, rng } from './obfuscate';
+import { HERE, WORK } from './split-rows';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const WORK = join(resolve(HERE, '../..'), '.work/toxicity');
 const MAX_LENGTH = 128;
 
 /** Adjectives that also read as singular nouns ("a Muslim", "Muslim women"). */

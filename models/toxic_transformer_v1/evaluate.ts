@@ -10,47 +10,18 @@
  * --limit N (smoke run on the first N rows of each split).
  */
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { preprocess, type Preprocessed } from '@/lib/moderation/preprocess';
+import { preprocess } from '@/lib/moderation/preprocess';
 import { TOXICITY_HEADS, type ToxicityHead, type ToxicityScores } from '@/lib/moderation/types';
 import { loadToxicityModel, type LoadedToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
 import { TfidfUnion } from '@/lib/ml/tfidf';
 import { fitLogisticRegression, predictProba } from '@/lib/ml/logistic-regression';
 import { rocAuc, averagePrecision, bestMacroF1Threshold, binaryReport, threshold as applyThreshold } from '@/lib/ml/metrics';
 import { selectRows, toCsc } from '@/lib/ml/sparse';
-import { OBFUSCATIONS, rng, type ObfuscationKind } from './obfuscate';
 import { fillIdentityTemplate, type IdentityGroup } from './identity-templates';
-import { scoreTexts, validationIdentityTexts } from './val-checks';
-
-const HERE = dirname(fileURLToPath(import.meta.url));
-const ROOT = resolve(HERE, '../..');
-const WORK = join(ROOT, '.work/toxicity');
-const has = (f: string) => process.argv.includes(`--${f}`);
-const argVal = (f: string) => {
-  const i = process.argv.indexOf(`--${f}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
-
-interface Row {
-  t: string;
-  y: number[];
-  m: number[];
-  c: string;
-  j: number;
-}
-
-function readJsonl(name: string): Row[] {
-  const path = join(WORK, `${name}.jsonl`);
-  if (!existsSync(path)) throw new Error(`${path} is missing: run \`npm run train:toxicity\` (prepare step) first`);
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.length > 0)
-    .map((l) => JSON.parse(l) as Row);
-}
-
-/** Rows already hold `preprocess(..).clean`; feed it unchanged so ids equal the training ids. */
-const asPre = (t: string): Preprocessed => ({ original: t, visible: t, clean: t });
+import { obfuscationDrift, scoreTexts, validationIdentityTexts } from './val-checks';
+import { HERE, WORK, argVal, asPre, hasFlag, r4, readSplit, type Row } from './split-rows';
 
 interface HeadMetric {
   roc_auc: number;
@@ -74,7 +45,6 @@ const meanAuc = (m: HeadMetrics) => {
   const v = Object.values(m).map((x) => x.roc_auc);
   return r4(v.reduce((a, b) => a + b, 0) / Math.max(1, v.length));
 };
-const r4 = (x: number) => Math.round(x * 10000) / 10000;
 const toArr = (s: ToxicityScores) => TOXICITY_HEADS.map((h) => s[h]);
 
 /** Binary labels and scores of head `h` over the rows that label it (masked rows left out). */
@@ -207,42 +177,6 @@ async function identityBias(model: LoadedToxicityModel, thresholds: Record<Toxic
   };
 }
 
-async function obfuscation(model: LoadedToxicityModel, test: Row[]) {
-  const toxic = test.filter((r) => r.m[0] && r.y[0]! >= 0.5 && r.t.length <= 400);
-  const r = rng(20240601);
-  const sample: Row[] = [];
-  for (const row of toxic) if (r() < 500 / toxic.length) sample.push(row);
-  const base = (await model.score(sample.map((s) => asPre(s.t)))).map((s) => s.overall);
-  const result: Record<string, { mean_relative_change: number; mean_abs_change: number; share_still_flagged: number }> = {};
-  let all = 0;
-  const thr = 0.5;
-  for (const kind of Object.keys(OBFUSCATIONS) as ObfuscationKind[]) {
-    const rr = rng(7 + kind.length);
-    const texts = sample.map((s) => preprocess(OBFUSCATIONS[kind](s.t, rr)));
-    const obf = (await model.score(texts)).map((s) => s.overall);
-    let rel = 0;
-    let abs = 0;
-    let kept = 0;
-    let flaggedBefore = 0;
-    obf.forEach((v, i) => {
-      const b = base[i]!;
-      rel += Math.abs(v - b) / Math.max(b, 1e-6);
-      abs += Math.abs(v - b);
-      if (b >= thr) {
-        flaggedBefore++;
-        if (v >= thr) kept++;
-      }
-    });
-    result[kind] = {
-      mean_relative_change: r4(rel / obf.length),
-      mean_abs_change: r4(abs / obf.length),
-      share_still_flagged: r4(kept / Math.max(1, flaggedBefore)),
-    };
-    all += rel / obf.length;
-  }
-  return { texts: sample.length, mean_relative_change: r4(all / Object.keys(OBFUSCATIONS).length), per_kind: result };
-}
-
 /**
  * Model time (onnxruntime `run` only, tokenisation excluded), median of repeated runs, for one short
  * text and for 100 test texts. The 100 texts are sorted by length and run in sub-batches of
@@ -284,8 +218,8 @@ async function main(): Promise<void> {
   const fp32Path = join(WORK, 'model.onnx'); // fp32 export, not committed (see README "Artifacts")
   // --limit N: a quick smoke run on the first N rows of each split (numbers are then not comparable).
   const limit = Number(argVal('limit') ?? Infinity);
-  const test = readJsonl('test').slice(0, limit);
-  const val = readJsonl('val').slice(0, limit);
+  const test = readSplit('test').slice(0, limit);
+  const val = readSplit('val').slice(0, limit);
   console.log(`test ${test.length} rows, val ${val.length} rows`);
   const metrics: Record<string, unknown> = { generated_by: 'npm run eval:toxicity', test_rows: test.length };
 
@@ -297,7 +231,7 @@ async function main(): Promise<void> {
   const int8J = headMetrics(test, int8Scores, (r) => r.j === 1);
   metrics.int8 = { test: int8M, test_mean_roc_auc: meanAuc(int8M), jigsaw: int8J, jigsaw_mean_roc_auc: meanAuc(int8J) };
 
-  if (!has('skip-fp32') && existsSync(fp32Path)) {
+  if (!hasFlag('skip-fp32') && existsSync(fp32Path)) {
     const fp32 = await loadToxicityModel({ modelPath: fp32Path, tokenizerDir: HERE, intraOpThreads: threads, maxBatch: 128 });
     t0 = Date.now();
     const s = await scoreAll(fp32, test.map((r) => r.t));
@@ -361,19 +295,19 @@ async function main(): Promise<void> {
   writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`);
 
   metrics.identity_bias = await identityBias(int8, thresholds);
-  metrics.obfuscation = await obfuscation(int8, test);
+  metrics.obfuscation = await obfuscationDrift(int8, test, { sample: 20240601, rewrite: 7 });
   await int8.dispose();
   metrics.latency_int8 = await latency(int8Path, test);
 
   const previous = existsSync(join(HERE, 'metrics.json'))
     ? (JSON.parse(readFileSync(join(HERE, 'metrics.json'), 'utf8')) as Record<string, unknown>)
     : {};
-  if (has('reuse-baseline') && previous.baseline_tfidf_lr) {
+  if (hasFlag('reuse-baseline') && previous.baseline_tfidf_lr) {
     // The baseline reads only the texts of the fixed splits (not the model or its token ids), so a
     // model-only change can keep the last run's numbers instead of spending ~5 min refitting it.
     metrics.baseline_tfidf_lr = { ...(previous.baseline_tfidf_lr as object), reused_from_previous_run: true };
-  } else if (!has('skip-baseline')) {
-    const train = readJsonl('train').slice(0, limit * 8);
+  } else if (!hasFlag('skip-baseline')) {
+    const train = readSplit('train').slice(0, limit * 8);
     const b = baseline(train, test);
     metrics.baseline_tfidf_lr = {
       test: b.metrics,

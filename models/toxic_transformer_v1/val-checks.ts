@@ -7,7 +7,7 @@
  *   npx tsx models/toxic_transformer_v1/val-checks.ts [--model path.onnx] [--out file.json]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { preprocess, type Preprocessed } from '@/lib/moderation/preprocess';
 import { TOXICITY_HEADS, type ToxicityHead } from '@/lib/moderation/types';
@@ -15,21 +15,7 @@ import { loadToxicityModel, type LoadedToxicityModel } from '@/lib/moderation/to
 import { rocAuc } from '@/lib/ml/metrics';
 import { OBFUSCATIONS, rng, type ObfuscationKind } from './obfuscate';
 import { fillIdentityTemplate, type IdentityGroup } from './identity-templates';
-
-const HERE = dirname(fileURLToPath(import.meta.url));
-const WORK = join(resolve(HERE, '../..'), '.work/toxicity');
-const argVal = (f: string) => {
-  const i = process.argv.indexOf(`--${f}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
-interface Row {
-  t: string;
-  y: number[];
-  m: number[];
-  j: number;
-}
-const asPre = (t: string): Preprocessed => ({ original: t, visible: t, clean: t });
-const r4 = (x: number) => Math.round(x * 10000) / 10000;
+import { HERE, argVal, asPre, r4, readSplit, type Row } from './split-rows';
 
 export async function scoreTexts(model: LoadedToxicityModel, texts: readonly Preprocessed[]): Promise<number[][]> {
   const out: number[][] = [];
@@ -47,27 +33,50 @@ export function validationIdentityTexts(): { group: string; text: string }[] {
   return t.groups.flatMap((g) => t.templates.map((tpl) => ({ group: g.group, text: fillIdentityTemplate(tpl, g) })));
 }
 
-/** Mean relative change of `overall` under each rewrite, on up to ~500 toxic validation texts. */
-export async function obfuscationDrift(model: LoadedToxicityModel, rows: Row[]) {
+/**
+ * Obfuscation robustness of the `overall` head: a seeded sample of up to ~500 toxic rows (<= 400
+ * chars) is rewritten with each kind of `OBFUSCATIONS`, run through the shared normaliser, and
+ * scored again. Per kind: mean relative and absolute change, and the share of texts at >= 0.5 that
+ * stay there. evaluate.ts runs it on test, val-checks.ts on validation (different seeds).
+ */
+export async function obfuscationDrift(model: LoadedToxicityModel, rows: readonly Row[], seeds: { sample: number; rewrite: number }) {
   const toxic = rows.filter((r) => r.m[0] && r.y[0]! >= 0.5 && r.t.length <= 400);
-  const r = rng(20240602);
+  const r = rng(seeds.sample);
   const sample = toxic.filter(() => r() < 500 / toxic.length);
   const base = (await scoreTexts(model, sample.map((s) => asPre(s.t)))).map((s) => s[0]!);
-  const per: Record<string, number> = {};
+  const perKind: Record<string, { mean_relative_change: number; mean_abs_change: number; share_still_flagged: number }> = {};
+  let all = 0;
   for (const kind of Object.keys(OBFUSCATIONS) as ObfuscationKind[]) {
-    const rr = rng(11 + kind.length);
+    const rr = rng(seeds.rewrite + kind.length);
     const obf = (await scoreTexts(model, sample.map((s) => preprocess(OBFUSCATIONS[kind](s.t, rr))))).map((s) => s[0]!);
-    per[kind] = r4(obf.reduce((a, v, i) => a + Math.abs(v - base[i]!) / Math.max(base[i]!, 1e-6), 0) / obf.length);
+    let rel = 0;
+    let abs = 0;
+    let kept = 0;
+    let flaggedBefore = 0;
+    obf.forEach((v, i) => {
+      const b = base[i]!;
+      rel += Math.abs(v - b) / Math.max(b, 1e-6);
+      abs += Math.abs(v - b);
+      if (b >= 0.5) {
+        flaggedBefore++;
+        if (v >= 0.5) kept++;
+      }
+    });
+    perKind[kind] = {
+      mean_relative_change: r4(rel / obf.length),
+      mean_abs_change: r4(abs / obf.length),
+      share_still_flagged: r4(kept / Math.max(1, flaggedBefore)),
+    };
+    all += rel / obf.length;
   }
-  const vals = Object.values(per);
-  return { texts: sample.length, mean: r4(vals.reduce((a, b) => a + b, 0) / vals.length), per_kind: per };
+  return { texts: sample.length, mean_relative_change: r4(all / Object.keys(OBFUSCATIONS).length), per_kind: perKind };
 }
 
 async function main() {
   const modelPath = argVal('model') ?? join(HERE, 'model_quantized.onnx');
   const model = await loadToxicityModel({ modelPath, tokenizerDir: HERE, intraOpThreads: Number(argVal('threads') ?? 1), maxBatch: 64 });
   const config = JSON.parse(readFileSync(join(HERE, 'config.json'), 'utf8')) as { thresholds: Record<ToxicityHead, number> };
-  const val = readFileSync(join(WORK, 'val.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Row);
+  const val = readSplit('val');
   const scores = await scoreTexts(model, val.map((r) => asPre(r.t)));
   const auc: Record<string, number> = {};
   const aucJ: Record<string, number> = {};
@@ -92,7 +101,7 @@ async function main() {
     identity_val_fpr: r4(flagged.filter(Boolean).length / items.length),
     identity_val_max_group_fpr: r4(Math.max(...Object.values(groups))),
     identity_val_mean_overall: r4(idScores.reduce((a, s) => a + s[0]!, 0) / idScores.length),
-    obfuscation_val: await obfuscationDrift(model, val),
+    obfuscation_val: await obfuscationDrift(model, val, { sample: 20240602, rewrite: 11 }),
   };
   console.log(JSON.stringify(result));
   const out = argVal('out');
