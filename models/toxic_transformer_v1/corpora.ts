@@ -193,6 +193,32 @@ export const CORPORA: CorpusSpec[] = [
       r.label === 'hate' ? { overall: 1, identity_attack: 1 } : r.label === 'noHate' ? { overall: 0, identity_attack: 0 } : null,
   },
   {
+    // Abuse aimed at conversational agents (ConvAbuse). Non-abusive turns are negative on every head;
+    // abusive ones carry their identity-type shares; an abusive turn without an identity type is not
+    // a group attack. Only `user` (the annotated turn) is read.
+    name: 'convabuse',
+    file: 'convabuse.csv',
+    text: (r) => r.user,
+    labels: (r) => {
+      if (num(r.abuse_share) < 0.5) return ALL_ZERO;
+      const identity = Math.max(
+        ...['ableist', 'homophobic', 'racist', 'sexist', 'transphobic'].map((t) => num(r[`${t}_share`])),
+      );
+      const l: HeadLabels = { overall: 1, identity_attack: identity >= 0.5 ? 1 : 0 };
+      if (num(r.intellectual_share) >= 0.5) l.insult = 1;
+      return l;
+    },
+  },
+  {
+    // DynaHate (dev split): adversarial hate / not-hate, half of it minimal-edit perturbations. Its
+    // "not hate" includes non-hateful abuse ("he's a moron"), so it says nothing about `overall`.
+    name: 'dynahate',
+    file: 'dynahate_dev.csv',
+    lowercased: true,
+    text: (r) => r.text,
+    labels: (r) => (r.label === '1' ? { overall: 1, identity_attack: 1 } : r.label === '0' ? { identity_attack: 0 } : null),
+  },
+  {
     name: 'hateval',
     file: 'hateval2019.csv',
     text: (r) => r.comment_text,
@@ -203,9 +229,18 @@ export const CORPORA: CorpusSpec[] = [
 export const CORPUS_NAMES = [...new Set(CORPORA.map((c) => c.name))];
 export const JIGSAW_CORPORA = new Set(['jigsaw_6label', 'jigsaw_binary', 'jigsaw_6label_extra']);
 
-export function readCorpora(dataDir: string): RawRow[] {
+/**
+ * Corpora no model trains or tunes on: `npm run eval:text` reports them apart as out-of-domain data.
+ * Stormfront (white-supremacist forum posts) is held out because it is a source and register none of
+ * the training corpora share.
+ */
+export const OUT_OF_DOMAIN_CORPORA = new Set(['stormfront']);
+
+/** Rows of the training corpora; `{ outOfDomain: true }` returns the held-out corpora instead. */
+export function readCorpora(dataDir: string, opts: { outOfDomain?: boolean } = {}): RawRow[] {
   const rows: RawRow[] = [];
   for (const spec of CORPORA) {
+    if (OUT_OF_DOMAIN_CORPORA.has(spec.name) !== (opts.outOfDomain ?? false)) continue;
     const recs = readCsv(join(dataDir, 'text', spec.file), spec.delimiter);
     for (const r of recs) {
       const text = spec.text(r);

@@ -1,23 +1,25 @@
 /**
  * Step 1 of `npm run train:toxicity`: corpora -> normalised, deduplicated, split, label-masked rows;
- * learns the WordPiece vocabulary from the TRAIN split; tokenises every row with the serving
- * tokenizer (`lib/moderation/toxicity/toxicity-core.ts`) and writes JSONL to `.work/toxicity/`.
+ * a word-level + WordPiece vocabulary with GloVe initial vectors; token ids from the SERVING tokenizer.
+ * Writes `.work/toxicity/` (train/val/test/identity_val JSONL, glove_init.f32, prepare-stats.json) and
+ * the committed `tokenizer.json` / `tokenizer_config.json`.
  *
- *   tsx models/toxic_transformer_v1/prepare.ts [--data ../shared/data] [--vocab 16000]
+ *   tsx models/toxic_transformer_v1/prepare.ts [--data ../shared/data]
  *
  * Splits are fixed by a hash of the normalised text (duplicates across corpora share a split and
  * are merged), so they do not depend on file order or on which corpora are present.
  */
-import { mkdirSync, writeFileSync, createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Tokenizer } from '@huggingface/tokenizers';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { TOXICITY_HEADS } from '@/lib/moderation/types';
-import { createToxicityTokenizer, encodeText } from '@/lib/moderation/toxicity/toxicity-core';
+import { GLOVE_DIM, loadGlove } from '../glove';
 import { readCorpora, denseLabels, JIGSAW_CORPORA, type HeadLabels } from './corpora';
 import { fnv1a, rng, leetspeak, insertSpaces, stripPunctuation } from './obfuscate';
 import { fillIdentityTemplate, type IdentityGroup } from './identity-templates';
-import { countWords, learnWordPiece, tokenizerJson, tokenizerConfig } from './wordpiece';
+import { countWords, learnWordPiece, SPECIAL_TOKENS, tokenizerJson, tokenizerConfig } from './wordpiece';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -27,6 +29,13 @@ const SPLIT_SALT = 'vigil-toxicity-v1|';
 /** Per mille: [0, 100) test, [100, 160) validation, rest train. */
 const TEST_PER_MILLE = 100;
 const VAL_PER_MILLE = 160;
+/** Subword pieces learned from the training text (alphabet + merges): the fallback for unknown words. */
+const PIECE_VOCAB = 8000;
+/** Whole words kept from GloVe's frequency order even if training never saw them (embeddings frozen). */
+const GLOVE_TOP = 40000;
+/** Training words outside GloVe (slang, obfuscations, names) need this many occurrences. */
+const MIN_NON_GLOVE_COUNT = 5;
+const WORD_RE = /^[a-z][a-z0-9'-]*$/;
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -42,12 +51,13 @@ export function splitOf(clean: string): Split {
   return b < TEST_PER_MILLE ? 'test' : b < VAL_PER_MILLE ? 'val' : 'train';
 }
 
-interface Merged {
-  clean: string;
-  corpora: string[];
-  lowercased: boolean;
-  sums: number[];
-  counts: number[];
+interface Row {
+  text: string;
+  split: Split;
+  corpus: string;
+  jigsaw: boolean;
+  y: number[];
+  m: number[];
 }
 
 /** Training-only augmentation so casing/punctuation and simple obfuscation are not shortcuts. */
@@ -60,15 +70,10 @@ function augment(clean: string, lowercased: boolean): string {
   return clean;
 }
 
-async function main(): Promise<void> {
-  const dataDir = resolve(ROOT, arg('data') ?? process.env.VIGIL_DATA_DIR ?? '../shared/data');
-  const vocabSize = Number(arg('vocab') ?? 16000);
-  const t0 = Date.now();
-  const raw = readCorpora(dataDir);
-  console.log(`read ${raw.length} labelled rows from ${dataDir} in ${Date.now() - t0} ms`);
-
-  const merged = new Map<string, Merged>();
-  for (const row of raw) {
+/** Corpora -> merged rows (labels averaged over duplicates; a head counts as labelled if any copy labels it). */
+export function mergedRows(dataDir: string): Row[] {
+  const merged = new Map<string, { clean: string; corpora: string[]; lowercased: boolean; sums: number[]; counts: number[] }>();
+  for (const row of readCorpora(dataDir)) {
     const clean = preprocess(row.text).clean;
     if (clean.length === 0) continue;
     const key = dedupeKey(clean);
@@ -90,17 +95,7 @@ async function main(): Promise<void> {
       }
     }
   }
-  console.log(`${merged.size} unique texts after dedupe`);
-
-  interface Out {
-    text: string;
-    split: Split;
-    corpus: string;
-    jigsaw: boolean;
-    y: number[];
-    m: number[];
-  }
-  const rows: Out[] = [];
+  const rows: Row[] = [];
   for (const g of merged.values()) {
     const split = splitOf(g.clean);
     const text = split === 'train' ? augment(g.clean, g.lowercased) : g.clean;
@@ -114,20 +109,103 @@ async function main(): Promise<void> {
       m: g.counts.map((c) => (c > 0 ? 1 : 0)),
     });
   }
+  return rows;
+}
 
-  const t1 = Date.now();
-  const vocab = learnWordPiece(
-    countWords(rows.filter((r) => r.split === 'train').map((r) => r.text)),
-    { vocabSize, limitAlphabet: 1000, minFrequency: 2 },
+interface ContrastFile {
+  toxic: { frame: string; threat: number }[];
+  benign: string[];
+}
+
+/**
+ * Training-only identity rows: neutral sentences naming a group (identity-augmentation.json) and the
+ * contrastive set (identity-contrast.json: hateful frames, and benign frames that quote, report or
+ * reject hate), each filled with every group. Labels are full (every head).
+ */
+export function identityTrainingRows(): Row[] {
+  const aug = JSON.parse(readFileSync(join(HERE, 'identity-augmentation.json'), 'utf8')) as { frames: string[]; groups: IdentityGroup[] };
+  const contrast = JSON.parse(readFileSync(join(HERE, 'identity-contrast.json'), 'utf8')) as ContrastFile;
+  const rows: Row[] = [];
+  const add = (frame: string, g: IdentityGroup, y: HeadLabels, corpus: string) => {
+    const d = denseLabels(y);
+    rows.push({ text: preprocess(fillIdentityTemplate(frame, g)).clean, split: 'train', corpus, jigsaw: false, y: d.y, m: d.m });
+  };
+  const zero = { overall: 0, insult: 0, threat: 0, identity_attack: 0, profanity: 0 };
+  for (const g of aug.groups) {
+    for (const f of aug.frames) add(f, g, zero, 'identity_neutral');
+    for (const f of contrast.benign) add(f, g, zero, 'identity_counter');
+    // Hateful frames: insult and profanity are left unlabelled (a slur-free dehumanising sentence is
+    // not necessarily an insult to the reader).
+    for (const t of contrast.toxic) add(t.frame, g, { overall: 1, identity_attack: 1, threat: t.threat }, 'identity_hate');
+  }
+  return rows;
+}
+
+/**
+ * Vocabulary, in id order: special tokens, the alphabet and WordPiece merges learned from the training
+ * text, then whole words (GloVe's most frequent words, and training words outside GloVe that recur).
+ * Greedy longest-match WordPiece reads a whole word as one token whenever it is in the vocabulary, so
+ * every such word gets its own GloVe-initialised embedding; anything else falls back to pieces.
+ */
+export function buildVocabulary(trainTexts: readonly string[], gloveWords: readonly string[], gloveIndex: Map<string, number>): string[] {
+  const counts = countWords(trainTexts);
+  const vocab = learnWordPiece(counts, { vocabSize: PIECE_VOCAB, limitAlphabet: 1000, minFrequency: 2 });
+  const have = new Set(vocab);
+  const push = (w: string) => {
+    if (!have.has(w)) {
+      have.add(w);
+      vocab.push(w);
+    }
+  };
+  for (const w of gloveWords.slice(0, GLOVE_TOP)) if (WORD_RE.test(w)) push(w);
+  const seen = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  for (const [w, c] of seen) {
+    if (!WORD_RE.test(w) || w.length > 30) continue;
+    if (gloveIndex.has(w) ? c >= 2 : c >= MIN_NON_GLOVE_COUNT) push(w);
+  }
+  return vocab;
+}
+
+/** Serving-identical ids: `[CLS] pieces [SEP]`, pieces cut to fit `maxLength` (what transformers.js does with truncation). */
+export function encodeIds(tok: Tokenizer, text: string, maxLength = MAX_LENGTH): number[] {
+  const ids = tok.encode(text).ids;
+  if (ids.length <= maxLength) return ids;
+  return [...ids.slice(0, maxLength - 1), ids[ids.length - 1]!];
+}
+
+async function main(): Promise<void> {
+  const dataDir = resolve(ROOT, arg('data') ?? process.env.VIGIL_DATA_DIR ?? '../shared/data');
+  const t0 = Date.now();
+  const rows = [...mergedRows(dataDir), ...identityTrainingRows()];
+  console.log(`${rows.length} rows (after dedupe, with identity training rows) from ${dataDir} in ${Date.now() - t0} ms`);
+
+  const glove = loadGlove();
+  const vocab = buildVocabulary(
+    rows.filter((r) => r.split === 'train').map((r) => r.text),
+    glove.words,
+    glove.index,
   );
-  console.log(`learned ${vocab.length} word pieces in ${Date.now() - t1} ms`);
+  console.log(`vocabulary: ${vocab.length} entries`);
   const tokJson = tokenizerJson(vocab);
   const tokConfig = tokenizerConfig(MAX_LENGTH);
   writeFileSync(join(HERE, 'tokenizer.json'), JSON.stringify(tokJson));
   writeFileSync(join(HERE, 'tokenizer_config.json'), `${JSON.stringify(tokConfig, null, 2)}\n`);
 
-  const tokenizer = createToxicityTokenizer(tokJson, tokConfig);
+  // Initial word vectors: GloVe for whole words; NaN marks "no vector" (train.py draws those at random).
   mkdirSync(WORK_DIR, { recursive: true });
+  const init = new Float32Array(vocab.length * GLOVE_DIM).fill(Number.NaN);
+  let covered = 0;
+  vocab.forEach((t, id) => {
+    if (id < SPECIAL_TOKENS.length || t.startsWith('##')) return;
+    const g = glove.index.get(t);
+    if (g === undefined) return;
+    init.set(glove.vectors.subarray(g * GLOVE_DIM, (g + 1) * GLOVE_DIM), id * GLOVE_DIM);
+    covered++;
+  });
+  writeFileSync(join(WORK_DIR, 'glove_init.f32'), Buffer.from(init.buffer));
+  console.log(`GloVe vectors for ${covered} of ${vocab.length} entries`);
+
+  const tok = new Tokenizer(tokJson, tokConfig);
   const files = {
     train: createWriteStream(join(WORK_DIR, 'train.jsonl')),
     val: createWriteStream(join(WORK_DIR, 'val.jsonl')),
@@ -137,12 +215,15 @@ async function main(): Promise<void> {
   const lengths: number[] = [];
   let unk = 0;
   let tokens = 0;
-  const t2 = Date.now();
+  let gloveTokens = 0;
   for (const r of rows) {
-    const ids = encodeText(tokenizer, r.text, MAX_LENGTH);
+    const ids = encodeIds(tok, r.text);
     lengths.push(ids.length);
     tokens += ids.length;
-    for (const id of ids) if (id === 1) unk++;
+    for (const id of ids) {
+      if (id === 1) unk++;
+      if (!Number.isNaN(init[id * GLOVE_DIM]!)) gloveTokens++;
+    }
     const s = (stats[r.split] ??= { rows: 0, jigsaw: 0, labelled: [0, 0, 0, 0, 0], positives: [0, 0, 0, 0, 0], byCorpus: {} });
     s.rows++;
     if (r.jigsaw) s.jigsaw++;
@@ -154,148 +235,46 @@ async function main(): Promise<void> {
     files[r.split].write(`${JSON.stringify({ t: r.text, ids, y: r.y, m: r.m, c: r.corpus, j: r.jigsaw ? 1 : 0 })}\n`);
   }
   await Promise.all(Object.values(files).map((f) => new Promise<void>((done) => f.end(done))));
+  writeIdentityValidation(tok);
+
   lengths.sort((a, b) => a - b);
   const pct = (p: number) => lengths[Math.min(lengths.length - 1, Math.floor(p * lengths.length))];
   const summary = {
     heads: TOXICITY_HEADS,
     vocab_size: vocab.length,
+    glove_initialised: covered,
     max_length: MAX_LENGTH,
     unk_rate: unk / tokens,
+    glove_token_share: gloveTokens / tokens,
     token_length: { p50: pct(0.5), p90: pct(0.9), p95: pct(0.95), p99: pct(0.99), mean: tokens / lengths.length },
     splits: stats,
   };
   writeFileSync(join(WORK_DIR, 'prepare-stats.json'), `${JSON.stringify(summary, null, 2)}\n`);
-  console.log(`tokenised ${rows.length} rows in ${Date.now() - t2} ms`);
   console.log(JSON.stringify(summary, null, 1));
 }
 
-/** Hand-written texts for the tokenizer parity fixture: obfuscated, emoji, non-Latin scripts. */
-export const PARITY_SAMPLES = [
-  'You are an idiot',
-  'Yоu аre аn іdiоt', // Cyrillic homoglyphs
-  'y o u  a r e  a n  i d i o t',
-  'f*ck y0u, 1d10t!!!',
-  'id\u200biot and mor\u200con',
-  'I will find you and k1ll you',
-  '🤬🤬 you absolute clown 🤡🤡',
-  'Ты идиот, понятно?',
-  'Привет, как дела?',
-  '你是个白痴',
-  '今日はいい天気ですね',
-  'مرحبا بكم في موقعنا',
-  'नमस्ते दोस्तों',
-  'I’m a PROUD gay man!!! see https://example.com/x?y=1 @bob_smith',
-  'ＦＵＬＬＷＩＤＴＨ ｔｅｘｔ',
-  'naïve café résumé — “quotes” and ‘apostrophes’',
-  'Ⓢⓣⓤⓟⓘⓓ 𝓼𝓽𝓾𝓹𝓲𝓭',
-  '',
-  '   ',
-  'a'.repeat(300),
-  'word '.repeat(200),
-];
-
-const CATEGORIES: Record<string, RegExp> = {
-  emoji: /\p{Extended_Pictographic}/u,
-  cyrillic: /\p{Script=Cyrillic}/u,
-  cjk: /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u,
-  arabic: /\p{Script=Arabic}/u,
-  leetspeak: /\b[a-z]+[013457@$][a-z]+\b/i,
-  spaced: /(?:\b\p{L} ){4,}/u,
-  placeholder: /\[url\]|@user/,
-  accents: /[àáâäçèéêëìíîïñòóôöùúûü]/i,
-};
-
 /**
- * Writes `tokenizer-parity.json` (committed): sample rows exactly as written to the training files
- * (clean text + ids) per category, plus hand-written raw texts encoded through the serving path
- * (`preprocess(raw).clean` -> `encodeText`). The vitest parity test re-encodes them.
+ * `.work/toxicity/identity_val.jsonl`: the validation-only identity sentences (identity-validation.json,
+ * disjoint from the training frames and from the evaluation suite). evaluate.ts bounds the share of
+ * them a threshold may flag.
  */
-export function writeParityFixture(): void {
-  const tokJson = JSON.parse(readFileSync(join(HERE, 'tokenizer.json'), 'utf8')) as object;
-  const tokConfig = JSON.parse(readFileSync(join(HERE, 'tokenizer_config.json'), 'utf8')) as object;
-  const tokenizer = createToxicityTokenizer(tokJson, tokConfig);
-  const training: { category: string; split: string; clean: string; ids: number[] }[] = [];
-  for (const split of ['train', 'test'] as const) {
-    const lines = readFileSync(join(WORK_DIR, `${split}.jsonl`), 'utf8').split('\n');
-    const taken: Record<string, number> = {};
-    let truncated = 0;
-    for (const line of lines) {
-      if (!line) continue;
-      const r = JSON.parse(line) as { t: string; ids: number[] };
-      for (const [cat, re] of Object.entries(CATEGORIES)) {
-        if ((taken[cat] ?? 0) < 4 && re.test(r.t) && r.t.length < 400) {
-          taken[cat] = (taken[cat] ?? 0) + 1;
-          training.push({ category: cat, split, clean: r.t, ids: r.ids });
-        }
-      }
-      if (truncated < 2 && r.ids.length === MAX_LENGTH) {
-        truncated++;
-        training.push({ category: 'truncated', split, clean: r.t, ids: r.ids });
-      }
-    }
-  }
-  const samples = PARITY_SAMPLES.map((raw) => ({ raw, ids: encodeText(tokenizer, preprocess(raw).clean, MAX_LENGTH) }));
-  writeFileSync(
-    join(HERE, 'tokenizer-parity.json'),
-    `${JSON.stringify({ max_length: MAX_LENGTH, training_rows: training, samples }, null, 1)}\n`,
-  );
-  console.log(`wrote tokenizer-parity.json: ${training.length} training rows, ${samples.length} samples`);
-}
-
-interface AugmentationFile {
-  frames: string[];
-  groups: IdentityGroup[];
-}
-
-/**
- * Writes `.work/toxicity/identity_aug.jsonl`: the neutral identity sentences of
- * `identity-augmentation.json`, every head labelled 0, tokenised like every other row. train.py mixes
- * them into its fine-tuning phase (identity-term debiasing; see README).
- */
-export function writeIdentityAugmentation(): void {
-  const aug = JSON.parse(readFileSync(join(HERE, 'identity-augmentation.json'), 'utf8')) as AugmentationFile;
-  const tokJson = JSON.parse(readFileSync(join(HERE, 'tokenizer.json'), 'utf8')) as object;
-  const tokConfig = JSON.parse(readFileSync(join(HERE, 'tokenizer_config.json'), 'utf8')) as object;
-  const tokenizer = createToxicityTokenizer(tokJson, tokConfig);
-  const lines: string[] = [];
-  for (const g of aug.groups) {
-    for (const f of aug.frames) {
-      const text = fillIdentityTemplate(f, g);
-      const clean = preprocess(text).clean;
-      const ids = encodeText(tokenizer, clean, MAX_LENGTH);
-      lines.push(JSON.stringify({ t: clean, ids, y: [0, 0, 0, 0, 0], m: [1, 1, 1, 1, 1], c: 'identity_aug', j: 0 }));
-    }
-  }
-  writeFileSync(join(WORK_DIR, 'identity_aug.jsonl'), `${lines.join('\n')}\n`);
-  console.log(`wrote identity_aug.jsonl: ${lines.length} neutral identity sentences`);
-  // Validation-only templates (finetune.py's selection, evaluate.ts's threshold constraint).
+function writeIdentityValidation(tok: Tokenizer): void {
   const valT = JSON.parse(readFileSync(join(HERE, 'identity-validation.json'), 'utf8')) as { templates: string[]; groups: (IdentityGroup & { group: string })[] };
-  const valLines: string[] = [];
+  const lines: string[] = [];
   for (const g of valT.groups) {
     for (const f of valT.templates) {
       const clean = preprocess(fillIdentityTemplate(f, g)).clean;
-      const ids = encodeText(tokenizer, clean, MAX_LENGTH);
-      valLines.push(JSON.stringify({ t: clean, ids, y: [0, 0, 0, 0, 0], m: [1, 1, 1, 1, 1], c: `identity_val:${g.group}`, j: 0 }));
+      lines.push(JSON.stringify({ t: clean, ids: encodeIds(tok, clean), y: [0, 0, 0, 0, 0], m: [1, 1, 1, 1, 1], c: `identity_val:${g.group}`, j: 0 }));
     }
   }
-  writeFileSync(join(WORK_DIR, 'identity_val.jsonl'), `${valLines.join('\n')}\n`);
-  console.log(`wrote identity_val.jsonl: ${valLines.length} validation identity sentences`);
+  writeFileSync(join(WORK_DIR, 'identity_val.jsonl'), `${lines.join('\n')}\n`);
+  console.log(`wrote identity_val.jsonl: ${lines.length} validation identity sentences`);
 }
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
-  if (process.argv.includes('--parity-only')) writeParityFixture();
-  else if (process.argv.includes('--identity-aug-only')) writeIdentityAugmentation();
-  else {
-    main()
-      .then(() => {
-        writeParityFixture();
-        writeIdentityAugmentation();
-      })
-      .catch((e: unknown) => {
-        console.error(e);
-        process.exit(1);
-      });
-  }
+  main().catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });
 }
-export type { HeadLabels };

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Step 3 of `npm run train:toxicity`: int8 dynamic quantisation of the fp32 export
-(.work/toxicity/model.onnx) -> models/toxic_transformer_v1/model_quantized.onnx.
+(.work/toxicity/model.onnx) -> models/toxic_transformer_v1/onnx/model_quantized.onnx.
 
 Python's onnxruntime is not installable here, so this rewrites the graph with the `onnx` package
 into the same pattern onnxruntime's `quantize_dynamic` emits, using only standard ONNX ops that
@@ -39,7 +39,7 @@ def quantize_rows(w):
 
 def main():
     src = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", "..", ".work", "toxicity", "model.onnx")
-    dst = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "model_quantized.onnx")
+    dst = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "onnx", "model_quantized.onnx")
     model = onnx.load(src)
     g = model.graph
     inits = {i.name: i for i in g.initializer}

@@ -1,0 +1,76 @@
+/**
+ * The committed toxic_transformer_v1 folder, checked without the corpora (so it runs in CI):
+ * - it is a Hugging Face folder the runtime can read (config, tokenizer, int8 ONNX with the contract's IO);
+ * - the tokenizer and the int8 model reproduce `reproduce.json`, which evaluate.ts wrote from the
+ *   training-time tokenisation (so serving ids and scores are the ones training and evaluation saw);
+ * - no head sits at a threshold so high that it stops flagging clear cases (issue #11).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import * as ort from 'onnxruntime-node';
+import { Tokenizer } from '@huggingface/tokenizers';
+import { preprocess } from '@/lib/moderation/preprocess';
+import { TOXICITY_HEADS, type ToxicityHead } from '@/lib/moderation/types';
+import { MAX_THRESHOLD, scoreIds } from './evaluate';
+import { encodeIds } from './prepare';
+
+const DIR = 'models/toxic_transformer_v1';
+const readJson = <T>(f: string) => JSON.parse(readFileSync(join(DIR, f), 'utf8')) as T;
+const config = readJson<{
+  model_type: string;
+  architectures: string[];
+  id2label: Record<string, string>;
+  vigil: { thresholds: Record<ToxicityHead, number> };
+}>('config.json');
+
+/** Sentences any moderator would flag for that head; written for this test, not used in training. */
+const CLEAR: Record<ToxicityHead, string[]> = {
+  overall: ['Shut up, you pathetic moron', 'Go back to your country, you filthy immigrant', 'Die in a fire, you stupid bitch'],
+  insult: ['You are a worthless piece of garbage', "You're the dumbest person on this forum", 'You are an idiot'],
+  threat: [
+    'I will shoot you in the head tomorrow',
+    "I'm going to stab you when you leave work",
+    'I am going to kill you and your whole family',
+  ],
+  identity_attack: ['Gay people are disgusting degenerates', 'All Muslims are terrorists and should leave', 'Black people are a subhuman race'],
+  profanity: ['This is fucking bullshit', 'What the fuck is wrong with this shit', 'Holy shit, that game was fucking amazing'],
+};
+
+let session: ort.InferenceSession;
+let tok: Tokenizer;
+beforeAll(async () => {
+  session = await ort.InferenceSession.create(join(DIR, 'onnx/model_quantized.onnx'));
+  tok = new Tokenizer(readJson<object>('tokenizer.json'), readJson<object>('tokenizer_config.json'));
+});
+
+describe('toxic_transformer_v1 folder', () => {
+  it('is an ELECTRA sequence classifier with the five Vigil heads and the contract IO', () => {
+    expect(config.model_type).toBe('electra');
+    expect(config.architectures).toEqual(['ElectraForSequenceClassification']);
+    expect(Object.values(config.id2label)).toEqual([...TOXICITY_HEADS]);
+    expect([...session.inputNames].sort()).toEqual(['attention_mask', 'input_ids', 'token_type_ids']);
+    expect(session.outputNames).toEqual(['logits']);
+  });
+
+  it('reproduces the ids and int8 scores evaluate.ts recorded', async () => {
+    const fixture = readJson<{ text: string; ids: number[]; scores: number[] }[]>('reproduce.json');
+    expect(fixture.length).toBeGreaterThan(10);
+    const ids = fixture.map((f) => encodeIds(tok, preprocess(f.text).clean));
+    expect(ids).toEqual(fixture.map((f) => f.ids));
+    const scores = await scoreIds(session, ids.map((i) => ({ ids: i })));
+    scores.forEach((s, i) => s.forEach((x, h) => expect(x).toBeCloseTo(fixture[i]!.scores[h]!, 4)));
+  });
+
+  it('keeps every threshold at or below the cap', () => {
+    for (const h of TOXICITY_HEADS) expect(config.vigil.thresholds[h]).toBeLessThanOrEqual(MAX_THRESHOLD);
+  });
+
+  it.each(TOXICITY_HEADS)('flags clear %s cases at the served threshold', async (head) => {
+    const h = TOXICITY_HEADS.indexOf(head);
+    const scores = await scoreIds(session, CLEAR[head].map((t) => ({ ids: encodeIds(tok, preprocess(t).clean) })));
+    for (const [i, s] of scores.entries()) {
+      expect({ text: CLEAR[head][i], score: s[h]! >= config.vigil.thresholds[head] }).toEqual({ text: CLEAR[head][i], score: true });
+    }
+  });
+});

@@ -1,0 +1,20 @@
+/** Scores texts with the model folder directly (no server): `npx tsx models/toxic_transformer_v1/probe.ts "text" ...`; `*` marks a head at or above its served threshold. */
+import { readFileSync } from 'node:fs';
+import * as ort from 'onnxruntime-node';
+import { Tokenizer } from '@huggingface/tokenizers';
+import { preprocess } from '@/lib/moderation/preprocess';
+import { scoreIds } from './evaluate';
+import { encodeIds } from './prepare';
+const dir = 'models/toxic_transformer_v1/';
+const tok = new Tokenizer(JSON.parse(readFileSync(dir + 'tokenizer.json', 'utf8')), JSON.parse(readFileSync(dir + 'tokenizer_config.json', 'utf8')));
+const cfg = JSON.parse(readFileSync(dir + 'config.json', 'utf8'));
+const th = Object.values(cfg.vigil.thresholds) as number[];
+const s = await ort.InferenceSession.create(dir + 'onnx/model_quantized.onnx');
+const texts = process.argv.slice(2).length ? process.argv.slice(2) : [
+  'We should respect transgender people', 'Immigrants built this country', 'Women deserve equal pay.', 'My sister is a female pilot',
+  'Being bisexual is a normal part of human diversity.', "Saying 'women are stupid' is sexist and wrong", 'Black people are animals',
+  'Someone should put a bullet in him', "I'm going to shoot everyone at your school tomorrow.", "Girls can't do math, their brains are too small.",
+  'I want to die', 'You are a fucking idiot', 'I will kill you', 'Muslims are vermin', 'Jews are parasites', 'What a lovely day',
+];
+const sc = await scoreIds(s, texts.map((t) => ({ ids: encodeIds(tok, preprocess(t).clean) })));
+texts.forEach((t, i) => console.log(sc[i]!.map((x, h) => (x >= th[h]! ? '*' : ' ') + x.toFixed(2)).join(' '), ' ', t));
