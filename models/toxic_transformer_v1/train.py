@@ -49,7 +49,7 @@ CFG = dict(
     epochs=int(os.environ.get("TOX_EPOCHS", 4)),
     glove_lr_scale=float(os.environ.get("TOX_GLOVE_LR_SCALE", 0.1)),
     threat_repeat=3,
-    identity_repeat=int(os.environ.get("TOX_IDENTITY_REPEAT", 1)),
+    identity_repeat=int(os.environ.get("TOX_IDENTITY_REPEAT", 10)),
     seed=int(os.environ.get("TOX_SEED", 1234)),
 )
 TAG = os.environ.get("TOX_TAG", "run")
