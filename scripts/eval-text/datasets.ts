@@ -54,6 +54,19 @@ export function harmfulLabel(labels: HeadLabels): 0 | 1 | null {
   return v.some((x) => x >= 0.5) ? 1 : 0;
 }
 
+/**
+ * The split a row belongs to: `splitOf()` (the fixed hash split), unless the row carries an official
+ * split of its corpus (ConvAbuse ships one; `dev` counts as validation). readCorpora() rows have no
+ * such field today; honouring one here keeps the evaluation on the rows training leaves out if
+ * corpora.ts starts passing it through.
+ */
+export function splitFor(row: object, clean: string): Split {
+  const official = (row as { split?: unknown }).split;
+  if (official === 'train' || official === 'test') return official;
+  if (official === 'val' || official === 'dev') return 'val';
+  return splitOf(clean);
+}
+
 export function loadToxicityData(dataDir: string): ToxicityData {
   const raw = readCorpora(dataDir);
   const merged = new Map<string, MergedRow & { sums: number[]; counts: number[] }>();
@@ -68,7 +81,7 @@ export function loadToxicityData(dataDir: string): ToxicityData {
     const clean = preprocess(row.text).clean;
     if (clean.length === 0) continue;
     const key = dedupeKey(clean);
-    const split = splitOf(clean);
+    const split = splitFor(row, clean);
     let g = merged.get(key);
     if (!g) {
       g = { text: row.text, clean, split, corpora: [], jigsaw: false, heads: [], sums: [0, 0, 0, 0, 0], counts: [0, 0, 0, 0, 0] };
