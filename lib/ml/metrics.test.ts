@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { averagePrecision, bestMacroF1Threshold, binaryReport, confusionMatrix, rocAuc, threshold } from './metrics';
+import { averagePrecision, balancedAccuracy, bestMacroF1Threshold, binaryReport, confusionMatrix, rocAuc, threshold } from './metrics';
 
 describe('binaryReport', () => {
   it('computes per-class precision, recall, F1 and macro-F1', () => {
@@ -81,5 +81,23 @@ describe('bestMacroF1Threshold', () => {
     for (const t of [...s, 1.1]) brute = Math.max(brute, binaryReport(y, threshold(s, t)).macroF1);
     expect(b.macroF1).toBeCloseTo(brute, 12);
     expect(binaryReport(y, threshold(s, b.threshold)).macroF1).toBeCloseTo(brute, 12);
+  });
+});
+
+describe('balancedAccuracy', () => {
+  it('is the mean of the two class recalls', () => {
+    // Positives: 3 of 4 found (0.75); negatives: 1 of 2 right (0.5).
+    expect(balancedAccuracy([1, 1, 1, 1, 0, 0], [1, 1, 1, 0, 1, 0])).toBeCloseTo(0.625, 12);
+  });
+
+  it('gives 0.5 to a constant prediction however unbalanced the labels', () => {
+    const y = [1, 1, 1, 1, 1, 1, 1, 1, 1, 0];
+    expect(balancedAccuracy(y, y.map(() => 1))).toBe(0.5);
+    expect(binaryReport(y, y.map(() => 1)).accuracy).toBe(0.9);
+  });
+
+  it('uses the one class present, and NaN when there is none', () => {
+    expect(balancedAccuracy([0, 0, 0], [0, 1, 0])).toBeCloseTo(2 / 3, 12);
+    expect(balancedAccuracy([], [])).toBeNaN();
   });
 });

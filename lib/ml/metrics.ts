@@ -80,6 +80,19 @@ export function binaryReport(labels: ArrayLike<number>, predictions: ArrayLike<n
   return reportFromConfusion(confusionMatrix(labels, predictions));
 }
 
+/**
+ * Balanced accuracy: the mean of the recall on positives and the recall on negatives, so a
+ * suite with more harmful than harmless cases cannot be passed by flagging everything. A class
+ * with no examples is left out of the mean (NaN when both are empty).
+ */
+export function balancedAccuracy(labels: ArrayLike<number>, predictions: ArrayLike<number>): number {
+  const m = confusionMatrix(labels, predictions);
+  const recalls: number[] = [];
+  if (m.tp + m.fn > 0) recalls.push(m.tp / (m.tp + m.fn));
+  if (m.tn + m.fp > 0) recalls.push(m.tn / (m.tn + m.fp));
+  return recalls.length === 0 ? Number.NaN : recalls.reduce((a, b) => a + b, 0) / recalls.length;
+}
+
 /** Predict 1 where score >= threshold. */
 export function threshold(scores: ArrayLike<number>, t: number): Uint8Array {
   const out = new Uint8Array(scores.length);

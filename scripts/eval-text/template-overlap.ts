@@ -1,0 +1,175 @@
+/**
+ * Overlap between the evaluation suite's frames and every template file a model trains or tunes on
+ * (issue #11: evaluation templates must differ from training templates in frames AND words).
+ *
+ * A template file is any JSON under models/ with a top-level `frames` or `templates` array of
+ * strings (today toxic_transformer_v1/identity-augmentation.json, identity-validation.json and
+ * identity-templates.json; a sexism *template*.json would be found the same way). Frames are
+ * compared after normalisation: lower case, every placeholder and every group word (from both
+ * sides) becomes one slot token, articles and punctuation dropped. A shared frame is a normalised
+ * frame present on both sides, or a pair whose content-word trigram sets overlap by Jaccard >= 0.6.
+ * Shared content words and trigrams are reported, not failed on: common words are unavoidable.
+ *
+ *   tsx scripts/eval-text/template-overlap.ts   (exit 1 when a frame is shared)
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readSuite, type SuiteFile } from './functional-suite';
+
+export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+const SLOT = '<slot>';
+export const NEAR_FRAME_JACCARD = 0.6;
+
+const STOPWORDS = new Set(
+  ('a an the and or but if of to in on at by for with from as is are was were be been being am do does did ' +
+    'i me my we us our you your he him his she her it its they them their this that these those there here ' +
+    'so not no all any every one some very just than then too can will would should could about into over ' +
+    "who what why how when where which 's s t don isn aren").split(' '),
+);
+
+export interface TemplateFile {
+  path: string;
+  frames: string[];
+  /** Words of the file's group fillers (every string value inside `groups`). */
+  groupWords: string[];
+}
+
+/** Template files under `dir`: JSON with a top-level `frames` or `templates` string array. */
+export function findTemplateFiles(dir = join(REPO_ROOT, 'models')): TemplateFile[] {
+  const out: TemplateFile[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.endsWith('.json')) {
+        let json: unknown;
+        try {
+          json = JSON.parse(readFileSync(p, 'utf8'));
+        } catch {
+          continue;
+        }
+        const t = parseTemplateJson(json);
+        if (t) out.push({ path: relative(REPO_ROOT, p), ...t });
+      }
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+export function parseTemplateJson(json: unknown): Omit<TemplateFile, 'path'> | null {
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return null;
+  const o = json as Record<string, unknown>;
+  const arr = Array.isArray(o.frames) ? o.frames : Array.isArray(o.templates) ? o.templates : null;
+  if (!arr || arr.length === 0 || !arr.every((x) => typeof x === 'string')) return null;
+  const groupWords: string[] = [];
+  const collect = (v: unknown) => {
+    if (typeof v === 'string') groupWords.push(...v.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean));
+    else if (Array.isArray(v)) v.forEach(collect);
+    else if (v && typeof v === 'object') Object.values(v).forEach(collect);
+  };
+  collect(o.groups);
+  return { frames: arr as string[], groupWords };
+}
+
+/** Lower-cased word tokens with placeholders and group words replaced by one slot token. */
+export function normaliseFrame(frame: string, groupWords: ReadonlySet<string>): string[] {
+  const tokens = frame
+    .replace(/\{[^}]*\}/g, ` ${SLOT} `)
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}<>']+/u)
+    .map((w) => w.replace(/^'+|'+$/g, ''))
+    .filter((w) => w.length > 0 && w !== 'a' && w !== 'an' && w !== 'the');
+  const out: string[] = [];
+  for (const t of tokens) {
+    const v = t === SLOT || groupWords.has(t) ? SLOT : t;
+    if (v === SLOT && out[out.length - 1] === SLOT) continue; // "{adj} {person}" is one slot
+    out.push(v);
+  }
+  return out;
+}
+
+const contentWords = (tokens: readonly string[]) => tokens.filter((t) => t !== SLOT && !STOPWORDS.has(t));
+/** Word trigrams (slot tokens kept) that contain at least one content word. */
+export function contentTrigrams(tokens: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (let i = 0; i + 3 <= tokens.length; i++) {
+    const tri = tokens.slice(i, i + 3);
+    if (tri.some((t) => t !== SLOT && !STOPWORDS.has(t))) out.add(tri.join(' '));
+  }
+  return out;
+}
+const jaccard = (a: ReadonlySet<string>, b: ReadonlySet<string>) => {
+  if (a.size === 0 && b.size === 0) return 0;
+  let inter = 0;
+  for (const x of a) if (b.has(x)) inter++;
+  return inter / (a.size + b.size - inter);
+};
+
+export interface OverlapReport {
+  file: string;
+  frames: number;
+  sharedFrames: { suite: string; training: string; jaccard: number }[];
+  sharedContentWords: string[];
+  /** Share of the suite's distinct content words that also occur in the file's frames. */
+  contentWordShare: number;
+  sharedTrigrams: string[];
+  /** Share of the suite's distinct content trigrams that also occur in the file's frames. */
+  trigramShare: number;
+}
+
+export function measureOverlap(suite: SuiteFile, file: TemplateFile): OverlapReport {
+  const groupWords = new Set<string>(file.groupWords);
+  for (const g of suite.groups) {
+    for (const s of [g.plural, g.one, ...g.slurs.flat()]) for (const w of s.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (w) groupWords.add(w);
+  }
+  // Words that mark a group but also carry meaning in a frame stay content words.
+  for (const w of ['people', 'person', 'a', 'an']) groupWords.delete(w);
+  const suiteFrames = [...new Set(suite.categories.flatMap((c) => c.frames))].map((f) => ({ f, n: normaliseFrame(f, groupWords) }));
+  const trainFrames = [...new Set(file.frames)].map((f) => ({ f, n: normaliseFrame(f, groupWords) }));
+  const sharedFrames: OverlapReport['sharedFrames'] = [];
+  const trainTris = trainFrames.map((t) => contentTrigrams(t.n));
+  for (const s of suiteFrames) {
+    const st = contentTrigrams(s.n);
+    trainFrames.forEach((t, k) => {
+      const j = jaccard(st, trainTris[k]!);
+      if (s.n.join(' ') === t.n.join(' ') || j >= NEAR_FRAME_JACCARD) sharedFrames.push({ suite: s.f, training: t.f, jaccard: Math.round(j * 1000) / 1000 });
+    });
+  }
+  const suiteWords = new Set(suiteFrames.flatMap((s) => contentWords(s.n)));
+  const trainWords = new Set(trainFrames.flatMap((t) => contentWords(t.n)));
+  const sharedContentWords = [...suiteWords].filter((w) => trainWords.has(w)).sort();
+  const suiteTris = new Set(suiteFrames.flatMap((s) => [...contentTrigrams(s.n)]));
+  const allTrainTris = new Set(trainTris.flatMap((t) => [...t]));
+  const sharedTrigrams = [...suiteTris].filter((t) => allTrainTris.has(t)).sort();
+  return {
+    file: file.path,
+    frames: trainFrames.length,
+    sharedFrames,
+    sharedContentWords,
+    contentWordShare: sharedContentWords.length / Math.max(1, suiteWords.size),
+    sharedTrigrams,
+    trigramShare: sharedTrigrams.length / Math.max(1, suiteTris.size),
+  };
+}
+
+export function overlapReports(suite = readSuite(), files = findTemplateFiles()): OverlapReport[] {
+  return files.map((f) => measureOverlap(suite, f));
+}
+
+const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  const reports = overlapReports();
+  for (const r of reports) {
+    console.log(
+      `${r.file}: ${r.frames} frames; shared frames ${r.sharedFrames.length}; shared content words ${r.sharedContentWords.length} ` +
+        `(${(100 * r.contentWordShare).toFixed(1)} % of the suite's); shared content trigrams ${r.sharedTrigrams.length} ` +
+        `(${(100 * r.trigramShare).toFixed(1)} %)`,
+    );
+    for (const s of r.sharedFrames) console.log(`  SHARED FRAME: "${s.suite}" ~ "${s.training}" (trigram Jaccard ${s.jaccard})`);
+    if (r.sharedTrigrams.length) console.log(`  shared trigrams: ${r.sharedTrigrams.join(' | ')}`);
+    console.log(`  shared content words: ${r.sharedContentWords.join(', ')}`);
+  }
+  if (reports.some((r) => r.sharedFrames.length > 0)) process.exit(1);
+}
