@@ -2,9 +2,9 @@
  * Overlap between the evaluation suite's frames and every template file a model trains or tunes on
  * (issue #11: evaluation templates must differ from training templates in frames AND words).
  *
- * A template file is any JSON under models/ with a top-level `frames` or `templates` array of
- * strings (today toxic_transformer_v1/identity-augmentation.json, identity-validation.json and
- * identity-templates.json; a sexism *template*.json would be found the same way). Frames are
+ * A template file is any JSON under models/ holding strings with `{placeholders}` (today
+ * toxic_transformer_v1/identity-augmentation.json, identity-contrast.json, identity-validation.json;
+ * a sexism template file is found the same way, whatever its shape). Frames are
  * compared after normalisation: lower case, every placeholder and every group word (from both
  * sides) becomes one slot token, articles and punctuation dropped. A shared frame is a normalised
  * frame present on both sides, or a pair whose content-word trigram sets overlap by Jaccard >= 0.6.
@@ -61,8 +61,17 @@ export function findTemplateFiles(dir = join(REPO_ROOT, 'models')): TemplateFile
 export function parseTemplateJson(json: unknown): Omit<TemplateFile, 'path'> | null {
   if (!json || typeof json !== 'object' || Array.isArray(json)) return null;
   const o = json as Record<string, unknown>;
-  const arr = Array.isArray(o.frames) ? o.frames : Array.isArray(o.templates) ? o.templates : null;
-  if (!arr || arr.length === 0 || !arr.every((x) => typeof x === 'string')) return null;
+  // A frame is any string outside `groups` that holds a {placeholder}, wherever the file keeps it
+  // (`frames`, `templates`, `benign`, `toxic[].frame`, ...): a new template file cannot slip past by shape.
+  const frames: string[] = [];
+  const findFrames = (v: unknown) => {
+    if (typeof v === 'string') {
+      if (/\{[^}]+\}/.test(v)) frames.push(v);
+    } else if (Array.isArray(v)) v.forEach(findFrames);
+    else if (v && typeof v === 'object') Object.values(v).forEach(findFrames);
+  };
+  for (const [k, v] of Object.entries(o)) if (k !== 'groups') findFrames(v);
+  if (frames.length === 0) return null;
   const groupWords: string[] = [];
   const collect = (v: unknown) => {
     if (typeof v === 'string') groupWords.push(...v.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean));
@@ -70,7 +79,7 @@ export function parseTemplateJson(json: unknown): Omit<TemplateFile, 'path'> | n
     else if (v && typeof v === 'object') Object.values(v).forEach(collect);
   };
   collect(o.groups);
-  return { frames: arr as string[], groupWords };
+  return { frames, groupWords };
 }
 
 /** Lower-cased word tokens with placeholders and group words replaced by one slot token. */
