@@ -24,7 +24,7 @@ import { TOXICITY_HEADS } from '@/lib/moderation/types';
 import { encodeIds } from './prepare';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const WORK = join(resolve(HERE, '../..'), '.work/toxicity');
+const WORK = process.env.TOX_WORK_DIR ?? join(resolve(HERE, '../..'), '.work/toxicity');
 export const MAX_THRESHOLD = 0.9;
 const MAX_IDENTITY_RATE = 0.03;
 const MAX_IDENTITY_GROUP_RATE = 0.05;

@@ -7,7 +7,7 @@ into the same pattern onnxruntime's `quantize_dynamic` emits, using only standar
 onnxruntime-node and onnxruntime-web (wasm CPU kernels) both execute:
 
 * MatMul(X, W) with a constant 2-D W  ->  DynamicQuantizeLinear(X) -> MatMulInteger(Xq, Wq, Xzp)
-  -> Cast(float) -> Mul(Xscale * Wscale). W is int8, symmetric, one scale per output column.
+  -> Cast(float) -> Mul(Xscale * Wscale). W is int8 with 7-bit range (see MATMUL_QMAX), symmetric, one scale per output column.
 * Gather(E, ids) on the token-embedding table  ->  Gather(Eq, ids) -> Cast -> Mul(Gather(Escale, ids)):
   an int8 table with one scale per row, dequantised only for the rows a batch uses.
 
@@ -24,16 +24,25 @@ from onnx import TensorProto, helper, numpy_helper
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def quantize_columns(w):
-    """Symmetric int8 per output column: w[K, N] ~= q[K, N] * scale[N]."""
+# MatMul weights use 7 bits (|q| <= 63, onnxruntime's `reduce_range`): on x86 CPUs without VNNI,
+# onnxruntime's u8 x s8 MatMulInteger kernel adds pairs of products in int16 and saturates with full-range
+# weights (measured on this project's AMD EPYC/AVX2 machines: a one-node probe returned 1,048,544 for an
+# exact 2,072,640), so the server would disagree with the browser's wasm kernel and with itself on
+# another CPU. Embedding rows are only gathered and dequantised, so they keep the full 8 bits.
+MATMUL_QMAX = 63
+GATHER_QMAX = 127
+
+
+def quantize_columns(w, qmax=MATMUL_QMAX):
+    """Symmetric per output column: w[K, N] ~= q[K, N] * scale[N], |q| <= qmax."""
     amax = np.abs(w).max(axis=0)
-    scale = np.where(amax > 0, amax / 127.0, 1.0).astype(np.float32)
-    q = np.clip(np.round(w / scale), -127, 127).astype(np.int8)
+    scale = np.where(amax > 0, amax / float(qmax), 1.0).astype(np.float32)
+    q = np.clip(np.round(w / scale), -qmax, qmax).astype(np.int8)
     return q, scale
 
 
 def quantize_rows(w):
-    q, scale = quantize_columns(w.T)
+    q, scale = quantize_columns(w.T, GATHER_QMAX)
     return q.T.copy(), scale
 
 
