@@ -1,0 +1,60 @@
+/**
+ * Token ids for the toxicity transformer, from the folder's own `tokenizer.json` through
+ * transformers.js: what serving feeds the model and what training (models/toxic_transformer_v1)
+ * trains on, so the two cannot drift. Obfuscation folding is the shared normaliser's job
+ * (`preprocess(text).clean`), not the tokenizer's.
+ *
+ * Browser-safe: only a type is imported from @huggingface/transformers; the caller hands in the
+ * tokenizer (Node: `loadToxicityTokenizer`, the Worker: its own `AutoTokenizer`).
+ */
+import type { PreTrainedTokenizer } from '@huggingface/transformers';
+
+/**
+ * Ids with the tokenizer's special tokens (`[CLS] … [SEP]` for BERT), truncated to `maxLength`
+ * the Hugging Face way: the text is cut, the special tokens stay. No padding.
+ */
+export function encodeForModel(tokenizer: PreTrainedTokenizer, texts: readonly string[], maxLength: number): number[][] {
+  if (texts.length === 0) return [];
+  const encoded = tokenizer([...texts], {
+    add_special_tokens: true,
+    truncation: true,
+    max_length: maxLength,
+    padding: false,
+    return_tensor: false,
+  }) as unknown as { input_ids: number[][] };
+  return encoded.input_ids;
+}
+
+/** One padded model input; `indices[r]` is the position of row `r` in the caller's input. */
+export interface PaddedBatch {
+  inputIds: BigInt64Array;
+  attentionMask: BigInt64Array;
+  batchSize: number;
+  seqLen: number;
+  indices: number[];
+}
+
+/**
+ * Split encoded rows into batches of at most `maxBatch`, sorted by length so each batch pads only
+ * to its own longest row (on 2 CPU cores, small length-sorted batches were the fastest way to run
+ * 100 texts; docs/benchmarks.md). The caller restores its order through `indices`.
+ */
+export function padByLength(rows: readonly number[][], padId: number, maxBatch: number): PaddedBatch[] {
+  const order = rows.map((_, i) => i).sort((a, b) => rows[a]!.length - rows[b]!.length || a - b);
+  const batches: PaddedBatch[] = [];
+  for (let s = 0; s < order.length; s += Math.max(1, maxBatch)) {
+    const indices = order.slice(s, s + Math.max(1, maxBatch));
+    const seqLen = Math.max(1, ...indices.map((i) => rows[i]!.length));
+    const inputIds = new BigInt64Array(indices.length * seqLen).fill(BigInt(padId));
+    const attentionMask = new BigInt64Array(indices.length * seqLen);
+    indices.forEach((i, r) => {
+      const row = rows[i]!;
+      for (let t = 0; t < row.length; t++) {
+        inputIds[r * seqLen + t] = BigInt(row[t]!);
+        attentionMask[r * seqLen + t] = 1n;
+      }
+    });
+    batches.push({ inputIds, attentionMask, batchSize: indices.length, seqLen, indices });
+  }
+  return batches;
+}
