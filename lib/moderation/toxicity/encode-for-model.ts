@@ -9,20 +9,40 @@
  */
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
 
+/** How many special tokens the post-processor puts before and after the text (BERT: 1 and 1). */
+interface SpecialFrame {
+  prefix: number;
+  suffix: number;
+}
+const frames = new WeakMap<PreTrainedTokenizer, SpecialFrame>();
+
+function specialFrame(tokenizer: PreTrainedTokenizer): SpecialFrame {
+  let frame = frames.get(tokenizer);
+  if (!frame) {
+    const bare = tokenizer.encode('a', { add_special_tokens: false });
+    const framed = tokenizer.encode('a', { add_special_tokens: true });
+    const at = framed.findIndex((_, i) => bare.every((id, k) => framed[i + k] === id));
+    frame = at < 0 ? { prefix: 0, suffix: 0 } : { prefix: at, suffix: framed.length - at - bare.length };
+    frames.set(tokenizer, frame);
+  }
+  return frame;
+}
+
 /**
  * Ids with the tokenizer's special tokens (`[CLS] … [SEP]` for BERT), truncated to `maxLength`
- * the Hugging Face way: the text is cut, the special tokens stay. No padding.
+ * the way Hugging Face's Python tokenizers truncate: the text is cut, the special tokens stay.
+ * (transformers.js's own `truncation` cuts the framed sequence, dropping the final [SEP] that
+ * every training row has.) No padding.
  */
 export function encodeForModel(tokenizer: PreTrainedTokenizer, texts: readonly string[], maxLength: number): number[][] {
   if (texts.length === 0) return [];
-  const encoded = tokenizer([...texts], {
-    add_special_tokens: true,
-    truncation: true,
-    max_length: maxLength,
-    padding: false,
-    return_tensor: false,
-  }) as unknown as { input_ids: number[][] };
-  return encoded.input_ids;
+  const { prefix, suffix } = specialFrame(tokenizer);
+  const keep = Math.max(0, maxLength - prefix - suffix);
+  return texts.map((text) => {
+    const ids = tokenizer.encode(text, { add_special_tokens: true });
+    if (ids.length <= maxLength) return ids;
+    return [...ids.slice(0, prefix + keep), ...ids.slice(ids.length - suffix)];
+  });
 }
 
 /** One padded model input; `indices[r]` is the position of row `r` in the caller's input. */
