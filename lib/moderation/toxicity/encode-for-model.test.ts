@@ -74,7 +74,7 @@ describe('encodeForModel', () => {
   it('adds [CLS]/[SEP], truncates to maxLength and keeps [SEP]', () => {
     const ids = encode('word '.repeat(300), 16);
     expect(ids).toHaveLength(16);
-    expect(ids[0]).toBe(tokenizer.cls_token_id ?? 2);
+    expect(ids[0]).toBe(2); // [CLS]
     expect(ids[15]).toBe(tokenizer.sep_token_id);
   });
 
