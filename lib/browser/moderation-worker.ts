@@ -83,10 +83,11 @@ async function probeWebGpu(): Promise<AdapterProbe> {
 async function importTransformers(backend: Backend): Promise<TransformersModule> {
   const base = new URL(ORT_URL, self.location.origin).href;
   const t = (await import(/* webpackIgnore: true */ `${base}transformers.min.js`)) as TransformersModule;
-  // Model files come from this origin's /models/ (app/models/[...path]), never from the Hub.
+  // Model files come from this origin's /models/ (app/models/[...path]), never from the Hub. The
+  // path must stay relative: transformers.js treats an http(s) URL here as remote and skips it.
   t.env.allowRemoteModels = false;
   t.env.allowLocalModels = true;
-  t.env.localModelPath = new URL(`${MODELS_URL}/`, self.location.origin).href;
+  t.env.localModelPath = `${MODELS_URL}/`;
   // The HTTP cache already keeps the files (ETag + max-age, decision 004). The wasm cache would
   // import ORT's loader from a blob: URL, which the Content-Security-Policy does not allow.
   t.env.useBrowserCache = false;
