@@ -48,10 +48,11 @@ describe('toxicity model (real int8 ONNX)', () => {
       expect(s[h]).toBeLessThanOrEqual(1);
     }
     // Batching (padding, sorting) does not change a text's scores beyond int8 noise: dynamic
-    // quantisation picks one activation scale per batch.
+    // quantisation picks one activation scale per batch (up to 0.013 measured with the retrained
+    // ELECTRA model, 0.01 with the previous one).
     for (let i = 0; i < texts.length; i++) {
       const [alone] = await model.score([texts[i]!]);
-      for (const h of TOXICITY_HEADS) expect(Math.abs(batch[i]![h] - alone![h])).toBeLessThan(0.01);
+      for (const h of TOXICITY_HEADS) expect(Math.abs(batch[i]![h] - alone![h])).toBeLessThan(0.02);
     }
     expect(await model.score([])).toEqual([]);
   });
