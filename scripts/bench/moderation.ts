@@ -19,9 +19,7 @@ import path from 'node:path';
 import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { postJson, startServer } from '@/tests/contract/server';
-import { resolveDataDir } from '@/models/sexism_lasso_v1/edos';
-import { readCorpora } from '@/models/toxic_transformer_v1/corpora';
-import { splitOf } from '@/models/toxic_transformer_v1/prepare';
+import { jigsawTestTexts } from './realistic-texts';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number) => {
@@ -44,27 +42,7 @@ const SAMPLE = [
   'shut up you stupid b1tch',
 ];
 
-/** The first 100 distinct Jigsaw rows of the toxicity test split, or undefined without the data. */
-function jigsawTestTexts(): string[] | undefined {
-  let rows;
-  try {
-    rows = readCorpora(resolveDataDir(args));
-  } catch {
-    return undefined;
-  }
-  const seen = new Set<string>();
-  const texts: string[] = [];
-  for (const r of rows) {
-    if (!r.corpus.startsWith('jigsaw')) continue;
-    const clean = preprocess(r.text).clean;
-    if (clean.length === 0 || splitOf(clean) !== 'test' || seen.has(clean)) continue;
-    seen.add(clean);
-    texts.push(r.text);
-    if (texts.length === 100) break;
-  }
-  return texts.length === 100 ? texts : undefined;
-}
-const REALISTIC = jigsawTestTexts();
+const REALISTIC = jigsawTestTexts(args);
 const TEXTS = REALISTIC ?? SAMPLE;
 // Suffixes keep the sample texts distinct; the realistic rows are distinct already.
 const text = (i: number) => (REALISTIC ? TEXTS[i % TEXTS.length]! : `${TEXTS[i % TEXTS.length]} #${i}`);
