@@ -79,7 +79,10 @@ const nextConfig = {
   outputFileTracingIncludes: {
     '/v1/**': ['./models/**/*'],
     '/models/**': ['./models/**/*'],
-    '/ort/**': ['./node_modules/onnxruntime-web/dist/*.wasm', './node_modules/onnxruntime-web/dist/*.mjs'],
+    '/ort/**': [
+      './node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.*',
+      './node_modules/@huggingface/transformers/dist/transformers.min.js',
+    ],
     '/api/v1/**': ['./lib/db/migrations/**/*'],
   },
 };

@@ -17,7 +17,16 @@ export const envSchema = z
   /** Directory with the model folders (`sexism_lasso_v1/`, `toxic_transformer_v1/`, `rules_v1/`). */
   MODELS_DIR: z.string().min(1).default('models'),
   SEXISM_MODEL_PATH: z.string().min(1).optional(),
-  TOXICITY_MODEL_PATH: z.string().min(1).optional(),
+  /**
+   * The toxicity model folder (Hugging Face layout: config.json with `vigil.head_map`, tokenizer.json,
+   * tokenizer_config.json, onnx/model_quantized.onnx); default `$MODELS_DIR/toxic_transformer_v1`.
+   */
+  TOXICITY_MODEL_DIR: z.string().min(1).optional(),
+  /** Replaced by TOXICITY_MODEL_DIR: a set value fails start-up rather than being ignored. */
+  TOXICITY_MODEL_PATH: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined, 'replaced by TOXICITY_MODEL_DIR (the model folder, not the .onnx file)'),
   /** onnxruntime-node intra-op threads for the toxicity transformer. */
   ORT_INTRA_OP_THREADS: int(1, 64).default(1),
   /** Load and warm the models when the server starts rather than on the first request. */

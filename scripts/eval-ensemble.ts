@@ -19,7 +19,7 @@ import { splitOf } from '@/models/toxic_transformer_v1/prepare';
 const dataDir = resolveDataDir();
 const models = await new ModelRegistry({
   sexism: () => loadSexismModel(path.resolve('models/sexism_lasso_v1/model.json')),
-  toxicity: () => loadToxicityModel({ modelPath: path.resolve('models/toxic_transformer_v1/model_quantized.onnx') }),
+  toxicity: () => loadToxicityModel({ dir: path.resolve('models/toxic_transformer_v1') }),
   rules: async () => createRulesEngine(),
 }).models();
 

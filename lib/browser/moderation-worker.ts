@@ -1,44 +1,41 @@
 /**
  * Module Worker that runs all three moderation models and the ensemble in the browser, with the
  * server's own code: `moderate()` from lib/moderation/moderate.ts (preprocess, batching, rounding,
- * ensemble), the toxicity tokeniser/post-processing from toxicity-core.ts, the sexism model built
- * from the same artifact JSON, and the same rules engine. Only the ONNX runtime differs:
- * onnxruntime-web (WebGPU or wasm) instead of onnxruntime-node.
+ * ensemble), the toxicity scoring loop from create-toxicity-runtime.ts, the sexism model built
+ * from the same artifact JSON, and the same rules engine. The toxicity model is the same Hugging
+ * Face folder, loaded by the same library (transformers.js `AutoTokenizer` +
+ * `AutoModelForSequenceClassification`); only its ONNX runtime differs: onnxruntime-web (WebGPU
+ * or wasm) instead of onnxruntime-node.
  *
  * Protocol (moderation-protocol.ts): `{type:'load'}` -> `loading` then `ready`|`error`;
  * `{type:'moderate', id, texts}` -> `result`|`error` with the same id. Every reply names the backend.
  *
- * onnxruntime-web is not bundled: it is `import()`ed at run time from /ort/ (served unmodified
- * from node_modules by app/ort/[file]/route.ts), so the bundler never touches its wasm loader.
- * See docs/decisions/004-browser-inference.md.
+ * transformers.js is not bundled: its self-contained browser build is `import()`ed at run time
+ * from /ort/ (served unmodified from node_modules by app/ort/[file]/route.ts, with the wasm of the
+ * onnxruntime-web version inside it), so the bundler never touches ORT's wasm loader and nothing
+ * comes from a CDN. See docs/decisions/004-browser-inference.md and 070-transformers-js-runtime.md.
  */
-import type * as Ort from 'onnxruntime-web';
+import type * as Transformers from '@huggingface/transformers';
 import { moderate } from '@/lib/moderation/moderate';
 import type { LoadedModels, ToxicityRuntime } from '@/lib/moderation/model-registry';
 import { createRulesEngine } from '@/lib/moderation/rules';
 import { createSexismModel } from '@/lib/moderation/sexism/sexism-model';
 import { parseSexismArtifact } from '@/lib/moderation/sexism/sexism-artifact';
-import {
-  createToxicityTokenizer,
-  encodeBatch,
-  parseToxicityConfig,
-  postprocess,
-  toxicityThresholds,
-} from '@/lib/moderation/toxicity/toxicity-core';
-import type { Preprocessed } from '@/lib/moderation/preprocess';
-import { SEXISM_VERSION, TOXICITY_VERSION, type ToxicityScores } from '@/lib/moderation/types';
+import { createToxicityRuntime } from '@/lib/moderation/toxicity/create-toxicity-runtime';
+import { parseToxicityConfig } from '@/lib/moderation/toxicity/toxicity-config';
+import { SEXISM_VERSION, TOXICITY_VERSION } from '@/lib/moderation/types';
 import type { Backend, BackendPreference, WorkerRequest, WorkerResponse } from './moderation-protocol';
 
-type OrtModule = typeof Ort;
+type TransformersModule = typeof Transformers;
 
 declare const self: DedicatedWorkerGlobalScope;
 
 /** Same default as the server (TOXICITY_MAX_BATCH). */
-const MAX_BATCH = 64;
+const MAX_BATCH = 8;
 const MODELS_URL = '/models';
 const ORT_URL = '/ort/';
-/** ORT builds served by /ort/: CPU-only (14 MB wasm) or WebGPU + CPU (27 MB wasm). */
-const ORT_BUILD: Record<Backend, string> = { wasm: 'ort.wasm.min.mjs', webgpu: 'ort.webgpu.min.mjs' };
+/** onnxruntime-web wasm per backend: CPU only (14 MB) or WebGPU + CPU kernels (27 MB). */
+const ORT_WASM: Record<Backend, string> = { wasm: 'ort-wasm-simd-threaded', webgpu: 'ort-wasm-simd-threaded.asyncify' };
 
 const post = (message: WorkerResponse) => self.postMessage(message);
 const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -83,18 +80,27 @@ async function probeWebGpu(): Promise<AdapterProbe> {
   }
 }
 
-async function importOrt(build: Backend): Promise<OrtModule> {
+async function importTransformers(backend: Backend): Promise<TransformersModule> {
   const base = new URL(ORT_URL, self.location.origin).href;
-  const ort = (await import(/* webpackIgnore: true */ `${base}${ORT_BUILD[build]}`)) as OrtModule;
-  // The glue .mjs and .wasm of this build come from the same folder.
-  ort.env.wasm.wasmPaths = base;
+  const t = (await import(/* webpackIgnore: true */ `${base}transformers.min.js`)) as TransformersModule;
+  // Model files come from this origin's /models/ (app/models/[...path]), never from the Hub. The
+  // path must stay relative: transformers.js treats an http(s) URL here as remote and skips it.
+  t.env.allowRemoteModels = false;
+  t.env.allowLocalModels = true;
+  t.env.localModelPath = `${MODELS_URL}/`;
+  // The HTTP cache already keeps the files (ETag + max-age, decision 004). The wasm cache would
+  // import ORT's loader from a blob: URL, which the Content-Security-Policy does not allow.
+  t.env.useBrowserCache = false;
+  t.env.useWasmCache = false;
+  const wasm = t.env.backends.onnx.wasm!;
+  wasm.wasmPaths = { mjs: `${base}${ORT_WASM[backend]}.mjs`, wasm: `${base}${ORT_WASM[backend]}.wasm` };
   // Multi-threaded wasm needs SharedArrayBuffer, i.e. a cross-origin isolated page (COOP/COEP),
   // which this app does not set; one thread is also plenty for this small encoder. We are already
   // off the main thread, so ORT's own proxy worker would only add a hop.
-  ort.env.wasm.numThreads = 1;
-  ort.env.wasm.proxy = false;
-  ort.env.logLevel = 'error';
-  return ort;
+  wasm.numThreads = 1;
+  wasm.proxy = false;
+  t.env.logLevel = t.LogLevel.ERROR;
+  return t;
 }
 
 interface Loaded {
@@ -135,67 +141,49 @@ async function createToxicity(
   let { backend, fallbackReason } = choice;
   onBackend(backend);
 
-  const dir = `${MODELS_URL}/${TOXICITY_VERSION}`;
-  const [ort, tokenizerJson, tokenizerConfig, rawConfig, modelBytes] = await Promise.all([
-    importOrt(backend),
-    fetchJson(`${dir}/tokenizer.json`),
-    fetchJson(`${dir}/tokenizer_config.json`),
-    fetchJson(`${dir}/config.json`),
-    fetchOk(`${dir}/model_quantized.onnx`).then(async (r) => new Uint8Array(await r.arrayBuffer())),
+  const [t, rawConfig] = await Promise.all([
+    importTransformers(backend),
+    fetchJson(`${MODELS_URL}/${TOXICITY_VERSION}/config.json`),
   ]);
   const config = parseToxicityConfig(rawConfig);
-  const tokenizer = createToxicityTokenizer(tokenizerJson as object, tokenizerConfig as object);
-
-  // Severity 3 (error): ORT's native logger otherwise prints partitioning notices (int8 and
-  // shape ops placed on the CPU under WebGPU) through console.error.
-  const common = { logSeverityLevel: 3 } as const;
-  let session: Ort.InferenceSession;
+  const loadModel = (device: Backend) =>
+    t.AutoModelForSequenceClassification.from_pretrained(TOXICITY_VERSION, {
+      local_files_only: true,
+      subfolder: 'onnx',
+      model_file_name: 'model',
+      dtype: 'q8',
+      device,
+      // Severity 3 (error): ORT's native logger otherwise prints partitioning notices (int8 and
+      // shape ops placed on the CPU under WebGPU) through console.error.
+      session_options: { logSeverityLevel: 3 },
+    });
+  const tokenizerLoad = t.AutoTokenizer.from_pretrained(TOXICITY_VERSION, { local_files_only: true });
+  let model: Transformers.PreTrainedModel;
   if (backend === 'webgpu') {
     try {
-      session = await ort.InferenceSession.create(modelBytes, { ...common, executionProviders: ['webgpu'] });
+      model = await loadModel('webgpu');
     } catch (err) {
       if (preference === 'webgpu') throw new Error(`WebGPU session failed: ${errorMessage(err)}`);
-      // The WebGPU build also carries the CPU provider, so fall back without a second download.
+      // The asyncify wasm also carries the CPU kernels, so fall back without a second download.
       fallbackReason = `WebGPU session failed: ${errorMessage(err)}`;
       backend = 'wasm';
       onBackend(backend);
-      session = await ort.InferenceSession.create(modelBytes, { ...common, executionProviders: ['wasm'] });
+      model = await loadModel('wasm');
     }
   } else {
-    session = await ort.InferenceSession.create(modelBytes, { ...common, executionProviders: ['wasm'] });
+    model = await loadModel('wasm');
   }
-  const inputs = new Set(session.inputNames);
+  const inputs: string[] = (model.sessions.model as { inputNames?: string[] } | undefined)?.inputNames ?? [];
   for (const name of ['input_ids', 'attention_mask']) {
-    if (!inputs.has(name)) throw new Error(`toxicity model has no input "${name}" (inputs: ${session.inputNames.join(', ')})`);
+    if (!inputs.includes(name)) throw new Error(`toxicity model has no input "${name}" (inputs: ${inputs.join(', ')})`);
   }
-  const outputName = session.outputNames.includes('logits') ? 'logits' : session.outputNames[0]!;
-
-  const score = async (texts: readonly Preprocessed[]): Promise<ToxicityScores[]> => {
-    const batches = encodeBatch(tokenizer, texts, config.max_length, MAX_BATCH);
-    const outputs: Float32Array[] = [];
-    for (const b of batches) {
-      const feeds = {
-        input_ids: new ort.Tensor('int64', b.inputIds, [b.batchSize, b.seqLen]),
-        attention_mask: new ort.Tensor('int64', b.attentionMask, [b.batchSize, b.seqLen]),
-      };
-      const result = await session.run(feeds);
-      const out = result[outputName]!;
-      outputs.push(Float32Array.from((await out.getData()) as Float32Array));
-      for (const t of Object.values(result)) t.dispose();
-    }
-    return postprocess(batches, outputs, texts.length, config);
-  };
+  const runtime = createToxicityRuntime({ tokenizer: await tokenizerLoad, model, config, Tensor: t.Tensor, maxBatch: MAX_BATCH });
 
   return {
     backend,
     fallbackReason,
     adapter: backend === 'webgpu' ? choice.adapter : undefined,
-    runtime: {
-      version: TOXICITY_VERSION,
-      thresholds: toxicityThresholds(config),
-      score,
-      dispose: () => session.release(),
-    },
+    runtime: runtime satisfies ToxicityRuntime,
   };
 }
 

@@ -20,6 +20,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.onnx': 'application/octet-stream',
   '.wasm': 'application/wasm',
   '.mjs': 'text/javascript; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
 };
 
 /** Content type by extension; `application/octet-stream` for anything not listed. */

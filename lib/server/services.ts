@@ -11,8 +11,9 @@ import { databaseRateLimitStore } from '@/lib/db/rate-limit-store';
 import { ModelRegistry, type ModelLoaders } from '@/lib/moderation/model-registry';
 import { loadSexismModel } from '@/lib/moderation/sexism/load-sexism-model';
 import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
+import { resolveToxicityModelDir } from '@/lib/moderation/toxicity/resolve-toxicity-model-dir';
 import { createRulesEngine } from '@/lib/moderation/rules';
-import { SEXISM_VERSION, TOXICITY_VERSION } from '@/lib/moderation/types';
+import { SEXISM_VERSION } from '@/lib/moderation/types';
 
 export interface Services {
   registry: ModelRegistry;
@@ -22,13 +23,11 @@ export interface Services {
 export function defaultModelLoaders(): ModelLoaders {
   const e = env();
   const modelsDir = path.resolve(e.MODELS_DIR);
-  const toxicityDir = path.join(modelsDir, TOXICITY_VERSION);
   return {
     sexism: () => loadSexismModel(e.SEXISM_MODEL_PATH ?? path.join(modelsDir, SEXISM_VERSION, 'model.json')),
     toxicity: () =>
       loadToxicityModel({
-        modelPath: e.TOXICITY_MODEL_PATH ?? path.join(toxicityDir, 'model_quantized.onnx'),
-        tokenizerDir: toxicityDir,
+        dir: resolveToxicityModelDir(e),
         intraOpThreads: e.ORT_INTRA_OP_THREADS,
         maxBatch: e.TOXICITY_MAX_BATCH,
       }),

@@ -2,10 +2,16 @@
  * `npm run bench`: moderation speed against the production build over loopback HTTP, plus
  * model-only time for the toxicity transformer. Needs `npm run build` first.
  *
- * Reports: toxicity model time for 1 short text and for a batch of 100 (in process, no HTTP);
- * end-to-end p50/p95 of single texts, p50 of 100-text batches, throughput with 16 concurrent
- * clients, and the server's RSS after warm-up and at the end. Each figure is the median of
- * --runs repetitions. Rate limiting is disabled for the run.
+ * Texts: realistic ones, the first 100 distinct Jigsaw rows of the fixed toxicity test split
+ * (`splitOf` in models/toxic_transformer_v1/prepare.ts) from ../shared/data (or --data); the model
+ * truncates them at its max length. Without the data the short built-in sample is used, and the
+ * output says so.
+ *
+ * Reports: toxicity model time for 1 text and for a batch of 100 (in process, no HTTP), both as
+ * `model_ms` (ONNX runs only) and `score_ms` (tokenisation + runs + head mapping); end-to-end
+ * p50/p95 of single texts, p50 of 100-text batches, throughput with 16 concurrent clients, and
+ * the server's RSS after warm-up and at the end. Each figure is the median of --runs
+ * repetitions. Rate limiting is disabled for the run. TOXICITY_MODEL_DIR picks another folder.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -13,6 +19,7 @@ import path from 'node:path';
 import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { postJson, startServer } from '@/tests/contract/server';
+import { jigsawTestTexts } from './realistic-texts';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number) => {
@@ -34,7 +41,11 @@ const SAMPLE = [
   'Great photo, where was it taken?',
   'shut up you stupid b1tch',
 ];
-const text = (i: number) => `${SAMPLE[i % SAMPLE.length]} #${i}`;
+
+const REALISTIC = jigsawTestTexts(args);
+const TEXTS = REALISTIC ?? SAMPLE;
+// Suffixes keep the sample texts distinct; the realistic rows are distinct already.
+const text = (i: number) => (REALISTIC ? TEXTS[i % TEXTS.length]! : `${TEXTS[i % TEXTS.length]} #${i}`);
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -47,32 +58,39 @@ const pct = (xs: number[], p: number) => {
 const rssMb = (pid: number) => Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) / 1024;
 
 async function modelOnly() {
-  const dir = path.resolve('models/toxic_transformer_v1');
+  // The server's own settings: the same folder, threads and batch size.
   const model = await loadToxicityModel({
-    modelPath: path.join(dir, 'model_quantized.onnx'),
-    tokenizerDir: dir,
+    dir: path.resolve(process.env.TOXICITY_MODEL_DIR ?? 'models/toxic_transformer_v1'),
     intraOpThreads: Number(process.env.ORT_INTRA_OP_THREADS ?? 1),
-    maxBatch: 128,
+    maxBatch: Number(process.env.TOXICITY_MAX_BATCH ?? 8),
   });
-  const one = [preprocess('You are a complete idiot')];
   const hundred = Array.from({ length: 100 }, (_, i) => preprocess(text(i)));
-  for (let i = 0; i < 20; i++) await model.score(one);
-  const singleRuns: number[] = [];
-  const batchRuns: number[] = [];
+  for (let i = 0; i < 20; i++) await model.score([hundred[i]!]);
+  const single = { model: [] as number[], score: [] as number[] };
+  const batch = { model: [] as number[], score: [] as number[] };
   for (let r = 0; r < RUNS; r++) {
-    const times: number[] = [];
+    const m: number[] = [];
+    const s: number[] = [];
     for (let i = 0; i < 100; i++) {
       const t0 = performance.now();
-      await model.score(one);
-      times.push(performance.now() - t0);
+      await model.score([hundred[i]!]);
+      s.push(performance.now() - t0);
+      m.push(model.lastRunMs);
     }
-    singleRuns.push(median(times));
+    single.model.push(median(m));
+    single.score.push(median(s));
     const t0 = performance.now();
     await model.score(hundred);
-    batchRuns.push(performance.now() - t0);
+    batch.score.push(performance.now() - t0);
+    batch.model.push(model.lastRunMs);
   }
   await model.dispose();
-  return { single_ms: median(singleRuns), batch100_ms: median(batchRuns) };
+  return {
+    single_model_ms: median(single.model),
+    single_score_ms: median(single.score),
+    batch100_model_ms: median(batch.model),
+    batch100_score_ms: median(batch.score),
+  };
 }
 
 async function endToEnd() {
@@ -138,5 +156,6 @@ async function endToEnd() {
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 const model = await modelOnly();
 const http = await endToEnd();
-const result = { version: pkg.version, runs: RUNS, node: process.version, model_only: model, end_to_end: http };
+const texts = REALISTIC ? 'jigsaw test split, 100 rows' : 'built-in short sample (no shared data found)';
+const result = { version: pkg.version, runs: RUNS, node: process.version, texts, model_only: model, end_to_end: http };
 console.log(JSON.stringify(result, null, 2));

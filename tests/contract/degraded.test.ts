@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postJson, startServer, type RunningServer } from './server';
 
-// A model path pointing at a missing file: the server starts, reports degraded, and refuses to
+// A model folder that does not exist: the server starts, reports degraded, and refuses to
 // moderate with 503 rather than crashing or answering with two models.
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer({ TOXICITY_MODEL_PATH: '/nonexistent/model_quantized.onnx' });
+  server = await startServer({ TOXICITY_MODEL_DIR: '/nonexistent/toxic_transformer_v1' });
 });
 afterAll(async () => {
   await server?.stop();

@@ -4,7 +4,7 @@
  * directory that cannot be created). Each must degrade to the documented 503s without crashing;
  * moderation keeps working without the database. (A missing model file: degraded.test.ts.)
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectEnvelopeError, imageForm, photo, tempDirs } from './fixtures';
@@ -17,12 +17,18 @@ describe('corrupt model files', () => {
   let server: RunningServer;
   beforeAll(async () => {
     const dir = dirs.make();
-    const onnx = path.join(dir, 'truncated.onnx');
+    const toxicity = path.join(dir, 'toxicity');
+    const served = 'models/toxic_transformer_v1';
+    for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json']) cpSync(path.join(served, f), path.join(toxicity, f));
     // The real graph cut short: a plausible header, then nothing.
-    writeFileSync(onnx, readFileSync('models/toxic_transformer_v1/model_quantized.onnx').subarray(0, 4096));
+    cpSync(path.join(served, 'onnx'), path.join(toxicity, 'onnx'), { recursive: true });
+    writeFileSync(
+      path.join(toxicity, 'onnx', 'model_quantized.onnx'),
+      readFileSync(path.join(served, 'onnx', 'model_quantized.onnx')).subarray(0, 4096),
+    );
     const json = path.join(dir, 'model.json');
     writeFileSync(json, '{"version": "sexism_lasso_v1", "vocabulary": [\u0000\u00ff garbage');
-    server = await startServer({ TOXICITY_MODEL_PATH: onnx, SEXISM_MODEL_PATH: json, DATA_DIR: ':memory:', FACE_WARM_ON_START: 'false' });
+    server = await startServer({ TOXICITY_MODEL_DIR: toxicity, SEXISM_MODEL_PATH: json, DATA_DIR: ':memory:', FACE_WARM_ON_START: 'false' });
   });
   afterAll(async () => server?.stop());
 

@@ -2,12 +2,12 @@
 import { expect, test } from '@playwright/test';
 
 const FILES: Array<[string, RegExp]> = [
-  ['/models/toxic_transformer_v1/model_quantized.onnx', /^application\/octet-stream/],
+  ['/models/toxic_transformer_v1/onnx/model_quantized.onnx', /^application\/octet-stream/],
   ['/models/toxic_transformer_v1/tokenizer.json', /^application\/json/],
   ['/models/toxic_transformer_v1/tokenizer_config.json', /^application\/json/],
   ['/models/toxic_transformer_v1/config.json', /^application\/json/],
   ['/models/sexism_lasso_v1/model.json', /^application\/json/],
-  ['/ort/ort.wasm.min.mjs', /^text\/javascript/],
+  ['/ort/transformers.min.js', /^text\/javascript/],
   ['/ort/ort-wasm-simd-threaded.mjs', /^text\/javascript/],
   ['/ort/ort-wasm-simd-threaded.wasm', /^application\/wasm/],
 ];
@@ -46,7 +46,12 @@ test.describe('model file routes', () => {
     '/models/toxic_transformer_v1/CONFIG.JSON',
     '/models/constructor',
     '/models/__proto__/model.json',
+    '/models/toxic_transformer_v1/model_quantized.onnx',
+    '/models/toxic_transformer_v1/onnx/model.onnx',
     '/ort/ort.all.min.mjs',
+    '/ort/ort.wasm.min.mjs',
+    '/ort/constructor',
+    '/ort/transformers.js',
     '/ort/ort.wasm.min.mjs.map',
     '/ort/..%2Fpackage.json',
     '/ort/..%2F..%2Fpackage.json',

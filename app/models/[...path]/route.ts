@@ -3,13 +3,15 @@
  * Only the files the browser Worker needs are served, from an exact allow-list: a request path
  * either equals one of these keys or is a 404, so `..`, encoded separators or any other file in
  * `models/` (training code, data, model cards) can never be reached. Files are read at request
- * time from MODELS_DIR (the directory the server's own models load from, honouring the same
- * SEXISM_MODEL_PATH / TOXICITY_MODEL_PATH overrides), so the browser runs exactly the server's
- * model; nothing is bundled or copied. Caching: docs/decisions/004-browser-inference.md.
+ * time from the folders the server's own models load from (MODELS_DIR, TOXICITY_MODEL_DIR,
+ * SEXISM_MODEL_PATH), so the browser runs exactly the server's model; nothing is bundled or
+ * copied. The toxicity URLs are the Hugging Face folder layout transformers.js asks for in the
+ * Worker (`env.localModelPath = '/models/'`). Caching: docs/decisions/004-browser-inference.md.
  */
 import path from 'node:path';
 import { env } from '@/lib/env';
 import { serveStaticFile } from '@/lib/server/serve-static-file';
+import { resolveToxicityModelDir } from '@/lib/moderation/toxicity/resolve-toxicity-model-dir';
 import { SEXISM_VERSION, TOXICITY_VERSION } from '@/lib/moderation/types';
 
 export const runtime = 'nodejs';
@@ -21,16 +23,16 @@ export const dynamic = 'force-dynamic';
  */
 const resolveConfigured = (p: string) => path.resolve(/* turbopackIgnore: true */ p);
 
+/** The toxicity folder's files the Worker loads (README "Toxicity model folder"). */
+const TOXICITY_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx'] as const;
+
 /** URL path under /models/ -> file on disk (absolute, resolved per request from the env). */
 function allowList(): ReadonlyMap<string, string> {
   const e = env();
   const dir = resolveConfigured(e.MODELS_DIR);
-  const toxicity = path.join(dir, TOXICITY_VERSION);
+  const toxicity = resolveToxicityModelDir(e);
   return new Map([
-    [`${TOXICITY_VERSION}/model_quantized.onnx`, resolveConfigured(e.TOXICITY_MODEL_PATH ?? path.join(toxicity, 'model_quantized.onnx'))],
-    [`${TOXICITY_VERSION}/tokenizer.json`, path.join(toxicity, 'tokenizer.json')],
-    [`${TOXICITY_VERSION}/tokenizer_config.json`, path.join(toxicity, 'tokenizer_config.json')],
-    [`${TOXICITY_VERSION}/config.json`, path.join(toxicity, 'config.json')],
+    ...TOXICITY_FILES.map((f): [string, string] => [`${TOXICITY_VERSION}/${f}`, path.join(toxicity, f)]),
     [`${SEXISM_VERSION}/model.json`, resolveConfigured(e.SEXISM_MODEL_PATH ?? path.join(dir, SEXISM_VERSION, 'model.json'))],
   ]);
 }

@@ -1,9 +1,14 @@
-// GET /ort/<file> – onnxruntime-web runtime (ES module + wasm) for the browser moderation Worker
+// GET /ort/<file> – transformers.js and its onnxruntime-web wasm for the browser moderation Worker
 /**
- * The Worker imports onnxruntime-web at run time from here instead of through the bundler
- * (docs/decisions/004-browser-inference.md): the files are served unmodified from the installed
- * package, so the JS glue and the .wasm always come from the same version. Only the two builds
- * the Worker uses are allowed: `ort.wasm` (CPU) and `ort.webgpu` (WebGPU, asyncify wasm).
+ * The Worker imports transformers.js at run time from here instead of through the bundler
+ * (docs/decisions/004-browser-inference.md, 070-transformers-js-runtime.md). Files are served
+ * unmodified from the installed packages:
+ *   - `transformers.min.js`: the self-contained browser build, with onnxruntime-web's JS inside;
+ *   - the wasm (and its `.mjs` loader) of that same onnxruntime-web version: the CPU build for
+ *     the wasm backend, the asyncify build (WebGPU + CPU kernels) for WebGPU.
+ * The project pins `onnxruntime-web` to exactly the version transformers.js depends on, so npm
+ * installs one copy and its `dist/` is the one transformers.js was built against
+ * (`ort-version.test.ts` fails if the two drift apart).
  */
 import path from 'node:path';
 import { serveStaticFile } from '@/lib/server/serve-static-file';
@@ -11,20 +16,20 @@ import { serveStaticFile } from '@/lib/server/serve-static-file';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-const ALLOWED = new Set([
-  'ort.wasm.min.mjs',
-  'ort-wasm-simd-threaded.mjs',
-  'ort-wasm-simd-threaded.wasm',
-  'ort.webgpu.min.mjs',
-  'ort-wasm-simd-threaded.asyncify.mjs',
-  'ort-wasm-simd-threaded.asyncify.wasm',
-]);
+const ORT_DIST = ['node_modules', 'onnxruntime-web', 'dist'];
+const FILES: Readonly<Record<string, readonly string[]>> = {
+  'transformers.min.js': ['node_modules', '@huggingface', 'transformers', 'dist', 'transformers.min.js'],
+  'ort-wasm-simd-threaded.mjs': [...ORT_DIST, 'ort-wasm-simd-threaded.mjs'],
+  'ort-wasm-simd-threaded.wasm': [...ORT_DIST, 'ort-wasm-simd-threaded.wasm'],
+  'ort-wasm-simd-threaded.asyncify.mjs': [...ORT_DIST, 'ort-wasm-simd-threaded.asyncify.mjs'],
+  'ort-wasm-simd-threaded.asyncify.wasm': [...ORT_DIST, 'ort-wasm-simd-threaded.asyncify.wasm'],
+};
 
 export async function GET(request: Request, { params }: { params: Promise<{ file: string }> }): Promise<Response> {
   const { file } = await params;
-  if (!ALLOWED.has(file)) {
+  const parts = Object.hasOwn(FILES, file) ? FILES[file] : undefined;
+  if (!parts) {
     return Response.json({ detail: 'Not Found' }, { status: 404, headers: { 'Cache-Control': 'no-store' } });
   }
-  const dist = path.join(process.cwd(), 'node_modules', 'onnxruntime-web', 'dist');
-  return serveStaticFile(request, path.join(dist, file));
+  return serveStaticFile(request, path.join(process.cwd(), ...parts));
 }

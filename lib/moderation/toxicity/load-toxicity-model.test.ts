@@ -1,13 +1,13 @@
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preprocess } from '../preprocess';
 import { TOXICITY_HEADS } from '../types';
+import { writeTinyToxicityModel } from '@/tests/fixtures/tiny-toxicity-model';
 import { loadToxicityModel, type LoadedToxicityModel } from './load-toxicity-model';
 
 const MODEL_DIR = join(process.cwd(), 'models/toxic_transformer_v1');
-const INT8 = join(MODEL_DIR, 'model_quantized.onnx');
 const WORK = join(process.cwd(), '.work/toxicity');
 /** The fp32 export lives only in the work folder of a machine that trained the model. */
 const FP32 = join(WORK, 'model.onnx');
@@ -15,7 +15,7 @@ const FP32 = join(WORK, 'model.onnx');
 describe('toxicity model (real int8 ONNX)', () => {
   let model: LoadedToxicityModel;
   beforeAll(async () => {
-    model = await loadToxicityModel({ modelPath: INT8, intraOpThreads: 1 });
+    model = await loadToxicityModel({ intraOpThreads: 1 });
   });
   afterAll(async () => {
     await model.dispose();
@@ -48,10 +48,11 @@ describe('toxicity model (real int8 ONNX)', () => {
       expect(s[h]).toBeLessThanOrEqual(1);
     }
     // Batching (padding, sorting) does not change a text's scores beyond int8 noise: dynamic
-    // quantisation picks one activation scale per batch.
+    // quantisation picks one activation scale per batch (up to 0.013 measured with the retrained
+    // ELECTRA model, 0.01 with the previous one).
     for (let i = 0; i < texts.length; i++) {
       const [alone] = await model.score([texts[i]!]);
-      for (const h of TOXICITY_HEADS) expect(Math.abs(batch[i]![h] - alone![h])).toBeLessThan(0.01);
+      for (const h of TOXICITY_HEADS) expect(Math.abs(batch[i]![h] - alone![h])).toBeLessThan(0.02);
     }
     expect(await model.score([])).toEqual([]);
   });
@@ -62,7 +63,7 @@ describe.skipIf(!existsSync(join(WORK, 'torch_reference.json')) || !existsSync(F
     const ref = JSON.parse(readFileSync(join(WORK, 'torch_reference.json'), 'utf8')) as { rows: number[]; logits: number[][] };
     const lines = readFileSync(join(WORK, 'test.jsonl'), 'utf8').split('\n');
     const texts = ref.rows.map((i) => (JSON.parse(lines[i]!) as { t: string }).t);
-    const fp32 = await loadToxicityModel({ modelPath: FP32, tokenizerDir: MODEL_DIR });
+    const fp32 = await loadToxicityModel({ dir: MODEL_DIR, modelPath: FP32 });
     const scores = await fp32.score(texts.map((t) => ({ original: t, visible: t, clean: t })));
     await fp32.dispose();
     scores.forEach((s, i) => {
@@ -77,29 +78,43 @@ describe('loadToxicityModel errors', () => {
     dir = mkdtempSync(join(tmpdir(), 'vigil-tox-'));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const copyOfModel = (name: string) => {
+    const d = join(dir, name);
+    cpSync(MODEL_DIR, d, { recursive: true, filter: (src) => !src.endsWith('.ts') && !src.endsWith('.py') });
+    return d;
+  };
 
-  it('rejects with a clear error when the model file is missing', async () => {
-    await expect(loadToxicityModel({ modelPath: join(dir, 'nope.onnx'), tokenizerDir: MODEL_DIR })).rejects.toThrow(
-      /ONNX model not found at .*nope\.onnx/,
+  it('names every missing file of the folder in one message', async () => {
+    const d = copyOfModel('missing');
+    unlinkSync(join(d, 'tokenizer.json'));
+    unlinkSync(join(d, 'onnx', 'model_quantized.onnx'));
+    await expect(loadToxicityModel({ dir: d })).rejects.toThrow(
+      /is not a usable model folder: missing tokenizer\.json, onnx\/model_quantized\.onnx \(set TOXICITY_MODEL_DIR/,
     );
-  });
-
-  it('rejects when tokenizer.json is missing', async () => {
-    // Only tokenizer.json is absent, so the error cannot name another missing file first.
-    const only = mkdtempSync(join(dir, 'no-tokenizer-'));
-    for (const f of ['tokenizer_config.json', 'config.json']) copyFileSync(join(MODEL_DIR, f), join(only, f));
-    await expect(loadToxicityModel({ modelPath: INT8, tokenizerDir: only })).rejects.toThrow(/tokenizer\.json not found/);
+    await expect(loadToxicityModel({ dir: join(dir, 'nope') })).rejects.toThrow(/missing config\.json, tokenizer\.json/);
   });
 
   it('rejects a corrupt ONNX file', async () => {
-    const bad = join(dir, 'corrupt.onnx');
-    writeFileSync(bad, 'not a model');
-    await expect(loadToxicityModel({ modelPath: bad, tokenizerDir: MODEL_DIR })).rejects.toThrow(/not a loadable ONNX model/);
+    const d = copyOfModel('corrupt');
+    writeFileSync(join(d, 'onnx', 'model_quantized.onnx'), 'not a model');
+    await expect(loadToxicityModel({ dir: d })).rejects.toThrow(/not a loadable ONNX model/);
   });
 
-  it('rejects a config.json without the API heads', async () => {
-    for (const f of ['tokenizer.json', 'tokenizer_config.json']) copyFileSync(join(MODEL_DIR, f), join(dir, f));
-    writeFileSync(join(dir, 'config.json'), JSON.stringify({ labels: ['overall'], max_length: 128, pad_token_id: 0 }));
-    await expect(loadToxicityModel({ modelPath: INT8, tokenizerDir: dir })).rejects.toThrow(/lacks heads: insult/);
+  it('rejects a config.json that is not JSON, or cannot map the API heads', async () => {
+    const d = copyOfModel('config');
+    writeFileSync(join(d, 'config.json'), '{ nope');
+    await expect(loadToxicityModel({ dir: d })).rejects.toThrow(/config\.json is not valid JSON/);
+    writeFileSync(join(d, 'config.json'), JSON.stringify({ id2label: { '0': 'overall' } }));
+    await expect(loadToxicityModel({ dir: d })).rejects.toThrow(/lacks insult, threat, identity_attack, profanity; add vigil\.head_map/);
+  });
+
+  it('rejects at load a graph whose logits do not match id2label', async () => {
+    // The tiny model has six outputs; a config naming five labels must not load.
+    const d = writeTinyToxicityModel(join(dir, 'mismatch'));
+    const config = JSON.parse(readFileSync(join(d, 'config.json'), 'utf8')) as Record<string, unknown>;
+    config.id2label = { '0': 'overall', '1': 'insult', '2': 'threat', '3': 'identity_attack', '4': 'profanity' };
+    delete (config.vigil as Record<string, unknown>).head_map;
+    writeFileSync(join(d, 'config.json'), JSON.stringify(config));
+    await expect(loadToxicityModel({ dir: d })).rejects.toThrow(/expected logits \[1, 5\].*got \[1, 6\]/);
   });
 });

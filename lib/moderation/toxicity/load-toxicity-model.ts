@@ -1,144 +1,139 @@
 /**
- * Node loader for the toxicity transformer: one onnxruntime-node session per call, created once by
- * the caller (see `getToxicityModel` in index.ts for the cached promise). Tokenisation and
- * post-processing come from the shared, browser-safe `toxicity-core.ts`.
+ * Node loader for the toxicity transformer: a Hugging Face model folder (README "Toxicity model
+ * folder") loaded through transformers.js (`AutoTokenizer` + `AutoModelForSequenceClassification`,
+ * onnxruntime-node underneath) from local files only. One session per call; the process-wide
+ * instance is the model registry's cached promise (`lib/server/services.ts`).
  *
- * Not marked `server-only`: that package throws outside Next's react-server build, which would break
- * the training scripts and vitest. It imports onnxruntime-node, so it can never reach a client bundle.
+ * The folder is checked before anything is loaded, so a wrong TOXICITY_MODEL_DIR reports every
+ * missing file in one readable error (the registry turns it into "not loaded" and health degraded).
+ *
+ * Not marked `server-only` (see local-transformers.ts).
  */
-import { readFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import * as ort from 'onnxruntime-node';
-import type { Preprocessed } from '../preprocess';
-import { TOXICITY_VERSION, type ToxicityModel, type ToxicityScores } from '../types';
-import {
-  createToxicityTokenizer,
-  encodeBatch,
-  parseToxicityConfig,
-  postprocess,
-  toxicityThresholds,
-  type ToxicityModelConfig,
-} from './toxicity-core';
+import { access, readFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import type { PreTrainedModel } from '@huggingface/transformers';
+import { createToxicityRuntime, type LoadedToxicityModel } from './create-toxicity-runtime';
+import { LOCAL_ONLY, transformers } from './local-transformers';
+import { loadToxicityTokenizer } from './load-toxicity-tokenizer';
+import { parseToxicityConfig, type ToxicityModelConfig } from './toxicity-config';
 
-export const DEFAULT_TOXICITY_MODEL_PATH = 'models/toxic_transformer_v1/model_quantized.onnx';
+export type { LoadedToxicityModel } from './create-toxicity-runtime';
+
+export const DEFAULT_TOXICITY_MODEL_DIR = 'models/toxic_transformer_v1';
+/** The served file inside a folder: the int8 export, what transformers.js loads with `dtype: 'q8'`. */
+export const TOXICITY_ONNX_FILE = 'onnx/model_quantized.onnx';
+/** Files a folder must have besides the ONNX graph. */
+const FOLDER_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json'] as const;
 
 export interface LoadToxicityModelOptions {
-  /** ONNX file; default the int8 model. Relative paths resolve against the working directory. */
+  /** The model folder; default `models/toxic_transformer_v1`. Relative paths resolve against the working directory. */
+  dir?: string;
+  /** Another ONNX graph to run with the folder's config and tokenizer (evaluation of fp32 exports); default `<dir>/onnx/model_quantized.onnx`. */
   modelPath?: string;
-  /** Folder with tokenizer.json, tokenizer_config.json and config.json; default the model's folder. */
+  /** @deprecated The former name of `dir`, still passed by scripts in models/toxic_transformer_v1. */
   tokenizerDir?: string;
   /** onnxruntime intra-op threads (default 1). */
   intraOpThreads?: number;
-  /**
-   * Texts per ONNX run; larger inputs are sorted by length and split (default 8). On 2 CPU cores
-   * small length-sorted sub-batches were fastest: 100 texts took ~45-85 ms in batches of 8 against
-   * ~115-250 ms in batches of 64-100 (padding and attention length grow with the batch).
-   */
+  /** Texts per ONNX run; larger inputs are sorted by length and split (default 8). */
   maxBatch?: number;
 }
 
-export interface LoadedToxicityModel extends ToxicityModel {
-  readonly config: ToxicityModelConfig;
-  /** Per-head decision thresholds from config.json (tuned on validation by evaluate.ts). */
-  readonly thresholds: ToxicityScores;
-  /** Model-only time of the last `score` call in ms (tokenisation excluded), for benchmarks. */
-  readonly lastRunMs: number;
-  dispose(): Promise<void>;
+async function missing(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
-async function readRequired(path: string, what: string): Promise<Buffer> {
-  try {
-    return await readFile(path);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+/**
+ * Throws one message naming every required file the folder lacks; returns the parsed config.
+ */
+export async function checkToxicityModelDir(dir: string, onnxPath: string): Promise<ToxicityModelConfig> {
+  const required = [...FOLDER_FILES.map((f) => join(dir, f)), onnxPath];
+  const absent: string[] = [];
+  for (const p of required) if (await missing(p)) absent.push(relative(dir, p) || p);
+  if (absent.length > 0) {
     throw new Error(
-      code === 'ENOENT'
-        ? `toxicity model: ${what} not found at ${path} (run \`npm run train:toxicity\` or set TOXICITY_MODEL_PATH)`
-        : `toxicity model: cannot read ${what} at ${path}: ${(e as Error).message}`,
+      `toxicity model: ${dir} is not a usable model folder: missing ${absent.join(', ')} ` +
+        '(set TOXICITY_MODEL_DIR to a folder with config.json, tokenizer.json, tokenizer_config.json and onnx/model_quantized.onnx)',
     );
   }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(join(dir, 'config.json'), 'utf8'));
+  } catch (e) {
+    throw new Error(`toxicity model: ${join(dir, 'config.json')} is not valid JSON: ${(e as Error).message}`);
+  }
+  try {
+    return parseToxicityConfig(raw);
+  } catch (e) {
+    throw new Error(`toxicity model: ${dir}: ${(e as Error).message}`);
+  }
 }
 
-async function readJson(path: string, what: string): Promise<unknown> {
-  const buf = await readRequired(path, what);
-  try {
-    return JSON.parse(buf.toString('utf8')) as unknown;
-  } catch (e) {
-    throw new Error(`toxicity model: ${what} at ${path} is not valid JSON: ${(e as Error).message}`);
-  }
+/** `onnx/model_quantized.onnx` is the folder's own q8 file; any other path is loaded as written. */
+function modelFileOptions(dir: string, onnxPath: string) {
+  if (onnxPath === join(dir, TOXICITY_ONNX_FILE)) return { subfolder: 'onnx', model_file_name: 'model', dtype: 'q8' } as const;
+  // transformers.js builds `<dir>/<subfolder>/<name><dtype suffix>.onnx`; fp32 has no suffix.
+  return { subfolder: relative(dir, dirname(onnxPath)), model_file_name: basename(onnxPath, '.onnx'), dtype: 'fp32' } as const;
 }
 
 export async function loadToxicityModel(options: LoadToxicityModelOptions = {}): Promise<LoadedToxicityModel> {
-  const modelPath = resolve(options.modelPath ?? DEFAULT_TOXICITY_MODEL_PATH);
-  const dir = resolve(options.tokenizerDir ?? dirname(modelPath));
-  const maxBatch = Math.max(1, options.maxBatch ?? 8);
+  const given = options.dir ?? options.tokenizerDir;
+  const modelPath = options.modelPath === undefined ? undefined : resolve(options.modelPath);
+  // Old callers name only the ONNX file; its folder (or the folder above onnx/) is the model folder.
+  const fromModel = modelPath && (basename(dirname(modelPath)) === 'onnx' ? dirname(dirname(modelPath)) : dirname(modelPath));
+  const dir = resolve(given ?? fromModel ?? DEFAULT_TOXICITY_MODEL_DIR);
+  const onnxPath = modelPath ?? join(dir, TOXICITY_ONNX_FILE);
 
-  const [modelBytes, tokJson, tokConfig, rawConfig] = await Promise.all([
-    readRequired(modelPath, 'ONNX model'),
-    readJson(join(dir, 'tokenizer.json'), 'tokenizer.json'),
-    readJson(join(dir, 'tokenizer_config.json'), 'tokenizer_config.json'),
-    readJson(join(dir, 'config.json'), 'config.json'),
-  ]);
-  let config: ToxicityModelConfig;
-  let tokenizer: ReturnType<typeof createToxicityTokenizer>;
+  const config = await checkToxicityModelDir(dir, onnxPath);
+  let tokenizer: Awaited<ReturnType<typeof loadToxicityTokenizer>>;
   try {
-    config = parseToxicityConfig(rawConfig);
-    tokenizer = createToxicityTokenizer(tokJson as object, tokConfig as object);
+    tokenizer = await loadToxicityTokenizer(dir);
   } catch (e) {
-    throw new Error(`toxicity model: invalid files in ${dir}: ${(e as Error).message}`);
+    throw new Error(`toxicity model: the tokenizer in ${dir} does not load: ${(e as Error).message}`);
   }
 
-  let session: ort.InferenceSession;
+  const threads = Math.max(1, options.intraOpThreads ?? 1);
+  let model: PreTrainedModel;
   try {
-    session = await ort.InferenceSession.create(modelBytes, {
-      intraOpNumThreads: Math.max(1, options.intraOpThreads ?? 1),
-      interOpNumThreads: 1,
-      executionMode: 'sequential',
-      graphOptimizationLevel: 'all',
+    model = await transformers.AutoModelForSequenceClassification.from_pretrained(dir, {
+      ...LOCAL_ONLY,
+      ...modelFileOptions(dir, onnxPath),
+      device: 'cpu',
+      session_options: {
+        intraOpNumThreads: threads,
+        interOpNumThreads: 1,
+        executionMode: 'sequential',
+        graphOptimizationLevel: 'all',
+      },
     });
   } catch (e) {
-    throw new Error(`toxicity model: ${modelPath} is not a loadable ONNX model: ${(e as Error).message}`);
+    throw new Error(`toxicity model: ${onnxPath} is not a loadable ONNX model: ${(e as Error).message}`);
   }
-  for (const name of ['input_ids', 'attention_mask']) {
-    if (!session.inputNames.includes(name)) {
-      await session.release();
-      throw new Error(`toxicity model: ${modelPath} has no input "${name}"`);
-    }
-  }
-  const outputName = session.outputNames[0]!;
-  let disposed = false;
-  let lastRunMs = 0;
 
-  return {
-    version: TOXICITY_VERSION,
+  const inputNames = (model.sessions.model as { inputNames?: string[] } | undefined)?.inputNames ?? [];
+  const lacking = ['input_ids', 'attention_mask'].filter((n) => !inputNames.includes(n));
+  if (lacking.length > 0) {
+    await model.dispose();
+    throw new Error(`toxicity model: ${onnxPath} has no input ${lacking.join(', ')} (inputs: ${inputNames.join(', ')})`);
+  }
+
+  const runtime = createToxicityRuntime({
+    tokenizer,
+    model,
     config,
-    thresholds: toxicityThresholds(config),
-    get lastRunMs() {
-      return lastRunMs;
-    },
-    async score(texts: readonly Preprocessed[]): Promise<ToxicityScores[]> {
-      if (disposed) throw new Error('toxicity model: score() after dispose()');
-      if (texts.length === 0) return [];
-      const batches = encodeBatch(tokenizer, texts, config.max_length, maxBatch);
-      const outputs: Float32Array[] = [];
-      let ms = 0;
-      for (const b of batches) {
-        const feeds = {
-          input_ids: new ort.Tensor('int64', b.inputIds, [b.batchSize, b.seqLen]),
-          attention_mask: new ort.Tensor('int64', b.attentionMask, [b.batchSize, b.seqLen]),
-        };
-        const t0 = performance.now();
-        const out = await session.run(feeds);
-        ms += performance.now() - t0;
-        outputs.push(out[outputName]!.data as Float32Array);
-      }
-      lastRunMs = ms;
-      return postprocess(batches, outputs, texts.length, config);
-    },
-    async dispose(): Promise<void> {
-      if (disposed) return;
-      disposed = true;
-      await session.release();
-    },
-  };
+    Tensor: transformers.Tensor,
+    maxBatch: options.maxBatch,
+  });
+  // One run now: a graph whose logits do not match id2label fails the load, not the first request.
+  try {
+    await runtime.score([{ original: 'warm-up', visible: 'warm-up', clean: 'warm-up' }]);
+  } catch (e) {
+    await runtime.dispose();
+    throw e;
+  }
+  return runtime;
 }

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { Tensor, type PreTrainedModel, type PreTrainedTokenizer } from '@huggingface/transformers';
+import { preprocess } from '../preprocess';
+import { createToxicityRuntime, headScores, sigmoid } from './create-toxicity-runtime';
+import { parseToxicityConfig } from './toxicity-config';
+
+// A fake tokenizer and model behind the runtime's seam: one token per character, and logits that
+// encode the row's length, so the test can tell which text each output row came from.
+const fakeTokenizer = Object.assign(() => undefined, {
+  pad_token_id: 0,
+  encode: (text: string, o?: { add_special_tokens?: boolean }) => {
+    const body = [...text].map(() => 7);
+    return o?.add_special_tokens === false ? body : [2, ...body, 3];
+  },
+}) as unknown as PreTrainedTokenizer;
+
+interface Call {
+  dims: number[];
+  mask: bigint[];
+}
+function fakeModel(numLabels: number, calls: Call[] = [], wrongShape = false) {
+  let disposed = 0;
+  const model = Object.assign(
+    async (inputs: { input_ids: Tensor; attention_mask: Tensor }) => {
+      const [b, s] = inputs.input_ids.dims as [number, number];
+      const mask = Array.from(inputs.attention_mask.data as BigInt64Array);
+      calls.push({ dims: [b, s], mask });
+      const out = new Float32Array(b * numLabels);
+      for (let r = 0; r < b; r++) {
+        const len = mask.slice(r * s, (r + 1) * s).filter((m) => m === 1n).length;
+        for (let k = 0; k < numLabels; k++) out[r * numLabels + k] = (len - 5) * (k + 1) * 0.1;
+      }
+      return { logits: new Tensor('float32', out, wrongShape ? [b * numLabels] : [b, numLabels]) };
+    },
+    { dispose: async () => void disposed++ },
+  );
+  return { model: model as unknown as PreTrainedModel, disposed: () => disposed };
+}
+
+const JIGSAW = { '0': 'toxic', '1': 'severe_toxic', '2': 'obscene', '3': 'threat', '4': 'insult', '5': 'identity_hate' };
+const config = parseToxicityConfig({
+  id2label: JIGSAW,
+  vigil: {
+    max_length: 8,
+    head_map: { overall: ['toxic', 'severe_toxic'], insult: ['insult'], threat: ['threat'], identity_attack: ['identity_hate'], profanity: ['obscene'] },
+  },
+});
+
+describe('createToxicityRuntime', () => {
+  it('batches by length, restores the order, applies sigmoid and the head map (max over mapped labels)', async () => {
+    const calls: Call[] = [];
+    const { model } = fakeModel(6, calls);
+    const runtime = createToxicityRuntime({ tokenizer: fakeTokenizer, model, config, Tensor, maxBatch: 2 });
+    const texts = ['abcde', 'a', 'abc'].map(preprocess);
+    const scores = await runtime.score(texts);
+    // Sorted lengths 3 ('a'), 5 ('abc'), then 7 ('abcde'): two runs of at most two rows.
+    expect(calls.map((c) => c.dims)).toEqual([[2, 5], [1, 7]]);
+    expect(calls[0]!.mask).toEqual([1n, 1n, 1n, 0n, 0n, 1n, 1n, 1n, 1n, 1n]);
+    texts.forEach((t, i) => {
+      const len = t.clean.length + 2;
+      const logit = (k: number) => (len - 5) * (k + 1) * 0.1;
+      expect(scores[i]!.overall).toBeCloseTo(Math.max(sigmoid(logit(0)), sigmoid(logit(1))), 6);
+      expect(scores[i]!.profanity).toBeCloseTo(sigmoid(logit(2)), 6);
+      expect(scores[i]!.threat).toBeCloseTo(sigmoid(logit(3)), 6);
+      expect(scores[i]!.insult).toBeCloseTo(sigmoid(logit(4)), 6);
+      expect(scores[i]!.identity_attack).toBeCloseTo(sigmoid(logit(5)), 6);
+    });
+    expect(runtime.lastRunMs).toBeGreaterThanOrEqual(0);
+    expect(runtime.thresholds.overall).toBe(0.5);
+  });
+
+  it('truncates long texts to vigil.max_length, keeping [SEP]', async () => {
+    const calls: Call[] = [];
+    const runtime = createToxicityRuntime({ tokenizer: fakeTokenizer, model: fakeModel(6, calls).model, config, Tensor });
+    await runtime.score([preprocess('x'.repeat(50))]);
+    expect(calls[0]!.dims).toEqual([1, 8]);
+  });
+
+  it('rejects logits that do not match id2label, and scoring after dispose', async () => {
+    const wrong = createToxicityRuntime({ tokenizer: fakeTokenizer, model: fakeModel(5).model, config, Tensor });
+    await expect(wrong.score([preprocess('hi')])).rejects.toThrow(/expected logits \[1, 6\].*got \[1, 5\]/);
+    const flat = createToxicityRuntime({ tokenizer: fakeTokenizer, model: fakeModel(6, [], true).model, config, Tensor });
+    await expect(flat.score([preprocess('hi')])).rejects.toThrow(/got \[6\]/);
+    const fake = fakeModel(6);
+    const runtime = createToxicityRuntime({ tokenizer: fakeTokenizer, model: fake.model, config, Tensor });
+    expect(await runtime.score([])).toEqual([]);
+    await runtime.dispose();
+    await runtime.dispose();
+    expect(fake.disposed()).toBe(1);
+    await expect(runtime.score([preprocess('hi')])).rejects.toThrow(/after dispose/);
+  });
+});
+
+describe('headScores', () => {
+  it('is a sigmoid in [0, 1] and stable for large logits', () => {
+    expect(sigmoid(0)).toBe(0.5);
+    expect(sigmoid(1000)).toBe(1);
+    expect(sigmoid(-1000)).toBe(0);
+    const s = headScores([10, -10, 0, 0, 0, 0], 0, config);
+    expect(s.overall).toBeCloseTo(sigmoid(10), 9);
+  });
+});

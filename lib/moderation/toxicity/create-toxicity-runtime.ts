@@ -1,0 +1,108 @@
+/**
+ * The one scoring loop of the toxicity transformer, shared by the Node server and the browser
+ * Worker: transformers.js tokenises, its `AutoModelForSequenceClassification` runs the ONNX graph
+ * (onnxruntime-node on the server, onnxruntime-web in the Worker), this file batches, applies the
+ * sigmoid and maps the model's labels onto the five API heads (`config.json` `vigil.head_map`).
+ *
+ * Browser-safe: transformers.js is only imported as a type. The caller passes its own module's
+ * `Tensor` class, because transformers.js checks `instanceof` against the class of the module
+ * instance that built the model (the Worker loads that module at run time from /ort/).
+ */
+import type { PreTrainedModel, PreTrainedTokenizer, Tensor } from '@huggingface/transformers';
+import type { Preprocessed } from '../preprocess';
+import { TOXICITY_HEADS, TOXICITY_VERSION, type ToxicityModel, type ToxicityScores } from '../types';
+import { encodeForModel, padByLength } from './encode-for-model';
+import type { ToxicityModelConfig } from './toxicity-config';
+
+export interface ToxicityRuntimeParts {
+  tokenizer: PreTrainedTokenizer;
+  model: PreTrainedModel;
+  config: ToxicityModelConfig;
+  /** The `Tensor` export of the transformers.js module that loaded `model`. */
+  Tensor: typeof Tensor;
+  /** Texts per model run; larger inputs are sorted by length and split (default 8). */
+  maxBatch?: number;
+}
+
+export interface LoadedToxicityModel extends ToxicityModel {
+  readonly config: ToxicityModelConfig;
+  /** Per-head decision thresholds from config.json (`vigil.thresholds`, 0.5 where absent). */
+  readonly thresholds: ToxicityScores;
+  /** Model-only time of the last `score` call in ms (tokenisation excluded), for benchmarks. */
+  readonly lastRunMs: number;
+  /** Releases the ONNX session; `score` afterwards throws. */
+  dispose(): Promise<void>;
+}
+
+export function sigmoid(x: number): number {
+  return x >= 0 ? 1 / (1 + Math.exp(-x)) : Math.exp(x) / (1 + Math.exp(x));
+}
+
+/** Scores of one row of logits: per head, the largest sigmoid of the labels mapped to it. */
+export function headScores(logits: ArrayLike<number>, offset: number, config: Pick<ToxicityModelConfig, 'headMap'>): ToxicityScores {
+  const scores = {} as ToxicityScores;
+  for (const head of TOXICITY_HEADS) {
+    let best = 0;
+    for (const k of config.headMap[head]) best = Math.max(best, sigmoid(logits[offset + k] ?? Number.NaN));
+    scores[head] = best;
+  }
+  return scores;
+}
+
+export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxicityModel {
+  const { tokenizer, model, config, Tensor } = parts;
+  const maxBatch = Math.max(1, parts.maxBatch ?? 8);
+  const padId = tokenizer.pad_token_id ?? 0;
+  const numLabels = config.labels.length;
+  let disposed = false;
+  let lastRunMs = 0;
+
+  return {
+    version: TOXICITY_VERSION,
+    config,
+    thresholds: config.thresholds,
+    get lastRunMs() {
+      return lastRunMs;
+    },
+    async score(texts: readonly Preprocessed[]): Promise<ToxicityScores[]> {
+      if (disposed) throw new Error('toxicity model: score() after dispose()');
+      if (texts.length === 0) return [];
+      const rows = encodeForModel(
+        tokenizer,
+        texts.map((t) => t.clean),
+        config.maxLength,
+      );
+      const result: ToxicityScores[] = new Array(texts.length);
+      let ms = 0;
+      for (const b of padByLength(rows, padId, maxBatch)) {
+        const dims = [b.batchSize, b.seqLen];
+        const t0 = performance.now();
+        // token_type_ids, when the graph has that input, are filled with zeros by transformers.js.
+        const out = (await model({
+          input_ids: new Tensor('int64', b.inputIds, dims),
+          attention_mask: new Tensor('int64', b.attentionMask, dims),
+        })) as { logits?: Tensor };
+        ms += performance.now() - t0;
+        const logits = out.logits;
+        if (!logits || logits.dims.length !== 2 || logits.dims[0] !== b.batchSize || logits.dims[1] !== numLabels) {
+          throw new Error(
+            `toxicity model: expected logits [${b.batchSize}, ${numLabels}] (one per id2label entry), got ${logits ? `[${logits.dims.join(', ')}]` : 'no logits output'}`,
+          );
+        }
+        const data = logits.data as Float32Array;
+        b.indices.forEach((orig, r) => {
+          result[orig] = headScores(data, r * numLabels, config);
+        });
+        // Frees GPU buffers under WebGPU; a no-op for CPU tensors.
+        logits.dispose();
+      }
+      lastRunMs = ms;
+      return result;
+    },
+    async dispose(): Promise<void> {
+      if (disposed) return;
+      disposed = true;
+      await model.dispose();
+    },
+  };
+}

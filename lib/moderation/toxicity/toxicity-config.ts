@@ -1,0 +1,92 @@
+/**
+ * Reads the parts of a Hugging Face `config.json` the toxicity runtime needs: the model's own
+ * labels (`id2label`) and the Vigil block that maps them onto the five API heads (the folder
+ * contract of issue #11, README "Toxicity model folder").
+ *
+ * Browser-safe (no Node APIs): the Worker parses the same file it fetched.
+ */
+import { z } from 'zod';
+import { TOXICITY_HEADS, type ToxicityHead, type ToxicityScores } from '../types';
+
+/** Decision threshold of a head that `vigil.thresholds` does not name. */
+export const DEFAULT_TOXICITY_THRESHOLD = 0.5;
+
+const head = z.enum(TOXICITY_HEADS);
+const rawConfigSchema = z.object({
+  id2label: z.record(z.string().regex(/^\d+$/, 'label ids must be integers'), z.string().min(1)),
+  max_position_embeddings: z.number().int().positive().optional(),
+  vigil: z
+    .object({
+      model_version: z.string().optional(),
+      max_length: z.number().int().min(2).max(8192).optional(),
+      thresholds: z.partialRecord(head, z.number().min(0).max(1)).optional(),
+      head_map: z.record(head, z.array(z.string().min(1)).min(1)).optional(),
+    })
+    .optional(),
+});
+
+export interface ToxicityModelConfig {
+  /** The model's output labels, in logit order (`id2label`). */
+  readonly labels: readonly string[];
+  /** Token budget per text, special tokens included. */
+  readonly maxLength: number;
+  /** Per-head decision thresholds (0.5 for a head the folder does not tune). */
+  readonly thresholds: ToxicityScores;
+  /** For each API head, the logit indices whose sigmoids it takes the maximum of. */
+  readonly headMap: Readonly<Record<ToxicityHead, readonly number[]>>;
+  /** `vigil.model_version`, when the folder names one. */
+  readonly modelVersion?: string;
+}
+
+/**
+ * Validate a parsed `config.json`. Throws one readable message: the first schema problem, or a
+ * head map that names a label the model does not have.
+ */
+export function parseToxicityConfig(raw: unknown): ToxicityModelConfig {
+  const parsed = rawConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`config.json: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  const { id2label, max_position_embeddings, vigil } = parsed.data;
+
+  const ids = Object.keys(id2label).map(Number).sort((a, b) => a - b);
+  if (ids.length === 0 || ids.some((id, i) => id !== i)) {
+    throw new Error(`config.json: id2label must number its labels 0..n-1 (got ${ids.join(', ')})`);
+  }
+  const labels = ids.map((id) => id2label[String(id)]!);
+  const index = new Map(labels.map((l, i) => [l, i]));
+
+  let headMap: Record<ToxicityHead, number[]>;
+  if (vigil?.head_map) {
+    const map = vigil.head_map;
+    headMap = {} as Record<ToxicityHead, number[]>;
+    for (const h of TOXICITY_HEADS) {
+      const unknown = map[h].filter((l) => !index.has(l));
+      if (unknown.length > 0) {
+        throw new Error(`config.json: vigil.head_map.${h} names ${unknown.join(', ')}, not in id2label (${labels.join(', ')})`);
+      }
+      headMap[h] = map[h].map((l) => index.get(l)!);
+    }
+  } else {
+    // Without a map the model's labels must be the API heads themselves.
+    const missing = TOXICITY_HEADS.filter((h) => !index.has(h));
+    if (missing.length > 0) {
+      throw new Error(
+        `config.json: id2label (${labels.join(', ')}) lacks ${missing.join(', ')}; add vigil.head_map to map the five heads onto these labels`,
+      );
+    }
+    headMap = Object.fromEntries(TOXICITY_HEADS.map((h) => [h, [index.get(h)!]])) as Record<ToxicityHead, number[]>;
+  }
+
+  const thresholds = {} as ToxicityScores;
+  for (const h of TOXICITY_HEADS) thresholds[h] = vigil?.thresholds?.[h] ?? DEFAULT_TOXICITY_THRESHOLD;
+
+  return {
+    labels,
+    maxLength: vigil?.max_length ?? Math.min(max_position_embeddings ?? 512, 512),
+    thresholds,
+    headMap,
+    ...(vigil?.model_version ? { modelVersion: vigil.model_version } : {}),
+  };
+}

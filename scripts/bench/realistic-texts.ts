@@ -1,0 +1,29 @@
+/**
+ * Realistic benchmark text for the toxicity transformer: the first `n` distinct Jigsaw rows of the
+ * fixed toxicity test split (`splitOf` in models/toxic_transformer_v1/prepare.ts), from
+ * ../shared/data or --data. Undefined when the data is not there.
+ */
+import { preprocess } from '@/lib/moderation/preprocess';
+import { resolveDataDir } from '@/models/sexism_lasso_v1/edos';
+import { readCorpora } from '@/models/toxic_transformer_v1/corpora';
+import { splitOf } from '@/models/toxic_transformer_v1/prepare';
+
+export function jigsawTestTexts(args: readonly string[], n = 100): string[] | undefined {
+  let rows;
+  try {
+    rows = readCorpora(resolveDataDir(args));
+  } catch {
+    return undefined;
+  }
+  const seen = new Set<string>();
+  const texts: string[] = [];
+  for (const r of rows) {
+    if (!r.corpus.startsWith('jigsaw')) continue;
+    const clean = preprocess(r.text).clean;
+    if (clean.length === 0 || splitOf(clean) !== 'test' || seen.has(clean)) continue;
+    seen.add(clean);
+    texts.push(r.text);
+    if (texts.length === n) break;
+  }
+  return texts.length === n ? texts : undefined;
+}
