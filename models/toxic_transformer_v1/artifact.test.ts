@@ -9,11 +9,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as ort from 'onnxruntime-node';
-import { Tokenizer } from '@huggingface/tokenizers';
+import type { PreTrainedTokenizer } from '@huggingface/transformers';
+import { encodeForModel } from '@/lib/moderation/toxicity/encode-for-model';
+import { loadToxicityTokenizer } from '@/lib/moderation/toxicity/load-toxicity-tokenizer';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { TOXICITY_HEADS, type ToxicityHead } from '@/lib/moderation/types';
 import { MAX_THRESHOLD, scoreIds } from './evaluate';
-import { encodeIds } from './prepare';
 
 const DIR = 'models/toxic_transformer_v1';
 const readJson = <T>(f: string) => JSON.parse(readFileSync(join(DIR, f), 'utf8')) as T;
@@ -38,10 +39,11 @@ const CLEAR: Record<ToxicityHead, string[]> = {
 };
 
 let session: ort.InferenceSession;
-let tok: Tokenizer;
+let tok: PreTrainedTokenizer;
+const encode = (texts: readonly string[]) => encodeForModel(tok, texts.map((t) => preprocess(t).clean), 128);
 beforeAll(async () => {
   session = await ort.InferenceSession.create(join(DIR, 'onnx/model_quantized.onnx'));
-  tok = new Tokenizer(readJson<object>('tokenizer.json'), readJson<object>('tokenizer_config.json'));
+  tok = await loadToxicityTokenizer(DIR);
 });
 
 describe('toxic_transformer_v1 folder', () => {
@@ -56,7 +58,7 @@ describe('toxic_transformer_v1 folder', () => {
   it('reproduces the ids and int8 scores evaluate.ts recorded', async () => {
     const fixture = readJson<{ text: string; ids: number[]; scores: number[] }[]>('reproduce.json');
     expect(fixture.length).toBeGreaterThan(10);
-    const ids = fixture.map((f) => encodeIds(tok, preprocess(f.text).clean));
+    const ids = encode(fixture.map((f) => f.text));
     expect(ids).toEqual(fixture.map((f) => f.ids));
     const scores = await scoreIds(session, ids.map((i) => ({ ids: i })));
     scores.forEach((s, i) => s.forEach((x, h) => expect(x).toBeCloseTo(fixture[i]!.scores[h]!, 4)));
@@ -68,7 +70,7 @@ describe('toxic_transformer_v1 folder', () => {
 
   it.each(TOXICITY_HEADS)('flags clear %s cases at the served threshold', async (head) => {
     const h = TOXICITY_HEADS.indexOf(head);
-    const scores = await scoreIds(session, CLEAR[head].map((t) => ({ ids: encodeIds(tok, preprocess(t).clean) })));
+    const scores = await scoreIds(session, encode(CLEAR[head]).map((ids) => ({ ids })));
     for (const [i, s] of scores.entries()) {
       expect({ text: CLEAR[head][i], score: s[h]! >= config.vigil.thresholds[head] }).toEqual({ text: CLEAR[head][i], score: true });
     }

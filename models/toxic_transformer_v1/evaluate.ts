@@ -17,15 +17,15 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
-import { Tokenizer } from '@huggingface/tokenizers';
+import { encodeForModel } from '@/lib/moderation/toxicity/encode-for-model';
+import { loadToxicityTokenizer } from '@/lib/moderation/toxicity/load-toxicity-tokenizer';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { averagePrecision, bestMacroF1Threshold, rocAuc } from '@/lib/ml/metrics';
 import { TOXICITY_HEADS } from '@/lib/moderation/types';
-import { encodeIds } from './prepare';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const WORK = process.env.TOX_WORK_DIR ?? join(resolve(HERE, '../..'), '.work/toxicity');
-export const MAX_THRESHOLD = 0.9;
+export const MAX_THRESHOLD = 0.85;
 const MAX_IDENTITY_RATE = 0.03;
 const MAX_IDENTITY_GROUP_RATE = 0.05;
 const STEP = 0.01;
@@ -128,21 +128,21 @@ async function main(): Promise<void> {
 
   const chosen = TOXICITY_HEADS.map((_, h) => {
     const sel = val.map((r, i) => i).filter((i) => val[i]!.m[h] === 1);
-    const c = bestMacroF1Threshold(
-      sel.map((i) => (val[i]!.y[h]! >= 0.5 ? 1 : 0)),
-      sel.map((i) => valScores[i]![h]!),
-    );
-    return { f1Threshold: Math.min(c.threshold, MAX_THRESHOLD), valMacroF1: c.macroF1 };
+    const labels = sel.map((i) => (val[i]!.y[h]! >= 0.5 ? 1 : 0));
+    const scores = sel.map((i) => valScores[i]![h]!);
+    const c = bestMacroF1Threshold(labels, scores);
+    const cap = MAX_THRESHOLD;
+    return { f1Threshold: Math.min(c.threshold, cap), valMacroF1: c.macroF1, cap };
   });
   const thresholds = chosen.map((c) => c.f1Threshold);
   const before = identityFlags(identity, idScores, thresholds);
   for (let guard = 0; guard < 1000; guard++) {
     const f = identityFlags(identity, idScores, thresholds);
     if (f.rate <= MAX_IDENTITY_RATE && f.maxGroup <= MAX_IDENTITY_GROUP_RATE) break;
-    const order = f.blame.map((b, h) => [b, h] as const).filter(([b, h]) => b > 0 && thresholds[h]! < MAX_THRESHOLD);
+    const order = f.blame.map((b, h) => [b, h] as const).filter(([b, h]) => b > 0 && thresholds[h]! < chosen[h]!.cap);
     if (order.length === 0) break;
     const [, h] = order.sort((a, b) => b[0] - a[0])[0]!;
-    thresholds[h] = Math.min(MAX_THRESHOLD, r4(thresholds[h]! + STEP));
+    thresholds[h] = Math.min(chosen[h]!.cap, r4(thresholds[h]! + STEP));
   }
   const after = identityFlags(identity, idScores, thresholds);
 
@@ -162,7 +162,7 @@ async function main(): Promise<void> {
       thresholds: thresholdMap,
       head_map: Object.fromEntries(TOXICITY_HEADS.map((h) => [h, [h]])),
       thresholds_note:
-        'macro-F1-optimal per head on the validation split (int8 model), raised where needed so that at most 3 % of the validation identity sentences (5 % per group) are flagged, never above 0.9; set by npm run train:toxicity (evaluate.ts)',
+        'macro-F1-optimal per head on the validation split (int8 model), raised where needed so that at most 3 % of the validation identity sentences (5 % per group) are flagged, never above 0.85; set by npm run train:toxicity (evaluate.ts)',
     },
   };
   writeFileSync(join(HERE, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
@@ -171,7 +171,7 @@ async function main(): Promise<void> {
     validation: split(val, valScores),
     test: split(test, testScores),
     thresholds: Object.fromEntries(
-      TOXICITY_HEADS.map((h, i) => [h, { threshold: r4(thresholds[i]!), f1_threshold: r4(chosen[i]!.f1Threshold), val_macro_f1: r4(chosen[i]!.valMacroF1) }]),
+      TOXICITY_HEADS.map((h, i) => [h, { threshold: r4(thresholds[i]!), f1_threshold: r4(chosen[i]!.f1Threshold), cap: r4(chosen[i]!.cap), val_macro_f1: r4(chosen[i]!.valMacroF1) }]),
     ),
     identity_validation: {
       sentences: identity.length,
@@ -210,11 +210,9 @@ export const FIXTURE_TEXTS = [
 ];
 
 async function writeReproduceFixture(session: ort.InferenceSession): Promise<void> {
-  const tok = new Tokenizer(
-    JSON.parse(readFileSync(join(HERE, 'tokenizer.json'), 'utf8')) as object,
-    JSON.parse(readFileSync(join(HERE, 'tokenizer_config.json'), 'utf8')) as object,
-  );
-  const rows = FIXTURE_TEXTS.map((text) => ({ text, ids: encodeIds(tok, preprocess(text).clean) }));
+  const tok = await loadToxicityTokenizer(HERE);
+  const ids = encodeForModel(tok, FIXTURE_TEXTS.map((t) => preprocess(t).clean), 128);
+  const rows = FIXTURE_TEXTS.map((text, i) => ({ text, ids: ids[i]! }));
   const scores = await scoreIds(session, rows);
   const fixture = rows.map((r, i) => ({ ...r, scores: scores[i]!.map((x) => Math.round(x * 1e6) / 1e6) }));
   writeFileSync(join(HERE, 'reproduce.json'), `${JSON.stringify(fixture)}\n`);

@@ -1,6 +1,7 @@
 /**
  * Step 1 of `npm run train:toxicity`: corpora -> normalised, deduplicated, split, label-masked rows;
- * a word-level + WordPiece vocabulary with GloVe initial vectors; token ids from the SERVING tokenizer.
+ * a word-level + WordPiece vocabulary with GloVe initial vectors; token ids from the SERVING tokenizer
+ * (`loadToxicityTokenizer` + `encodeForModel`, the functions the server and the browser Worker call).
  * Writes `.work/toxicity/` (train/val/test/identity_val JSONL, glove_init.f32, prepare-stats.json) and
  * the committed `tokenizer.json` / `tokenizer_config.json`.
  *
@@ -12,9 +13,11 @@
 import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Tokenizer } from '@huggingface/tokenizers';
+import type { PreTrainedTokenizer } from '@huggingface/transformers';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { TOXICITY_HEADS } from '@/lib/moderation/types';
+import { encodeForModel } from '@/lib/moderation/toxicity/encode-for-model';
+import { loadToxicityTokenizer } from '@/lib/moderation/toxicity/load-toxicity-tokenizer';
 import { GLOVE_DIM, loadGlove } from '../glove';
 import { readCorpora, denseLabels, JIGSAW_CORPORA, type HeadLabels } from './corpora';
 import { fnv1a, rng, leetspeak, insertSpaces, stripPunctuation } from './obfuscate';
@@ -166,13 +169,6 @@ export function buildVocabulary(trainTexts: readonly string[], gloveWords: reado
   return vocab;
 }
 
-/** Serving-identical ids: `[CLS] pieces [SEP]`, pieces cut to fit `maxLength` (what transformers.js does with truncation). */
-export function encodeIds(tok: Tokenizer, text: string, maxLength = MAX_LENGTH): number[] {
-  const ids = tok.encode(text).ids;
-  if (ids.length <= maxLength) return ids;
-  return [...ids.slice(0, maxLength - 1), ids[ids.length - 1]!];
-}
-
 async function main(): Promise<void> {
   const dataDir = resolve(ROOT, arg('data') ?? process.env.VIGIL_DATA_DIR ?? '../shared/data');
   const t0 = Date.now();
@@ -205,7 +201,9 @@ async function main(): Promise<void> {
   writeFileSync(join(WORK_DIR, 'glove_init.f32'), Buffer.from(init.buffer));
   console.log(`GloVe vectors for ${covered} of ${vocab.length} entries`);
 
-  const tok = new Tokenizer(tokJson, tokConfig);
+  // The serving tokenizer (transformers.js over the tokenizer.json just written): training ids are serving ids.
+  const tok = await loadToxicityTokenizer(HERE);
+  const allIds = encodeForModel(tok, rows.map((r) => r.text), MAX_LENGTH);
   const files = {
     train: createWriteStream(join(WORK_DIR, 'train.jsonl')),
     val: createWriteStream(join(WORK_DIR, 'val.jsonl')),
@@ -216,8 +214,8 @@ async function main(): Promise<void> {
   let unk = 0;
   let tokens = 0;
   let gloveTokens = 0;
-  for (const r of rows) {
-    const ids = encodeIds(tok, r.text);
+  for (const [i, r] of rows.entries()) {
+    const ids = allIds[i]!;
     lengths.push(ids.length);
     tokens += ids.length;
     for (const id of ids) {
@@ -258,13 +256,13 @@ async function main(): Promise<void> {
  * disjoint from the training frames and from the evaluation suite). evaluate.ts bounds the share of
  * them a threshold may flag.
  */
-function writeIdentityValidation(tok: Tokenizer): void {
+function writeIdentityValidation(tok: PreTrainedTokenizer): void {
   const valT = JSON.parse(readFileSync(join(HERE, 'identity-validation.json'), 'utf8')) as { templates: string[]; groups: (IdentityGroup & { group: string })[] };
   const lines: string[] = [];
   for (const g of valT.groups) {
     for (const f of valT.templates) {
       const clean = preprocess(fillIdentityTemplate(f, g)).clean;
-      lines.push(JSON.stringify({ t: clean, ids: encodeIds(tok, clean), y: [0, 0, 0, 0, 0], m: [1, 1, 1, 1, 1], c: `identity_val:${g.group}`, j: 0 }));
+      lines.push(JSON.stringify({ t: clean, ids: encodeForModel(tok, [clean], MAX_LENGTH)[0]!, y: [0, 0, 0, 0, 0], m: [1, 1, 1, 1, 1], c: `identity_val:${g.group}`, j: 0 }));
     }
   }
   writeFileSync(join(WORK_DIR, 'identity_val.jsonl'), `${lines.join('\n')}\n`);

@@ -1,12 +1,12 @@
 /** Scores texts with the model folder directly (no server): `npx tsx models/toxic_transformer_v1/probe.ts "text" ...`; `*` marks a head at or above its served threshold. */
 import { readFileSync } from 'node:fs';
 import * as ort from 'onnxruntime-node';
-import { Tokenizer } from '@huggingface/tokenizers';
+import { encodeForModel } from '@/lib/moderation/toxicity/encode-for-model';
+import { loadToxicityTokenizer } from '@/lib/moderation/toxicity/load-toxicity-tokenizer';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { scoreIds } from './evaluate';
-import { encodeIds } from './prepare';
 const dir = 'models/toxic_transformer_v1/';
-const tok = new Tokenizer(JSON.parse(readFileSync(dir + 'tokenizer.json', 'utf8')), JSON.parse(readFileSync(dir + 'tokenizer_config.json', 'utf8')));
+const tok = await loadToxicityTokenizer(dir);
 const cfg = JSON.parse(readFileSync(dir + 'config.json', 'utf8'));
 const th = Object.values(cfg.vigil.thresholds) as number[];
 const s = await ort.InferenceSession.create(dir + 'onnx/model_quantized.onnx');
@@ -16,5 +16,5 @@ const texts = process.argv.slice(2).length ? process.argv.slice(2) : [
   'Someone should put a bullet in him', "I'm going to shoot everyone at your school tomorrow.", "Girls can't do math, their brains are too small.",
   'I want to die', 'You are a fucking idiot', 'I will kill you', 'Muslims are vermin', 'Jews are parasites', 'What a lovely day',
 ];
-const sc = await scoreIds(s, texts.map((t) => ({ ids: encodeIds(tok, preprocess(t).clean) })));
+const sc = await scoreIds(s, encodeForModel(tok, texts.map((t) => preprocess(t).clean), 128).map((ids) => ({ ids })));
 texts.forEach((t, i) => console.log(sc[i]!.map((x, h) => (x >= th[h]! ? '*' : ' ') + x.toFixed(2)).join(' '), ' ', t));
