@@ -72,6 +72,26 @@ describe.skipIf(!existsSync(join(WORK, 'torch_reference.json')) || !existsSync(F
   });
 });
 
+describe('loadToxicityModel with modelPath (another export of the same folder, e.g. fp32 for evaluation)', () => {
+  it('runs the given ONNX file with the folder\'s config and tokenizer', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'vigil-tox-path-'));
+    try {
+      const folder = writeTinyToxicityModel(join(root, 'folder'), { seed: 1 });
+      const other = writeTinyToxicityModel(join(root, 'other'), { seed: 2 });
+      const texts = ['you are an idiot', 'have a nice day'].map(preprocess);
+      const own = await loadToxicityModel({ dir: folder });
+      const viaPath = await loadToxicityModel({ dir: folder, modelPath: join(other, 'onnx', 'model_quantized.onnx') });
+      const reference = await loadToxicityModel({ dir: other });
+      const [a, b, c] = [await own.score(texts), await viaPath.score(texts), await reference.score(texts)];
+      await Promise.all([own.dispose(), viaPath.dispose(), reference.dispose()]);
+      expect(b).toEqual(c);
+      expect(b).not.toEqual(a);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('loadToxicityModel errors', () => {
   let dir: string;
   beforeAll(() => {
