@@ -15,8 +15,8 @@ describe('self_harm_flag', () => {
     ['I want to kill myself', 'kill-myself'],
     ["I'm going to kill myself", 'kill-myself'],
     ['i wanna k1ll myself', 'kill-myself'],
-    ['kms', 'kms'],
-    ['ugh kms', 'kms'],
+    ['kms', 'kill-myself'], // algospeak: preprocess reads "kill myself"
+    ['ugh kms', 'kill-myself'],
     ['I cut myself again last night', 'cut-myself'],
     ["I've been cutting myself", 'cut-myself'],
     ['I want to hurt myself', 'harm-myself'],
