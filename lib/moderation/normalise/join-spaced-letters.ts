@@ -38,7 +38,7 @@ const SHORT_WORD = 3;
 const MIN_SHORT_WORD_COUNT = 50;
 // Added to every word's cost, so that of two readings the one with fewer words wins ("usa" over
 // "us a") unless the longer one is far likelier.
-const WORD_PENALTY = 4;
+const WORD_PENALTY = 3;
 // Cost of one letter outside any known word: above any known word's cost, so the segmenter uses
 // an unknown letter only where no word fits.
 const UNKNOWN_LETTER_COST = 24;
@@ -78,7 +78,8 @@ function rewriteRun(letters: string[], separators: string[], at: number[]): Edit
   // strung together are more often abbreviations or lists ("a b c d" is not "ab cd").
   const minLongest = pieces.length === 1 ? 3 : 2;
   const reads = pieces.map(([from, to]) => segmentPiece(letters.slice(from, to), minLongest));
-  if (!reads.some((read, k) => read !== undefined && pieces[k]![1] - pieces[k]![0] > 1)) return [];
+  // At least one piece of three letters or more must read as words: "w/o n/a" stays as written.
+  if (!reads.some((read, k) => read !== undefined && pieces[k]![1] - pieces[k]![0] >= MIN_LETTERS)) return [];
   const edits: Edit[] = [];
   pieces.forEach(([from], k) => {
     const read = reads[k];
@@ -141,7 +142,7 @@ export function segment(letters: string, minLongest = 2): string[] | undefined {
       const word = letters.slice(start, end);
       // Short rare entries are mostly abbreviations and subtitle noise ("bcd"): not words here.
       if (word.length <= SHORT_WORD && vocab.count(word) < MIN_SHORT_WORD_COUNT) continue;
-      const c = vocab.cost(word) + WORD_PENALTY;
+      const c = vocab.cost(word);
       if (best[start]! + c < best[end]!) {
         best[end] = best[start]! + c;
         from[end] = start;

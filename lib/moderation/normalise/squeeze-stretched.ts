@@ -6,13 +6,14 @@
  * keeping a double counts 20 times ("tooooo" is "too" rather than the far commoner "to", "gooood"
  * is "good" rather than "god", while "weeee" is still "we" rather than "wee"). When no reading is a
  * word, each run keeps two letters: nothing is lost that English spells, and the rules' own fold
- * reads the rest.
+ * reads the rest. A word of one letter repeated ("zzz", "aaaaa", "www") is left alone.
  */
 import type { Edit } from './text-edits';
 import { vocabulary } from './vocabulary';
 
 const STRETCHED = /([A-Za-z])\1\1/;
 const WORD = /[A-Za-z]+/g;
+const ONE_LETTER = /^([A-Za-z])\1*$/i;
 const DOUBLE_BONUS = 20;
 // Beyond this many stretched runs in one word the readings (2^runs) are not enumerated.
 const MAX_RUNS = 8;
@@ -21,7 +22,8 @@ export function stretchedEdits(text: string): Edit[] {
   if (!STRETCHED.test(text)) return [];
   const edits: Edit[] = [];
   for (const m of text.matchAll(WORD)) {
-    if (!STRETCHED.test(m[0])) continue;
+    // One letter repeated ("zzz", "aaaaa", "www") is a sound or an abbreviation, not a word stretched.
+    if (!STRETCHED.test(m[0]) || ONE_LETTER.test(m[0])) continue;
     const read = squeezeWord(m[0]);
     if (read !== m[0]) edits.push({ start: m.index, end: m.index + m[0].length, text: read });
   }
