@@ -36,9 +36,6 @@ export const MIN_KNOWN_SHARE = 0.8;
 const LONG_PIECE = 10;
 const SHORT_WORD = 3;
 const MIN_SHORT_WORD_COUNT = 50;
-// Added to every word's cost, so that of two readings the one with fewer words wins ("usa" over
-// "us a") unless the longer one is far likelier.
-const WORD_PENALTY = 3;
 // Cost of one letter outside any known word: above any known word's cost, so the segmenter uses
 // an unknown letter only where no word fits.
 const UNKNOWN_LETTER_COST = 24;
