@@ -104,3 +104,20 @@ describe('combine', () => {
     }
   });
 });
+
+describe('self_harm vs threat', () => {
+  it('names self_harm for first-person intent even when the threat head fires ("I want to die")', () => {
+    const e = combine(sexism(0.05), tox({ threat: 0.97, overall: 0.9 }), rules({ self_harm_flag: true }), policy);
+    expect(e.primary_issue).toBe('self_harm');
+    expect(e.score).toBeCloseTo(toCommonScale(0.97, policy.toxicityThresholds.threat), 4);
+  });
+
+  it('still names threat when a threat rule fired too ("kill yourself, I want to die")', () => {
+    const e = combine(sexism(0.05), tox({ threat: 0.97 }), rules({ self_harm_flag: true, threat_detected: true }), policy);
+    expect(e.primary_issue).toBe('threat');
+  });
+
+  it('names threat when only the threat head fires', () => {
+    expect(combine(sexism(0.05), tox({ threat: 0.97 }), rules(), policy).primary_issue).toBe('threat');
+  });
+});

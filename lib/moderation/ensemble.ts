@@ -65,10 +65,16 @@ export function issueRisks(
   policy: EnsemblePolicy,
 ): Record<Exclude<PrimaryIssue, 'none'>, number> {
   const t = policy.toxicityThresholds;
+  const modelThreat = toCommonScale(toxicity.threat, t.threat);
+  // "I want to die" also fires the toxicity threat head, which cannot tell whom the harm is aimed
+  // at. When the self-harm rule saw first-person intent and no threat rule fired, that risk is the
+  // author's own: it counts as self_harm, so the verdict names self_harm, not threat. The score
+  // (the maximum risk) is unchanged.
+  const ownHarm = rules.self_harm_flag && !rules.threat_detected;
   return {
     slur: rules.slur_detected ? RULE_RISK.slur : 0,
-    threat: Math.max(toCommonScale(toxicity.threat, t.threat), rules.threat_detected ? RULE_RISK.threat : 0),
-    self_harm: rules.self_harm_flag ? RULE_RISK.self_harm : 0,
+    threat: ownHarm ? 0 : Math.max(modelThreat, rules.threat_detected ? RULE_RISK.threat : 0),
+    self_harm: rules.self_harm_flag ? Math.max(RULE_RISK.self_harm, ownHarm ? modelThreat : 0) : 0,
     identity_attack: toCommonScale(toxicity.identity_attack, t.identity_attack),
     sexism: toCommonScale(sexism.score, policy.sexismThreshold),
     insult: toCommonScale(toxicity.insult, t.insult),

@@ -1,80 +1,96 @@
 /**
- * The one normaliser every moderation model reads from (see README "What each model sees").
+ * The one normaliser every moderation model and rule reads from (README "What each model sees").
+ * Training and serving call this same function, so a model never sees text prepared differently
+ * from what it was trained on.
  *
- * `clean` is what the statistical models see: NFKC, invisible/bidi controls removed, homoglyphs
- * folded, URLs and @mentions replaced by placeholders, whitespace collapsed. Case is preserved;
- * each model lowercases on its own. `lexical` (added by the rules engine's folding, see
- * `lexical-fold.ts`) is a further, lossy view for lexicon matching only.
+ * `visible` is the text as written, made safe to index: lone surrogates repaired, NFKC (bounded),
+ * invisible characters removed. Caps and repetition rules read it, and every rule span indexes it.
+ * `clean` is what the models read: `visible` with each step of `CLEAN_STEPS` applied in order.
+ * Each step reports its changes as edits (`normalise/text-edits.ts`); they are kept in
+ * `cleanEdits`, so a span of `clean` maps back to `visible` exactly (`rules/map-to-visible.ts`).
+ * Case is preserved; each model lowercases on its own. `lexical` (the rules' own, lossier fold,
+ * see `lexical-fold.ts`) is built from `clean` for lexicon matching only.
+ *
+ * Size bound (denial of service): `visible.length <= MAX_NFKC_EXPANSION × input length` and
+ * `clean.length <= 2 × visible.length + 64` (UTF-16 units), whatever the input; every step is
+ * linear in its input. See `normalise/bounded-nfkc.ts` and `GrowthBudget`.
  */
-import { remove as foldConfusables } from 'confusables';
+import { boundedNfkc } from './normalise/bounded-nfkc';
+import { whitespaceEdits } from './normalise/collapse-whitespace';
+import { foldHomoglyphs, homoglyphEdits } from './normalise/fold-homoglyphs';
+import { leetEdits } from './normalise/fold-leetspeak';
+import { spacedLetterEdits } from './normalise/join-spaced-letters';
+import { removeInvisible } from './normalise/remove-invisible';
+import { symbolEdits } from './normalise/remove-symbols';
+import { algospeakEdits } from './normalise/replace-algospeak';
+import { MENTION_PLACEHOLDER, URL_PLACEHOLDER, linkEdits } from './normalise/replace-links';
+import { stretchedEdits } from './normalise/squeeze-stretched';
+import { stripMarkupEdits } from './normalise/strip-markup';
+import { type Edit, type EditLog, GrowthBudget, applyEdits } from './normalise/text-edits';
 
-export const URL_PLACEHOLDER = '[url]';
-export const MENTION_PLACEHOLDER = '@user';
-
-// Zero-width, joiners, bidi embeddings/overrides/isolates, BOM, soft hyphen, word joiner,
-// invisible math operators, Mongolian vowel separator, Hangul fillers, variation selectors, tags.
-const INVISIBLE =
-  /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]|\uDB40[\uDC00-\uDDEF]/gu;
-// Remaining C0/C1 controls except tab/newline, which become spaces below.
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
-const URL_RE = /\b(?:https?:\/\/|www\.)[^\s<>"']+/giu;
-const MENTION_RE = /(^|[^\p{L}\p{N}_])@[\p{L}\p{N}_]{1,30}/gu;
-const LATIN = /\p{Script=Latin}/u;
-const LETTER = /\p{L}/gu;
-const LATIN_G = /\p{Script=Latin}/gu;
-
-/** Strip characters that render as nothing but split words for a matcher. */
-export function removeInvisible(text: string): string {
-  return text.replace(INVISIBLE, '').replace(CONTROL, ' ');
-}
-
-/**
- * Fold look-alike characters (Cyrillic "і", Greek "ο", "ü"...) to Latin, but only where the text is
- * Latin-script: in a Russian or Greek sentence folding would turn real words into gibberish.
- * A mixed-script word ("idіot" with a Cyrillic і) is folded whatever the surrounding script.
- */
-export function foldHomoglyphs(text: string): string {
-  const letters = text.match(LETTER)?.length ?? 0;
-  if (letters === 0) return text;
-  const latin = text.match(LATIN_G)?.length ?? 0;
-  const mostlyLatin = latin / letters >= 0.5;
-  return text.replace(/[^\s]+/gu, (word) => {
-    if (/^[\x00-\x7F]*$/.test(word)) return word;
-    if (!mostlyLatin && !LATIN.test(word)) return word;
-    return foldWordPreservingCase(word);
-  });
-}
-
-function foldWordPreservingCase(word: string): string {
-  // The library maps per code point; keep characters it would erase (CJK, emoji) as they are.
-  let out = '';
-  for (const ch of word) {
-    if (ch.charCodeAt(0) < 0x80) {
-      out += ch;
-      continue;
-    }
-    const folded = foldConfusables(ch);
-    out += folded.length > 0 ? folded : ch;
-  }
-  return out;
-}
+export { MENTION_PLACEHOLDER, URL_PLACEHOLDER, foldHomoglyphs, removeInvisible };
 
 export interface Preprocessed {
   /** The text exactly as received. */
   original: string;
-  /** NFKC + invisibles removed, case and spacing kept: what caps/repetition rules read. */
+  /** NFKC (bounded) + invisibles removed, case, markup and spacing kept: what caps/repetition rules read. */
   visible: string;
-  /** `visible` + homoglyphs folded + URL/mention placeholders + collapsed whitespace. */
+  /** `visible` after every step of `CLEAN_STEPS`: what every model reads. */
   clean: string;
+  /**
+   * The edits each step that changed something made, in order; maps `clean` spans back to
+   * `visible`. Absent on hand-built values (unit tests), which then map one to one.
+   */
+  cleanEdits?: readonly EditLog[];
+}
+
+export interface CleanStep {
+  /** Name used in the README's step list and in tests. */
+  readonly name: string;
+  readonly edits: (text: string) => Edit[];
+}
+
+/** What a decoded character reference goes through, like the rest of `visible`. */
+const normaliseDecoded = (s: string) => removeInvisible(boundedNfkc(s));
+
+/** The steps from `visible` to `clean`, in order (README "What each model sees" lists them). */
+export const CLEAN_STEPS: readonly CleanStep[] = [
+  { name: 'strip-markup', edits: (t) => stripMarkupEdits(t, normaliseDecoded) },
+  { name: 'fold-homoglyphs', edits: homoglyphEdits },
+  { name: 'replace-links', edits: linkEdits },
+  { name: 'remove-symbols', edits: symbolEdits },
+  { name: 'join-spaced-letters', edits: spacedLetterEdits },
+  { name: 'fold-leetspeak', edits: leetEdits },
+  { name: 'squeeze-stretched', edits: stretchedEdits },
+  { name: 'replace-algospeak', edits: algospeakEdits },
+  { name: 'collapse-whitespace', edits: whitespaceEdits },
+];
+
+/** `visible` of a text: lone surrogates become U+FFFD, then bounded NFKC and invisibles removed. */
+export function toVisible(text: string): string {
+  return removeInvisible(boundedNfkc(text.toWellFormed()));
 }
 
 export function preprocess(text: string): Preprocessed {
-  // Lone surrogates (valid in JSON, invalid Unicode) become U+FFFD so no model sees half a pair.
-  const visible = removeInvisible(text.toWellFormed().normalize('NFKC'));
-  const clean = foldHomoglyphs(visible)
-    .replace(URL_RE, ` ${URL_PLACEHOLDER} `)
-    .replace(MENTION_RE, `$1${MENTION_PLACEHOLDER}`)
-    .replace(/\s+/gu, ' ')
-    .trim();
-  return { original: text, visible, clean };
+  return preprocessWith(text, CLEAN_STEPS);
+}
+
+/** `preprocess` with a chosen list of steps (the benign-text check and the evaluation compare lists). */
+export function preprocessWith(text: string, steps: readonly CleanStep[]): Preprocessed {
+  const visible = toVisible(text);
+  let clean = visible;
+  const cleanEdits: EditLog[] = [];
+  const budget = new GrowthBudget(visible.length);
+  for (const step of steps) {
+    const edits = step.edits(clean);
+    if (edits.length === 0) continue;
+    // A growing edit past the size bound is skipped: the text keeps what was written there.
+    const allowed = edits.filter((e) => budget.take(e.text.length - (e.end - e.start)));
+    const applied = applyEdits(clean, allowed);
+    if (applied.log.length === 0) continue;
+    clean = applied.text;
+    cleanEdits.push(applied.log);
+    budget.settle(clean.length);
+  }
+  return { original: text, visible, clean, cleanEdits };
 }

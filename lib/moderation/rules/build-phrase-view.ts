@@ -24,11 +24,18 @@ export interface PhraseView {
 }
 
 export const NUMBER_KEY = '#';
+/**
+ * The key of a sentence end (`.`, `!`, `?` or `;` before a space or the end of the text). No
+ * template word reads as it, so no phrase runs across two sentences ("I will call the police. If
+ * anyone hurts you..." is not a threat).
+ */
+export const BOUNDARY_KEY = '.';
 
 // Group 1: a word (letters, marks, apostrophes); otherwise a number. Most texts are ASCII, and
 // an ASCII-only class runs several times faster than Unicode properties while agreeing on ASCII.
-const WORD = /([\p{L}\p{M}'’ʼ]+)|\p{N}+/gu;
-const ASCII_WORD = /([A-Za-z']+)|[0-9]+/g;
+// Group 2: a sentence end.
+const WORD = /([\p{L}\p{M}'’ʼ]+)|\p{N}+|([.!?;]+)(?=\s|$)/gu;
+const ASCII_WORD = /([A-Za-z']+)|[0-9]+|([.!?;]+)(?=\s|$)/g;
 const NON_ASCII = /[^\x00-\x7F]/;
 
 function wordPattern(text: string): RegExp {
@@ -79,6 +86,7 @@ export function phraseKeysOf(text: string): string[] {
   const lower = text.toLowerCase();
   const re = wordPattern(lower);
   for (let m = re.exec(lower); m; m = re.exec(lower)) {
+    if (m[2] !== undefined) continue; // templates name words, never sentence ends
     const key = m[1] === undefined ? NUMBER_KEY : squeeze(m[1]);
     if (key) keys.push(key);
   }
@@ -94,7 +102,7 @@ export function buildPhraseView(lexical: string): PhraseView {
   const sourceEnd: number[] = [];
   const re = wordPattern(lexical);
   for (let m = re.exec(lexical); m; m = re.exec(lexical)) {
-    const key = m[1] === undefined ? NUMBER_KEY : squeeze(m[1]);
+    const key = m[2] !== undefined ? BOUNDARY_KEY : m[1] === undefined ? NUMBER_KEY : squeeze(m[1]);
     if (!key) continue;
     keys.push(key);
     keyStart.push(text.length);

@@ -6,6 +6,7 @@ import { PhraseTemplateError, compilePhraseTemplate } from './compile-phrase-tem
 const lists = {
   you: ['you', 'u', 'you all'],
   loop: ['{loop}'],
+  gap_stop: ['not', 'never', 'if'],
 };
 const matches = (template: string, text: string) =>
   new RegExp(`${compilePhraseTemplate(template, lists).source}(?= )`).test(buildPhraseView(foldLexical(text).text).text);
@@ -29,6 +30,12 @@ describe('compilePhraseTemplate', () => {
     ['dead !(a)', 'dead and gone', true], // "!(a)" refuses the word "a", not words starting with a
     ['# kms', 'ran 5 kms', true],
     ['self-harm', 'i self harm', true],
+    ['i will ~ and kill {you}', 'i will kill you', false], // the gap is optional, "and" is not
+    ['i will ~ and kill {you}', 'i will find where you live and kill you', true],
+    ['i will ~ and kill {you}', 'i will never come and kill you', false], // "never" cannot sit in a gap
+    ['i will ~ and kill {you}', 'i will go. and kill you', false], // nor a sentence end
+    ['i will ~ and kill {you}', 'i will go to the shop on the high street today and kill you', false], // nine words: past the bound
+    ['i will ~ and kill {you}', 'i will go to the shop on the high street and kill you', true],
   ])('%j against %j -> %s', (template, text, expected) => {
     expect(matches(template, text)).toBe(expected);
   });
@@ -51,6 +58,7 @@ describe('compilePhraseTemplate', () => {
     ['{loop}', 'refers to itself'],
     ['kill?', 'nothing at all'],
     ['a||b', 'empty sequence'],
+    ['~ kill', 'cannot start'],
   ])('rejects %j (%s)', (template, reason) => {
     expect(() => compilePhraseTemplate(template, lists)).toThrow(PhraseTemplateError);
     expect(() => compilePhraseTemplate(template, lists)).toThrow(reason);

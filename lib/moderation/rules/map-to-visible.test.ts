@@ -4,10 +4,11 @@ import { mapCleanToVisible, mentionOriginals } from './map-to-visible';
 
 /** The visible text behind the clean text's occurrence of `needle`. */
 function visibleBehind(text: string, needle: string): string {
-  const { visible, clean } = preprocess(text);
-  const at = clean.indexOf(needle);
-  expect(at, `${needle} in ${clean}`).toBeGreaterThanOrEqual(0);
-  const [s, e] = mapCleanToVisible(visible, clean)(at, at + needle.length);
+  const pre = preprocess(text);
+  const at = pre.clean.indexOf(needle);
+  expect(at, `${needle} in ${pre.clean}`).toBeGreaterThanOrEqual(0);
+  const [s, e] = mapCleanToVisible(pre)(at, at + needle.length);
+  const { visible } = pre;
   return visible.slice(s, e);
 }
 
@@ -26,20 +27,27 @@ describe('mapCleanToVisible', () => {
     ['hi @someone how are you', '@user', '@someone'],
     ['(@bob) ok', '@user', '@bob'],
     ['Привет мир and more', 'more', 'more'], // not folded: mostly non-Latin
+    ['I w.i.l.l k.i.l.l y.o.u now', 'kill', 'k.i.l.l'],
+    ['<b>you</b> worthless <i>id</i>iot', 'idiot', 'id</i>iot'],
+    ['a &amp; b', '&', '&amp;'],
+    ['k🔪ill him', 'kill', 'k🔪ill'],
+    ['you are stuuupiiid', 'stupid', 'stuuupiiid'],
+    ['y0u 1d10t', 'idiot', '1d10t'],
+    ['just unalive yourself', 'kill yourself', 'unalive yourself'],
   ])('%j: %j -> %j', (text, needle, expected) => {
     expect(visibleBehind(text, needle)).toBe(expected);
   });
 
   it('maps every unit when the texts are identical', () => {
     const text = 'plain text';
-    const map = mapCleanToVisible(text, text);
+    const map = mapCleanToVisible({ visible: text });
     for (let k = 0; k < text.length; k++) expect(map(k, k + 1)).toEqual([k, k + 1]);
   });
 });
 
 describe('mentionOriginals', () => {
   it('returns the text behind each @user placeholder in order', () => {
-    const { visible, clean } = preprocess('you @ss, ask @Bob');
-    expect(mentionOriginals(visible, clean, mapCleanToVisible(visible, clean))).toEqual(['@ss', '@Bob']);
+    const pre = preprocess('you @ss, ask @Bob');
+    expect(mentionOriginals(pre.visible, pre.clean, mapCleanToVisible(pre))).toEqual(['@ss', '@Bob']);
   });
 });

@@ -25,7 +25,7 @@ export function createRulesEngine(): RulesEngine {
     evaluate(pre: Preprocessed) {
       // The clean -> visible alignment costs a pass over the text: build it only when needed.
       let mapper: SpanMapper | undefined;
-      const toVisible: SpanMapper = (s, e) => (mapper ??= mapCleanToVisible(pre.visible, pre.clean))(s, e);
+      const toVisible: SpanMapper = (s, e) => (mapper ??= mapCleanToVisible(pre))(s, e);
 
       const mentions = pre.clean.includes(MENTION_PLACEHOLDER) ? mentionOriginals(pre.visible, pre.clean, toVisible) : [];
       const lexical = foldLexical(pre.clean, mentions);
