@@ -17,12 +17,12 @@ const schema = z.object({
   about: z.string(),
   max_per_frame: z.number().int().positive(),
   fillers: z.record(z.string(), z.array(z.string().min(1)).min(1)),
-  train: z.object({ neutral: frames, counter: frames, sexist: frames }),
-  validation: z.object({ neutral: frames, sexist: frames }),
+  train: z.object({ neutral: frames, counter: frames }),
+  validation: z.object({ neutral: frames, sexist: frames, other_neutral: frames }),
 });
 export type TemplateFile = z.infer<typeof schema>;
 
-export type TemplateKind = 'neutral' | 'counter' | 'sexist';
+export type TemplateKind = 'neutral' | 'counter' | 'sexist' | 'other_neutral';
 
 export interface TemplateSentence {
   text: string;
@@ -75,7 +75,7 @@ export function expandFrame(frame: string, fillers: TemplateFile['fillers'], max
 function expand(kinds: Partial<Record<TemplateKind, string[]>>, file: TemplateFile): TemplateSentence[] {
   const out: TemplateSentence[] = [];
   const seen = new Set<string>();
-  for (const kind of ['neutral', 'counter', 'sexist'] as const) {
+  for (const kind of ['neutral', 'counter', 'sexist', 'other_neutral'] as const) {
     for (const frame of kinds[kind] ?? []) {
       for (const text of expandFrame(frame, file.fillers, file.max_per_frame)) {
         if (seen.has(text)) continue;
