@@ -4,7 +4,7 @@
  * n-grams. Scored on EDOS dev (never test), plus the validation templates and the extra corpora's
  * hash slice for information. Conclusions: docs/decisions/080-sexism-extra-data-and-glove.md.
  *
- *   SOURCES=edos,template W_EXTRA=0.1 W_TPL=2 POOL=mean,max DENSEF=1 IDPF=1 CS=0.15,0.2,0.3 \
+ *   SOURCES=edos,template W_EXTRA=0.1 W_TPL=2 POOL=mean,max DENSEF=1 IDPF=1 MAXITER=100 CS=0.15,0.2,0.3 \
  *     npx tsx docs/experiments/sexism-round3-data.ts
  */
 import { fitLogisticRegression, predictProba, type LogisticRegressionFit } from '@/lib/ml/logistic-regression';
@@ -68,7 +68,7 @@ for (const cf of charF) for (const df of denseF) {
   let init: LogisticRegressionFit | undefined;
   for (const C of Cs) {
     const t1 = performance.now();
-    const fit = fitLogisticRegression(X, y, { penalty: 'l1', C, classWeight: 'balanced', sampleWeight: sw, penaltyFactor: pf, tol: 1e-4, csc, init });
+    const fit = fitLogisticRegression(X, y, { penalty: 'l1', C, classWeight: 'balanced', sampleWeight: sw, penaltyFactor: pf, tol: 1e-4, csc, init, maxIter: Number(env('MAXITER', '100')) });
     init = fit;
     const p = predictProba(Xd, fit);
     const ch = bestMacroF1Threshold(d.dev.labels, p);
