@@ -48,7 +48,7 @@ const CATALOGUE: ReadonlyArray<Omit<ModelStatus, 'loaded' | 'error'>> = [
     name: 'Sexism classifier',
     version: SEXISM_VERSION,
     description:
-      'L1-regularised logistic regression over TF-IDF word and character n-grams, trained on EDOS; returns the probability that a text is sexist.',
+      'L1-regularised logistic regression over TF-IDF word and character n-grams, trained on EDOS plus other sexism-labelled corpora (Call me sexist but, HatEval and ToxiGen rows about women, ConvAbuse) and neutral sentences about women written to counter identity bias; returns the probability that a text is sexist.',
   },
   {
     key: 'toxicity',

@@ -5,7 +5,7 @@
  *   npm run eval:sexism [-- --data <data dir>] [--model <model.json>] [--no-check] [--passes N]
  *   npm run eval:sexism -- --reproduce     # CI: fail if the artifact does not reproduce metrics.json
  *
- * Exits non-zero when test macro-F1 is below the target (0.79) unless --no-check or --reproduce.
+ * Exits non-zero when test macro-F1 is below the target (0.80, issue 11) unless --no-check or --reproduce.
  * With --reproduce it instead exits non-zero when the recomputed dev or test metrics differ from
  * what training recorded in metrics.json (artifact and metrics out of step, or a featuriser or
  * preprocessing change that moved the scores), and skips the timing passes.
@@ -14,10 +14,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { preprocess, type Preprocessed } from '@/lib/moderation/preprocess';
 import { loadSexismModel } from '@/lib/moderation/sexism/load-sexism-model';
+import { KNOWN_FAILURE_CHECKS } from './dataset';
 import { EDOS_FILE, MODEL_DIR, edosToLive, loadEdos, resolveDataDir, type Split } from './edos';
+import { validationTemplates } from './templates';
 import { formatMetrics, splitMetrics, type SplitMetrics } from './report';
 
-const TARGET_TEST_MACRO_F1 = 0.79;
+const TARGET_TEST_MACRO_F1 = 0.8;
 const TARGET_MS_PER_TEXT = 0.2;
 
 function flag(argv: readonly string[], name: string): string | undefined {
@@ -87,6 +89,18 @@ async function main(): Promise<void> {
     }
     console.log('OK: the artifact reproduces the dev and test metrics recorded in metrics.json');
     return;
+  }
+
+  // Identity bias on the validation templates (frames training never saw) and the issue's known failures.
+  const tpl = validationTemplates();
+  for (const kind of ['neutral', 'sexist', 'other_neutral'] as const) {
+    const xs = tpl.filter((t) => t.kind === kind);
+    const flagged = model.score(xs.map((t) => preprocess(t.text))).filter((l) => l.threshold_met).length;
+    console.log(`validation templates, ${kind}: ${flagged}/${xs.length} flagged (${((100 * flagged) / xs.length).toFixed(1)}%)`);
+  }
+  for (const k of KNOWN_FAILURE_CHECKS) {
+    const l = model.score([preprocess(k.text)])[0]!;
+    console.log(`known failure "${k.text}": ${l.score.toFixed(4)} ${l.threshold_met ? 'flagged' : 'not flagged'} (should be ${k.expected ? 'flagged' : 'not flagged'})`);
   }
 
   // Inference time: one text at a time (the API's per-request shape), model only and with preprocessing.

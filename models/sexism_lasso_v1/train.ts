@@ -1,50 +1,62 @@
 /**
- * Train sexism_lasso_v1: TF-IDF word 1-2 + char_wb 2-5 n-grams -> L1 logistic regression, on the
- * EDOS `train` split. C and the decision threshold are chosen on `dev` by macro-F1; `test` is
- * only scored at the end. Deterministic: the same data gives a byte-identical model.json.
+ * Train sexism_lasso_v1 end to end from the shared data: TF-IDF word 1-2 + char_wb 2-5 n-grams
+ * (+ GloVe sentence features when POOLING is non-empty) -> L1 logistic regression, fitted on EDOS
+ * train + the extra sexism corpora + the training templates (dataset.ts). C, the block penalty
+ * factors and the threshold are chosen on EDOS dev by macro-F1; EDOS test is only scored at the
+ * end. Deterministic: the same data gives a byte-identical model.json.
  *
  *   npm run train:sexism [-- --data <data dir>] [--out <dir>]
  *
- * The data folder defaults to ../shared/data (see edos.ts); VIGIL_DATA_DIR overrides it.
+ * The data folder defaults to ../shared/data (see edos.ts); VIGIL_DATA_DIR overrides it. GloVe comes
+ * from models/glove.ts (fetched into .work/glove on first use).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fitLogisticRegression, predictProba, type LogisticRegressionFit } from '@/lib/ml/logistic-regression';
+import { fitLogisticRegression, predictProba, sigmoid, type LogisticRegressionFit } from '@/lib/ml/logistic-regression';
 import { bestMacroF1Threshold, rocAuc } from '@/lib/ml/metrics';
-import { toCsc } from '@/lib/ml/sparse';
-import { TfidfUnion, type TfidfOptions, type TfidfUnionState } from '@/lib/ml/tfidf';
+import { csrMatVec, hstack, toCsc } from '@/lib/ml/sparse';
+import { TfidfUnion, type TfidfUnionState } from '@/lib/ml/tfidf';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { loadSexismModel } from '@/lib/moderation/sexism/load-sexism-model';
 import { parseSexismArtifact, type SexismArtifact } from '@/lib/moderation/sexism/sexism-artifact';
 import { severityFor } from '@/lib/moderation/sexism/sexism-model';
+import { SentenceVectors, type Pooling, type SentenceVectorState } from '@/lib/moderation/sexism/sentence-vectors';
 import { SEVERITIES, SEXISM_VERSION } from '@/lib/moderation/types';
-import { EDOS_FILE, MODEL_DIR, edosModelInput, edosToLive, loadEdos, resolveDataDir, type EdosExample, type Split } from './edos';
+import { GLOVE_PACKAGE, GLOVE_VERSION, loadGlove } from '../glove';
+import { EXTRA_FILES } from './corpora';
+import { KNOWN_FAILURE_CHECKS, loadSexismDataset, type Rows, type Source } from './dataset';
+import { EDOS_FILE, MODEL_DIR, resolveDataDir } from './edos';
+import { TFIDF_BLOCKS, buildSentenceVectors, chooseGloveVocabulary, denseMatrix, featureMatrix } from './features';
 import { formatMetrics, splitMetrics } from './report';
+import { PARITY_FILE, type ParityFixture } from './parity';
 
-/**
- * Featuriser. `l2_all_tf` normalises by the document's tf norm over all its n-grams, so pruning
- * the vocabulary to the non-zero weights afterwards leaves every feature value unchanged (with
- * sklearn's vocabulary-dependent l2 norm, pruning would change the scores). On dev it scored
- * within noise of sklearn's l2 (0.769 vs 0.774 macro-F1).
- */
-const FEATURIZER: { name: string; options: TfidfOptions }[] = [
-  { name: 'word', options: { analyzer: { kind: 'word', ngramRange: [1, 2] }, minDf: 2, sublinearTf: true, norm: 'l2_all_tf' } },
-  { name: 'char', options: { analyzer: { kind: 'char_wb', ngramRange: [2, 5] }, minDf: 2, sublinearTf: true, norm: 'l2_all_tf' } },
-];
+/** Sample weight of each source's rows (EDOS = 1). Chosen on EDOS dev; see the model card. */
+const SOURCE_WEIGHT: Record<Source, number> = {
+  edos: 1,
+  cmsb: 0.1,
+  cmsb_rewrite: 0.1,
+  hateval: 0.1,
+  toxigen: 0.1,
+  convabuse: 0.1,
+  template: 2,
+};
+/** Dense sentence features: poolings of the GloVe vectors (empty = TF-IDF only). */
+const POOLING: Pooling[] = ['mean', 'max'];
+/** GloVe words shipped: the top N by GloVe frequency, plus any word in >= GLOVE_MIN_DF training texts. */
+const GLOVE_TOP_N = 20000;
+const GLOVE_MIN_DF = 2;
 /** Regularisation path, weakest penalty last; each fit warm-starts from the previous one. */
-const C_GRID = [0.1, 0.15, 0.2, 0.3, 0.4, 0.6];
-/**
- * L1 penalty factor of the char block relative to the word block. A char n-gram's value is small
- * (a text has ~10x more char n-grams than words, and the norm spreads over all of them), so with
- * one shared penalty the lasso keeps few char features; a factor below 1 evens this out. Same as
- * sklearn FeatureUnion's transformer_weights of 1/factor on the char block, folded into the weights.
- */
-const CHAR_PENALTY_GRID = [1, 1 / 2, 1 / 3];
+const C_GRID = [0.15, 0.2, 0.3];
+/** L1 penalty factor of the char block relative to the word block (see the model card). */
+const CHAR_PENALTY_GRID = [0.5];
+/** L1 penalty factor of the dense block; null fits without the block (the block is a tuned choice too). */
+const DENSE_PENALTY_GRID: (number | null)[] = [null, 1];
 const CLASS_WEIGHT = 'balanced' as const;
 const TOL = 1e-4;
+/** Significant digits kept in the artifact. */
+const DIGITS = 7;
 
-/** Significant digits kept in the artifact; scores move by far less than the threshold's resolution. */
-const sig = (x: number, digits = 6) => Number(x.toPrecision(digits));
+const sig = (x: number, digits = DIGITS) => Number(x.toPrecision(digits));
 const round = (x: number, decimals: number) => Math.round(x * 10 ** decimals) / 10 ** decimals;
 
 function log(msg: string): void {
@@ -61,162 +73,223 @@ function parseOut(argv: readonly string[]): string {
   return MODEL_DIR;
 }
 
+interface PathPoint {
+  char_penalty_factor: number;
+  dense_penalty_factor: number | null;
+  C: number;
+  non_zero: number;
+  non_zero_dense: number;
+  iterations: number;
+  converged: boolean;
+  dev_macro_f1: number;
+  dev_threshold: number;
+  dev_roc_auc: number;
+  fit_seconds: number;
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   const argv = process.argv.slice(2);
   const dataDir = resolveDataDir(argv);
   const outDir = parseOut(argv);
-  log(`data: ${resolve(dataDir, EDOS_FILE)}`);
+  log(`data: ${dataDir}`);
 
-  const all = loadEdos(dataDir);
-  const bySplit = (s: Split) => all.filter((e) => e.split === s);
-  const train = bySplit('train');
-  const dev = bySplit('dev');
-  const test = bySplit('test');
-  const labels = (xs: EdosExample[]) => Uint8Array.from(xs.map((e) => e.label));
-  const yTrain = labels(train);
-  const yDev = labels(dev);
-  log(`EDOS: train ${train.length}, dev ${dev.length}, test ${test.length}`);
+  const ds = loadSexismDataset(dataDir);
+  const { train, dev, test } = ds;
+  for (const [s, c] of Object.entries(ds.counts)) log(`train rows from ${s}: ${c.n} (${c.sexist} sexist), weight ${SOURCE_WEIGHT[s as Source]}`);
+  const sampleWeight = Float64Array.from(train.sources, (s) => SOURCE_WEIGHT[s]);
 
-  const trainDocs = train.map((e) => edosModelInput(e.text));
-  const devDocs = dev.map((e) => edosModelInput(e.text));
-  const featurizer = TfidfUnion.fit(trainDocs, FEATURIZER);
-  const Xtrain = featurizer.transform(trainDocs);
-  const Xdev = featurizer.transform(devDocs);
-  const csc = toCsc(Xtrain);
-  const featSeconds = (performance.now() - started) / 1000;
+  const tfidf = TfidfUnion.fit(train.inputs, TFIDF_BLOCKS);
+  let svState: (SentenceVectorState & { name: string }) | null = null;
+  if (POOLING.length > 0) {
+    const glove = loadGlove();
+    const rows = chooseGloveVocabulary(glove, train.inputs, GLOVE_TOP_N, GLOVE_MIN_DF);
+    svState = { name: 'glove', ...buildSentenceVectors(glove, rows, POOLING, train.inputs) };
+    log(`glove: ${rows.length} words kept of ${glove.words.length}, ${(svState.vectors_int8_b64.length / 1e6).toFixed(2)} MB base64`);
+  }
+  const sv = svState === null ? null : new SentenceVectors(svState);
+  const sparseOnly = { train: tfidf.transform(train.inputs), dev: tfidf.transform(dev.inputs) };
+  const withDense =
+    sv === null
+      ? sparseOnly
+      : { train: hstack([sparseOnly.train, denseMatrix(sv, train.inputs)]), dev: hstack([sparseOnly.dev, denseMatrix(sv, dev.inputs)]) };
+  const nWord = tfidf.offsets[1] as number;
+  const nTfidf = tfidf.nFeatures;
   log(
-    `features: ${featurizer.blocks.map((b) => `${b.name} ${b.vectorizer.nFeatures}`).join(', ')}; ` +
-      `${Xtrain.indptr[Xtrain.nRows]} non-zeros in train (${featSeconds.toFixed(1)} s)`,
+    `features: ${tfidf.blocks.map((b) => `${b.name} ${b.vectorizer.nFeatures}`).join(', ')}, dense ${sv?.nFeatures ?? 0}; ` +
+      `${train.inputs.length} training rows (${((performance.now() - started) / 1000).toFixed(1)} s)`,
   );
 
-  interface PathPoint {
-    char_penalty_factor: number;
-    C: number;
-    non_zero: number;
-    iterations: number;
-    converged: boolean;
-    dev_macro_f1: number;
-    dev_threshold: number;
-    dev_roc_auc: number;
-    fit_seconds: number;
-  }
-  const nWord = featurizer.offsets[1] as number;
   const path: PathPoint[] = [];
   let best: { point: PathPoint; fit: LogisticRegressionFit; f1: number } | null = null;
   for (const charFactor of CHAR_PENALTY_GRID) {
-    const penaltyFactor = new Float64Array(featurizer.nFeatures);
-    for (let j = 0; j < penaltyFactor.length; j++) penaltyFactor[j] = j < nWord ? 1 : charFactor;
-    let init: LogisticRegressionFit | undefined;
-    for (const C of C_GRID) {
-      const t0 = performance.now();
-      const fit = fitLogisticRegression(Xtrain, yTrain, {
-        penalty: 'l1',
-        C,
-        classWeight: CLASS_WEIGHT,
-        penaltyFactor,
-        tol: TOL,
-        csc,
-        init,
-      });
-      init = fit;
-      const fitSeconds = (performance.now() - t0) / 1000;
-      const p = predictProba(Xdev, fit);
-      const choice = bestMacroF1Threshold(yDev, p);
-      const point: PathPoint = {
-        char_penalty_factor: round(charFactor, 4),
-        C,
-        non_zero: fit.nonZero,
-        iterations: fit.iterations,
-        converged: fit.converged,
-        dev_macro_f1: round(choice.macroF1, 4),
-        dev_threshold: round(choice.threshold, 4),
-        dev_roc_auc: round(rocAuc(yDev, p), 4),
-        fit_seconds: round(fitSeconds, 1),
-      };
-      path.push(point);
-      log(
-        `char factor ${point.char_penalty_factor}, C=${C}: ${fit.nonZero} non-zero, ${fit.iterations} steps` +
-          `${fit.converged ? '' : ' (NOT converged)'}, dev macro-F1 ${choice.macroF1.toFixed(4)} at ` +
-          `${choice.threshold.toFixed(3)}, ROC-AUC ${point.dev_roc_auc} (${fitSeconds.toFixed(1)} s)`,
-      );
-      // Strictly better only: on a tie the earlier grid point (plainer, sparser) wins.
-      if (best === null || choice.macroF1 > best.f1 + 1e-12) best = { point, fit, f1: choice.macroF1 };
+    for (const denseFactor of sv === null ? [null] : DENSE_PENALTY_GRID) {
+      const { train: Xtrain, dev: Xdev } = denseFactor === null ? sparseOnly : withDense;
+      const csc = toCsc(Xtrain);
+      const penaltyFactor = new Float64Array(Xtrain.nCols);
+      for (let j = 0; j < penaltyFactor.length; j++) penaltyFactor[j] = j < nWord ? 1 : j < nTfidf ? charFactor : (denseFactor as number);
+      let init: LogisticRegressionFit | undefined;
+      for (const C of C_GRID) {
+        const t0 = performance.now();
+        const fit = fitLogisticRegression(Xtrain, train.labels, {
+          penalty: 'l1',
+          C,
+          classWeight: CLASS_WEIGHT,
+          sampleWeight,
+          penaltyFactor,
+          tol: TOL,
+          csc,
+          init,
+        });
+        init = fit;
+        const fitSeconds = (performance.now() - t0) / 1000;
+        const p = predictProba(Xdev, fit);
+        const choice = bestMacroF1Threshold(dev.labels, p);
+        let nonZeroDense = 0;
+        for (let j = nTfidf; j < fit.weights.length; j++) if (fit.weights[j] !== 0) nonZeroDense++;
+        const point: PathPoint = {
+          char_penalty_factor: round(charFactor, 4),
+          dense_penalty_factor: denseFactor,
+          C,
+          non_zero: fit.nonZero,
+          non_zero_dense: nonZeroDense,
+          iterations: fit.iterations,
+          converged: fit.converged,
+          dev_macro_f1: round(choice.macroF1, 4),
+          dev_threshold: round(choice.threshold, 4),
+          dev_roc_auc: round(rocAuc(dev.labels, p), 4),
+          fit_seconds: round(fitSeconds, 1),
+        };
+        path.push(point);
+        log(
+          `char ${point.char_penalty_factor}, dense ${denseFactor ?? '-'}, C=${C}: ${fit.nonZero} non-zero (${nonZeroDense} dense), ` +
+            `${fit.iterations} steps${fit.converged ? '' : ' (NOT converged)'}, dev macro-F1 ${choice.macroF1.toFixed(4)} at ` +
+            `${choice.threshold.toFixed(3)}, ROC-AUC ${point.dev_roc_auc} (${fitSeconds.toFixed(1)} s)`,
+        );
+        // Strictly better only: on a tie the earlier grid point (sparser) wins.
+        if (best === null || choice.macroF1 > best.f1 + 1e-12) best = { point, fit, f1: choice.macroF1 };
+      }
     }
   }
   if (best === null) throw new Error('empty grid');
   const chosen = best.fit;
-  log(`chosen char penalty factor ${best.point.char_penalty_factor}, C=${best.point.C} (${chosen.nonZero} non-zero features)`);
+  log(`chosen: char ${best.point.char_penalty_factor}, dense ${best.point.dense_penalty_factor ?? '-'}, C=${best.point.C}`);
 
-  // Prune to the non-zero weights; with l2_all_tf feature values do not depend on the vocabulary.
+  // Prune the TF-IDF vocabulary to the non-zero weights; with l2_all_tf feature values do not
+  // depend on the vocabulary. Dense weights are kept in full (one per column).
   const keep: number[] = [];
-  chosen.weights.forEach((w, j) => {
-    if (w !== 0) keep.push(j);
-  });
-  const pruned = featurizer.restrict(keep);
-  const state = pruned.toJSON();
+  for (let j = 0; j < nTfidf; j++) if (chosen.weights[j] !== 0) keep.push(j);
+  const state = tfidf.restrict(keep).toJSON();
   for (const b of state.blocks) b.state.idf = b.state.idf.map((v) => sig(v));
   const weights = keep.map((j) => sig(chosen.weights[j] as number));
+  const useDense = best.point.dense_penalty_factor !== null;
+  const denseWeights = useDense ? Array.from(chosen.weights.subarray(nTfidf), (w) => sig(w)) : undefined;
+  const bias = sig(chosen.bias);
+  const build = (threshold: number) =>
+    buildArtifact(state, useDense ? svState : null, weights, denseWeights, bias, threshold, best.point, ds.counts);
 
   // Provisional threshold; re-tuned below on scores from the artifact as served.
-  const provisional: SexismArtifact = buildArtifact(state, weights, sig(chosen.bias), 0.5, best.point, train.length);
-  const tmpPath = resolve(outDir, 'model.json');
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(tmpPath, JSON.stringify(provisional));
-  const provisionalModel = await loadSexismModel(tmpPath);
-  const devPre = dev.map((e) => preprocess(edosToLive(e.text)));
-  const devScores = provisionalModel.score(devPre).map((l) => l.score);
-  const threshold = round(bestMacroF1Threshold(yDev, devScores).threshold, 4);
-
-  const artifact = buildArtifact(state, weights, sig(chosen.bias), threshold, best.point, train.length);
+  const modelPath = resolve(outDir, 'model.json');
+  writeFileSync(modelPath, JSON.stringify(build(0.5)));
+  const scoreWith = async (inputs: readonly string[]) => {
+    const m = await loadSexismModel(modelPath);
+    return inputs.map((s) => sigmoid(m.logit(s)));
+  };
+  const threshold = round(bestMacroF1Threshold(dev.labels, await scoreWith(dev.inputs)).threshold, 4);
+  const artifact = build(threshold);
   const json = JSON.stringify(artifact);
-  writeFileSync(tmpPath, json);
-  const model = await loadSexismModel(tmpPath);
-  log(`wrote ${tmpPath} (${(json.length / 1024).toFixed(0)} KiB, ${weights.length} features, threshold ${threshold})`);
+  writeFileSync(modelPath, json);
+  const model = await loadSexismModel(modelPath);
+  log(`wrote ${modelPath} (${(json.length / 1e6).toFixed(2)} MB, ${model.nonZero} non-zero weights, threshold ${threshold})`);
 
-  // Metrics through the serving code path, exactly as evaluate.ts computes them.
-  const scoreSplit = (xs: EdosExample[]) => model.score(xs.map((e) => preprocess(edosToLive(e.text)))).map((l) => l.score);
-  const devFinalScores = scoreSplit(dev);
-  const devFinal = splitMetrics(yDev, devFinalScores, threshold);
-  const testScores = scoreSplit(test);
-  const testFinal = splitMetrics(labels(test), testScores, threshold);
+  // Metrics through the serving code path (the model input strings are what score() featurises).
+  const scores = (r: Rows) => r.inputs.map((s) => sigmoid(model.logit(s)));
+  const devScores = scores(dev);
+  const devFinal = splitMetrics(dev.labels, devScores, threshold);
+  const testFinal = splitMetrics(test.labels, scores(test), threshold);
   log(formatMetrics('dev', devFinal));
   log(formatMetrics('test', testFinal));
 
-  // What each severity band means on dev: how many texts land there and how many are sexist.
+  const extraScores = scores(ds.extraVal);
+  const extraVal = [...new Set(ds.extraVal.sources)].map((source) => {
+    const ix = ds.extraVal.sources.map((s, i) => (s === source ? i : -1)).filter((i) => i >= 0);
+    const m = splitMetrics(
+      ix.map((i) => ds.extraVal.labels[i] as number),
+      ix.map((i) => extraScores[i] as number),
+      threshold,
+    );
+    return { source, n: m.n, n_sexist: m.n_sexist, macro_f1: m.macro_f1, roc_auc: m.roc_auc, sexist: m.sexist };
+  });
+  const tplScores = scores(ds.templateVal);
+  const flagRate = (kind: string) => {
+    const ix = ds.templateVal.kinds.map((k, i) => (k === kind ? i : -1)).filter((i) => i >= 0);
+    return { n: ix.length, flagged: round(ix.filter((i) => (tplScores[i] as number) >= threshold).length / ix.length, 4) };
+  };
+  const templateValidation = { neutral: flagRate('neutral'), sexist: flagRate('sexist'), other_neutral: flagRate('other_neutral') };
+  log(`validation templates: ${JSON.stringify(templateValidation)}; extra val: ${JSON.stringify(extraVal.map((e) => [e.source, e.macro_f1]))}`);
+  const knownFailures = KNOWN_FAILURE_CHECKS.map((k) => {
+    const s = model.score([preprocess(k.text)])[0]!;
+    return { text: k.text, expected: k.expected === 1 ? 'sexist' : 'not sexist', score: round(s.score, 4), flagged: s.threshold_met };
+  });
+  for (const k of knownFailures) log(`known failure "${k.text}": ${k.score} (${k.flagged ? 'flagged' : 'not flagged'}, should be ${k.expected})`);
+
   const bandStats = SEVERITIES.map((band) => {
     let n = 0;
     let pos = 0;
-    devFinalScores.forEach((s, i) => {
+    devScores.forEach((s, i) => {
       if (severityFor(s, artifact.severity_bands) === band) {
         n++;
-        pos += yDev[i] as number;
+        pos += dev.labels[i] as number;
       }
     });
     return { band, n, share_sexist: n > 0 ? round(pos / n, 4) : null };
   });
 
+  // Parity fixture: probabilities from the training side (the unpruned featuriser and the solver's
+  // unrounded weights), which the served artifact must reproduce (parity.test.ts).
+  const parityInputs = [...dev.inputs.slice(0, 40), ...ds.templateVal.inputs.filter((_, i) => i % 40 === 0)];
+  const parityX = featureMatrix(tfidf, useDense ? sv : null, parityInputs);
+  const parityP = Array.from(csrMatVec(parityX, chosen.weights, chosen.bias), (z) => sigmoid(z));
+  const fixture: ParityFixture = {
+    about: 'Model inputs (preprocess(text).clean, lowercased) and P(sexist) computed at training time by train.ts',
+    tolerance: 1e-5,
+    cases: parityInputs.map((input, i) => ({ input, p: parityP[i] as number })),
+  };
+  writeFileSync(resolve(outDir, PARITY_FILE), JSON.stringify(fixture, null, 1) + '\n');
+
   const trainSeconds = (performance.now() - started) / 1000;
   const metrics = {
     model_version: SEXISM_VERSION,
-    data: { file: EDOS_FILE, train: train.length, dev: dev.length, test: test.length },
+    data: {
+      edos: { file: EDOS_FILE, train: ds.counts.edos?.n ?? 0, dev: dev.inputs.length, test: test.inputs.length },
+      extra_files: EXTRA_FILES,
+      train_rows_by_source: ds.counts,
+      source_weight: SOURCE_WEIGHT,
+    },
     hyperparameters: {
-      featurizer: FEATURIZER,
+      featurizer: TFIDF_BLOCKS,
+      sentence_vectors: svState === null || !useDense ? null : { source: `${GLOVE_PACKAGE}@${GLOVE_VERSION}`, pooling: POOLING, top_n: GLOVE_TOP_N, min_df: GLOVE_MIN_DF, words: svState.words.length, quantisation: 'int8, per-row scale' },
       penalty: 'l1',
       C: best.point.C,
       char_penalty_factor: best.point.char_penalty_factor,
+      dense_penalty_factor: best.point.dense_penalty_factor,
       class_weight: CLASS_WEIGHT,
       tol: TOL,
       C_grid: C_GRID,
-      char_penalty_factor_grid: CHAR_PENALTY_GRID.map((f) => round(f, 4)),
-      selection: 'C, char penalty factor and threshold maximise dev macro-F1',
+      char_penalty_factor_grid: CHAR_PENALTY_GRID,
+      dense_penalty_factor_grid: sv === null ? null : DENSE_PENALTY_GRID,
+      selection: 'C, penalty factors and threshold maximise EDOS dev macro-F1',
     },
     threshold,
     severity_bands: artifact.severity_bands,
-    non_zero_features: weights.length,
-    vocabulary_before_pruning: featurizer.nFeatures,
+    non_zero_features: model.nonZero,
+    vocabulary_before_pruning: nTfidf,
     dev: devFinal,
     test: testFinal,
+    extra_val: extraVal,
+    template_validation: templateValidation,
+    known_failures: knownFailures,
     dev_severity_bands: bandStats,
     regularisation_path: path,
     train_time_s: round(trainSeconds, 1),
@@ -229,37 +302,41 @@ async function main(): Promise<void> {
 
 function buildArtifact(
   featurizer: TfidfUnionState,
+  sentenceVectors: (SentenceVectorState & { name: string }) | null,
   weights: number[],
+  denseWeights: number[] | undefined,
   bias: number,
   threshold: number,
-  chosen: { C: number; char_penalty_factor: number },
-  nTrain: number,
+  chosen: PathPoint,
+  counts: Record<string, { n: number; sexist: number }>,
 ): SexismArtifact {
   // Bands split the probability range above the threshold into equal thirds.
   const high = round(threshold + (1 - threshold) / 3, 4);
   const critical = round(threshold + (2 * (1 - threshold)) / 3, 4);
   return parseSexismArtifact({
     format: 'vigil-sexism-lasso',
-    format_version: 1,
+    format_version: 2,
     model_version: SEXISM_VERSION,
     input: { field: 'clean', lowercase: true },
     featurizer,
-    classifier: { weights, bias },
+    ...(sentenceVectors === null ? {} : { sentence_vectors: sentenceVectors }),
+    classifier: { weights, ...(denseWeights === undefined ? {} : { dense_weights: denseWeights }), bias },
     threshold,
     severity_bands: { medium: threshold, high, critical },
     meta: {
       trained_by: 'models/sexism_lasso_v1/train.ts',
-      data: `EDOS (SemEval-2023 Task 10) ${EDOS_FILE}, split=train (${nTrain} texts)`,
+      data: Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, `${v.n} rows, ${v.sexist} sexist, weight ${SOURCE_WEIGHT[k as Source]}`])),
       method:
-        `TF-IDF word 1-2 + char_wb 2-5 -> logistic regression, L1, C=${chosen.C}, ` +
-        `char-block penalty factor ${chosen.char_penalty_factor}, class_weight=${CLASS_WEIGHT}`,
-      selection: 'C, char penalty factor and threshold chosen on dev by macro-F1',
-      weights_rounded_to_significant_digits: 6,
+        `TF-IDF word 1-2 + char_wb 2-5${sentenceVectors === null ? '' : ` + GloVe ${sentenceVectors.pooling.join('/')}-pooled sentence vectors`} ` +
+        `-> logistic regression, L1, C=${chosen.C}, char penalty factor ${chosen.char_penalty_factor}` +
+        `${chosen.dense_penalty_factor === null ? '' : `, dense penalty factor ${chosen.dense_penalty_factor}`}, class_weight=${CLASS_WEIGHT}`,
+      selection: 'C, penalty factors and threshold chosen on EDOS dev by macro-F1',
+      weights_rounded_to_significant_digits: DIGITS,
     },
   });
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
+  console.error(err instanceof Error ? err.stack ?? err.message : err);
   process.exit(1);
 });

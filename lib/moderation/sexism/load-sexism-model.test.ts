@@ -48,13 +48,24 @@ describe('the committed artifact', () => {
     }
   });
 
-  it('explains a flagged sentence by its identity term, contributions sorted by magnitude', async () => {
+  it('explains a flagged sentence, contributions sorted by magnitude, the largest pushing towards sexist', async () => {
     const model = await loadSexismModel(ARTIFACT);
     const top = model.explain(preprocess('Women are too emotional to be leaders'), 5);
     expect(top.length).toBeGreaterThan(0);
     expect(top.length).toBeLessThanOrEqual(5);
-    expect(top[0]?.feature).toMatch(/wom/);
     expect(top[0]!.weight).toBeGreaterThan(0);
     for (let k = 1; k < top.length; k++) expect(Math.abs(top[k - 1]!.weight)).toBeGreaterThanOrEqual(Math.abs(top[k]!.weight));
+  });
+
+  it('does not flag a supportive statement about women (issue 11; the EDOS-only model scored it 0.995)', async () => {
+    const model = await loadSexismModel(ARTIFACT);
+    const [label] = model.score([preprocess('Women deserve equal pay.')]);
+    expect(label?.threshold_met).toBe(false);
+  });
+
+  it('does not flag generic sentences that share words with sexist phrasings', async () => {
+    const model = await loadSexismModel(ARTIFACT);
+    const labels = model.score(['You are too kind.', 'The kitchen needs a new sink.'].map(preprocess));
+    expect(labels.map((l) => l.threshold_met)).toEqual([false, false]);
   });
 });

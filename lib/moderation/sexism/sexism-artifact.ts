@@ -29,18 +29,39 @@ const tfidfStateSchema = z
   })
   .refine((s) => s.vocabulary.length === s.idf.length, 'vocabulary and idf lengths differ');
 
+/** Word vectors for the dense sentence features (see sentence-vectors.ts). */
+const sentenceVectorsSchema = z
+  .object({
+    name: z.string().min(1),
+    dim: z.number().int().positive(),
+    pooling: z.array(z.enum(['mean', 'max'])).min(1),
+    words: z.array(z.string().min(1)),
+    vectors_int8_b64: z.string(),
+    row_scale: z.array(z.number().finite().positive()),
+    mean: z.array(z.number().finite()),
+    std: z.array(z.number().finite().nonnegative()),
+  })
+  .refine((s) => s.row_scale.length === s.words.length, 'row_scale needs one entry per word')
+  .refine((s) => s.mean.length === s.dim * s.pooling.length && s.std.length === s.mean.length, 'mean and std need dim × pooling entries');
+
 export const sexismArtifactSchema = z
   .object({
     format: z.literal('vigil-sexism-lasso'),
-    format_version: z.literal(1),
+    /** 1: TF-IDF only. 2: adds the optional `sentence_vectors` block and `classifier.dense_weights`. */
+    format_version: z.union([z.literal(1), z.literal(2)]),
     model_version: z.literal(SEXISM_VERSION),
     /** What the featuriser reads: `Preprocessed.clean`, lowercased. */
     input: z.object({ field: z.literal('clean'), lowercase: z.literal(true) }),
     featurizer: z.object({
       blocks: z.array(z.object({ name: z.string().min(1), state: tfidfStateSchema })).min(1),
     }),
+    /** Dense columns appended after the TF-IDF columns; absent in TF-IDF-only models. */
+    sentence_vectors: sentenceVectorsSchema.optional(),
     classifier: z.object({
+      /** One weight per TF-IDF vocabulary entry, blocks concatenated in order. */
       weights: z.array(z.number().finite()),
+      /** One weight per dense column (dim × pooling, pooling blocks in order); with `sentence_vectors` only. */
+      dense_weights: z.array(z.number().finite()).optional(),
       bias: z.number().finite(),
     }),
     /** P(sexist) at or above this is `threshold_met`. */
@@ -54,6 +75,14 @@ export const sexismArtifactSchema = z
     (a) => a.classifier.weights.length === a.featurizer.blocks.reduce((n, b) => n + b.state.vocabulary.length, 0),
     'classifier.weights must have one weight per vocabulary entry, blocks concatenated in order',
   )
+  .refine(
+    (a) =>
+      a.sentence_vectors === undefined
+        ? a.classifier.dense_weights === undefined
+        : a.classifier.dense_weights?.length === a.sentence_vectors.mean.length,
+    'classifier.dense_weights must have one weight per dense column, and only with sentence_vectors',
+  )
+  .refine((a) => a.format_version === 2 || a.sentence_vectors === undefined, 'sentence_vectors needs format_version 2')
   .refine(
     (a) =>
       a.severity_bands.medium === a.threshold &&

@@ -3,6 +3,7 @@ import { sigmoid } from '@/lib/ml/logistic-regression';
 import { preprocess } from '../preprocess';
 import { parseSexismArtifact, type SexismArtifact } from './sexism-artifact';
 import { createSexismModel, severityFor } from './sexism-model';
+import { encodeBase64 } from './sentence-vectors';
 
 /** A two-word model small enough to score by hand: no idf, no norm, no char block. */
 function tinyArtifact(): SexismArtifact {
@@ -76,6 +77,52 @@ describe('createSexismModel', () => {
     ]);
     expect(model.explain(preprocess('Women, lovely women'), 1)).toHaveLength(1);
     expect(model.explain(preprocess('nothing here'), 3)).toEqual([]);
+  });
+});
+
+/** The tiny model plus a 2-d word-vector block (mean pooling only) with weights by hand. */
+function tinyDenseArtifact(): SexismArtifact {
+  const base = tinyArtifact();
+  return parseSexismArtifact({
+    ...base,
+    format_version: 2,
+    sentence_vectors: {
+      name: 'glove',
+      dim: 2,
+      pooling: ['mean'],
+      words: ['women', 'pay'],
+      // women = (1, 0), pay = (0, 1) after dequantisation (127 × 1/127).
+      vectors_int8_b64: encodeBase64(Uint8Array.from([127, 0, 0, 127])),
+      row_scale: [1 / 127, 1 / 127],
+      mean: [0.5, 0],
+      std: [0.5, 1],
+    },
+    classifier: { ...base.classifier, dense_weights: [1, -4] },
+  });
+}
+
+describe('createSexismModel with sentence vectors', () => {
+  const model = createSexismModel(tinyDenseArtifact());
+
+  it('adds the standardised pooled word vectors times their weights to the logit', () => {
+    // "women pay": word part 3 - 0.5 bias; mean vector (0.5, 0.5) -> standardised (0, 0.5) -> 0 + 0.5 × -4 = -2.
+    const [label] = model.score([preprocess('women pay')]);
+    expect(label?.score).toBeCloseTo(sigmoid(3 - 0.5 - 2), 12);
+    // No known word: raw (0, 0) -> standardised (-1, 0) -> -1.
+    expect(model.logit('a lovely day')).toBeCloseTo(-2 - 0.5 - 1, 12);
+  });
+
+  it('explains the dense block as one named feature per pooling', () => {
+    expect(model.explain(preprocess('women pay'), 5)).toEqual([
+      { feature: 'word:women', weight: 3 },
+      { feature: 'glove:mean', weight: -2 },
+    ]);
+  });
+
+  it('rejects dense weights that do not match the vector block', () => {
+    const a = tinyDenseArtifact();
+    expect(() => parseSexismArtifact({ ...a, classifier: { ...a.classifier, dense_weights: [1] } })).toThrow(/dense_weights/);
+    expect(() => parseSexismArtifact({ ...a, format_version: 1 })).toThrow(/format_version 2/);
   });
 });
 

@@ -1,13 +1,14 @@
 /**
- * The sexism classifier at serving time: TF-IDF word and character n-grams -> L1 logistic
- * regression -> P(sexist). Pure (no Node imports), so the same code runs in the API and in a
- * browser Worker that fetches the same artifact JSON.
+ * The sexism classifier at serving time: TF-IDF word and character n-grams, plus (format 2) dense
+ * GloVe sentence features -> L1 logistic regression -> P(sexist). Pure (no Node imports), so the
+ * same code runs in the API and in a browser Worker that fetches the same artifact JSON.
  */
 import type { Preprocessed } from '../preprocess';
 import { SEXISM_VERSION, type NgramContribution, type SexismLabel, type SexismModel, type Severity } from '../types';
 import { sigmoid } from '@/lib/ml/logistic-regression';
 import { TfidfUnion } from '@/lib/ml/tfidf';
 import type { SexismArtifact } from './sexism-artifact';
+import { SentenceVectors } from './sentence-vectors';
 
 /** The string the featuriser reads. Training calls this too, so the two cannot drift apart. */
 export function sexismModelInput(pre: Preprocessed): string {
@@ -44,16 +45,32 @@ export function createSexismModel(artifact: SexismArtifact): LassoSexismModel {
   if (weights.length !== featurizer.nFeatures) {
     throw new Error(`artifact has ${weights.length} weights for ${featurizer.nFeatures} features`);
   }
+  const sv = artifact.sentence_vectors === undefined ? null : new SentenceVectors(artifact.sentence_vectors);
+  const denseWeights = Float64Array.from(artifact.classifier.dense_weights ?? []);
+  const denseName = artifact.sentence_vectors?.name ?? '';
   const bias = artifact.classifier.bias;
   const threshold = artifact.threshold;
   const bands: SeverityBands = { ...artifact.severity_bands };
   let nonZero = 0;
   for (const w of weights) if (w !== 0) nonZero++;
+  for (const w of denseWeights) if (w !== 0) nonZero++;
+
+  /** Contribution of the dense block to the logit, per pooling (e.g. mean, max). */
+  const denseParts = (input: string): number[] => {
+    if (sv === null) return [];
+    const x = sv.features(input);
+    return sv.pooling.map((_, b) => {
+      let z = 0;
+      for (let k = b * sv.dim; k < (b + 1) * sv.dim; k++) z += (x[k] as number) * (denseWeights[k] as number);
+      return z;
+    });
+  };
 
   const logit = (input: string): number => {
     const row = featurizer.transformOne(input);
     let z = bias;
     for (let t = 0; t < row.indices.length; t++) z += (row.values[t] as number) * (weights[row.indices[t] as number] as number);
+    for (const part of denseParts(input)) z += part;
     return z;
   };
 
@@ -75,13 +92,19 @@ export function createSexismModel(artifact: SexismArtifact): LassoSexismModel {
     logit,
     score: (texts) => texts.map(label),
     explain(pre, top) {
-      const row = featurizer.transformOne(sexismModelInput(pre));
+      const input = sexismModelInput(pre);
+      const row = featurizer.transformOne(input);
       const out: NgramContribution[] = [];
       for (let t = 0; t < row.indices.length; t++) {
         const j = row.indices[t] as number;
         const c = (row.values[t] as number) * (weights[j] as number);
         if (c !== 0) out.push({ feature: featurizer.featureName(j), weight: c });
       }
+      // A dense column has no readable name of its own, so each pooling's columns are reported
+      // together as one feature, e.g. `glove:mean` (the sum of their contributions to the logit).
+      denseParts(input).forEach((c, b) => {
+        if (c !== 0) out.push({ feature: `${denseName}:${sv!.pooling[b] as string}`, weight: c });
+      });
       // Largest magnitude first; ties by name so the order is stable.
       out.sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight) || (a.feature < b.feature ? -1 : a.feature > b.feature ? 1 : 0));
       return out.slice(0, Math.max(0, Math.floor(top)));

@@ -1,12 +1,12 @@
 /**
  * Featurisation experiments for sexism_lasso_v1 (dev + 5-fold CV on train; never test).
- *   nice npx tsx models/sexism_lasso_v1/experiments/explore.ts [variant ...]
+ *   nice npx tsx docs/experiments/sexism-round2-featurisation.ts [variant ...]
  */
 import { fitLogisticRegression, predictProba, type LogisticRegressionFit } from '@/lib/ml/logistic-regression';
 import { bestMacroF1Threshold, rocAuc } from '@/lib/ml/metrics';
 import { selectRows, toCsc, type CsrMatrix } from '@/lib/ml/sparse';
 import { DEFAULT_TOKEN_PATTERN, TfidfUnion, type TfidfOptions } from '@/lib/ml/tfidf';
-import { edosModelInput, loadEdos, resolveDataDir } from '../edos';
+import { edosModelInput, loadEdos, resolveDataDir } from '../../models/sexism_lasso_v1/edos';
 
 type Spec = { name: string; options: TfidfOptions }[];
 const word = (o: Partial<TfidfOptions> = {}, tp?: string): { name: string; options: TfidfOptions } => ({
