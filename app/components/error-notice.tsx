@@ -35,7 +35,8 @@ export function ErrorNotice({
   tone?: 'error' | 'warn';
 }) {
   return (
-    <div className={`alert alert-${tone}`} role="alert" data-testid={testId}>
+    // tabIndex -1: pages move focus here when the message appears.
+    <div className={`alert alert-${tone}`} role="alert" data-testid={testId} tabIndex={-1}>
       {error && (
         <>
           <p>{error.summary}</p>

@@ -129,6 +129,7 @@ export const api = {
   signOut: (): Promise<SessionStatus> => apiV1(sessionEnvelopeSchema, '/api/v1/session', { method: 'DELETE' }),
 
   listPersons: (limit = 100, offset = 0) => apiV1(personListEnvelopeSchema, `/api/v1/persons?limit=${limit}&offset=${offset}`),
+  getPerson: (id: string): Promise<Person> => apiV1(personEnvelopeSchema, `/api/v1/persons/${encodeURIComponent(id)}`),
   updatePerson: (id: string, body: { name?: string; relationship?: string; metadata?: Record<string, unknown> }): Promise<Person> =>
     apiV1(personEnvelopeSchema, `/api/v1/persons/${encodeURIComponent(id)}`, jsonInit('PATCH', body)),
   deletePerson: (id: string) => apiV1(deleteEnvelopeSchema, `/api/v1/persons/${encodeURIComponent(id)}`, { method: 'DELETE' }),
