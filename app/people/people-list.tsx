@@ -164,7 +164,7 @@ function PersonCard({ person, onChanged, onDeleted }: { person: Person; onChange
               multiple
               className="visually-hidden"
               tabIndex={-1}
-              aria-label={`Add photos of ${person.name}`}
+              aria-label={`Photo files for ${person.name}`}
               data-testid="add-photos"
               onChange={(e) => {
                 void addPhotos(Array.from(e.target.files ?? []));

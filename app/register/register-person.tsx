@@ -309,8 +309,15 @@ export function RegisterPerson() {
     setProgress(undefined);
     setError(undefined);
     setFileProblems([]);
-    document.getElementById('person-name')?.focus();
+    setFocusName((n) => n + 1);
   }
+
+  // After "Register someone else" the form is enabled again on the next render: start at the name.
+  const [focusName, setFocusName] = useState(0);
+  const nameRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (focusName) nameRef.current?.focus();
+  }, [focusName]);
 
   const failing = checks.filter((c) => !c.ok);
   const added = outcome ? steps.filter((s) => s.ok).length : 0;
@@ -433,7 +440,7 @@ export function RegisterPerson() {
               <legend className="visually-hidden">Person</legend>
               <div className="field">
                 <label htmlFor="person-name">Name</label>
-                <input id="person-name" data-testid="person-name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />
+                <input id="person-name" ref={nameRef} data-testid="person-name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />
               </div>
               <div className="field">
                 <label htmlFor="person-relationship">Relationship</label>
