@@ -1,5 +1,5 @@
 /**
- * npm run measure:face-distances – the distributions behind FACE_MISMATCH_DISTANCE
+ * npx tsx scripts/measure-face-distances.ts – the distributions behind FACE_MISMATCH_DISTANCE
  * (docs/decisions/060-face-mismatch-bound.md), measured with the served face engine on
  * ../shared/data/faces (VIGIL_DATA_DIR), single-person photos only:
  *  - pairwise distances, same person vs different people;
