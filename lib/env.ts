@@ -68,6 +68,14 @@ export const envSchema = z
    * (docs/decisions/010-face-models.md).
    */
   FACE_MATCH_THRESHOLD: num(0, 1).default(0.42),
+  /**
+   * POST /api/v1/persons/{id}/faces refuses (409 FACE_MISMATCH) a face farther than this
+   * Euclidean distance from every face the person already has, unless the caller confirms.
+   * 0.58: measured same-person distances reach 0.48 and different-person ones start at 0.66
+   * (scripts/measure-face-distances.ts, docs/decisions/060-face-mismatch-bound.md); at 0.58 a face
+   * is added only if recognition would already name this person from it.
+   */
+  FACE_MISMATCH_DISTANCE: num(0, 4).default(0.58),
   /** Keep the uploaded photo (bytes) beside its embedding. Off: only embeddings are stored. */
   STORE_FACE_IMAGES: bool.default(false),
   /** Largest accepted image file, in bytes (413 PAYLOAD_TOO_LARGE above). */

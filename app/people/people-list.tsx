@@ -1,9 +1,16 @@
 'use client';
-/** Everyone in the memory bank with photo counts; edit name and relationship, add photos, delete with confirmation. */
+/**
+ * Everyone in the memory bank with photo counts; edit name and relationship, add photos (a photo
+ * that does not look like the person needs a second, explicit "add anyway"), see and remove single
+ * faces, delete with confirmation. Buttons name the person; focus goes somewhere sensible after a removal.
+ */
 import Link from 'next/link';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Person } from '@/lib/contracts/persons';
-import { api, describeError } from '@/lib/browser/vigil-api';
+import { api, ApiError } from '@/lib/browser/vigil-api';
+import { explainError, type ExplainedError } from '@/lib/browser/explain-error';
+import { ErrorNotice } from '@/app/components/error-notice';
+import { PersonFaces } from './person-faces';
 import styles from './people.module.css';
 
 const PAGE = 100;
@@ -15,9 +22,14 @@ function PersonCard({ person, onChanged, onDeleted }: { person: Person; onChange
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState('');
-  const [error, setError] = useState('');
+  const [error, setError] = useState<ExplainedError | undefined>();
+  const [photoProblems, setPhotoProblems] = useState<{ label: string; error: ExplainedError }[]>([]);
+  const [mismatched, setMismatched] = useState<File[]>([]);
+  const [facesOpen, setFacesOpen] = useState(false);
+  const [facesVersion, setFacesVersion] = useState(0);
   const fileRef = useRef<HTMLInputElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
+  const deleteRef = useRef<HTMLButtonElement>(null);
   const id = person.person_id;
 
   useEffect(() => {
@@ -26,54 +38,65 @@ function PersonCard({ person, onChanged, onDeleted }: { person: Person; onChange
 
   async function save() {
     setBusy(true);
-    setError('');
+    setError(undefined);
     try {
       const p = await api.updatePerson(id, { name: name.trim(), relationship: relationship.trim() });
       onChanged(p);
       setEditing(false);
       setStatus('Saved.');
     } catch (err) {
-      setError(describeError(err));
+      setError(explainError(err));
     } finally {
       setBusy(false);
     }
   }
 
-  async function addPhotos(files: FileList | null) {
-    if (!files?.length) return;
+  async function addPhotos(list: File[], confirmMismatch = false) {
+    if (!list.length) return;
     setBusy(true);
-    setError('');
-    const problems: string[] = [];
+    setError(undefined);
+    setPhotoProblems([]);
+    setMismatched([]);
+    const problems: { label: string; error: ExplainedError }[] = [];
+    const unlike: File[] = [];
     let latest: Person | undefined;
-    const list = Array.from(files);
     for (let i = 0; i < list.length; i++) {
       setStatus(`Adding photo ${i + 1} of ${list.length}…`);
       try {
-        latest = await api.addFace(id, list[i]!, list[i]!.name);
+        latest = await api.addFace(id, list[i]!, list[i]!.name, { confirmMismatch });
       } catch (err) {
-        problems.push(`${list[i]!.name}: ${describeError(err)}`);
+        if (err instanceof ApiError && err.code === 'FACE_MISMATCH') {
+          unlike.push(list[i]!);
+          problems.push({ label: list[i]!.name, error: { summary: `Not added: this face does not look like ${person.name}.`, code: err.code, detail: err.message } });
+        } else {
+          problems.push({ label: list[i]!.name, error: explainError(err) });
+        }
       }
     }
-    if (latest) onChanged(latest);
+    if (latest) {
+      onChanged(latest);
+      setFacesVersion((v) => v + 1);
+    }
     setStatus(`${list.length - problems.length} of ${list.length} photo${list.length === 1 ? '' : 's'} added.`);
-    if (problems.length) setError(problems.join(' '));
+    setPhotoProblems(problems);
+    setMismatched(unlike);
     setBusy(false);
   }
 
   async function remove() {
     setBusy(true);
-    setError('');
+    setError(undefined);
     try {
       await api.deletePerson(id);
       onDeleted(id, person.name);
     } catch (err) {
-      setError(describeError(err));
+      setError(explainError(err));
       setBusy(false);
     }
   }
 
   return (
-    <li className={styles.card} data-testid="person" data-person-id={id} data-name={person.name}>
+    <li className={styles.card} data-testid="person" data-person-id={id} data-name={person.name} id={`person-${id}`}>
       {editing ? (
         <form
           onSubmit={(e) => {
@@ -128,10 +151,10 @@ function PersonCard({ person, onChanged, onDeleted }: { person: Person; onChange
             </dl>
           )}
           <div className={styles.actions}>
-            <button type="button" className="secondary" data-testid="edit" onClick={() => setEditing(true)} disabled={busy}>
+            <button type="button" className="secondary" data-testid="edit" aria-label={`Edit ${person.name}`} onClick={() => setEditing(true)} disabled={busy}>
               Edit
             </button>
-            <button type="button" className="secondary" onClick={() => fileRef.current?.click()} disabled={busy}>
+            <button type="button" className="secondary" data-testid="add-photos-button" aria-label={`Add photos of ${person.name}`} onClick={() => fileRef.current?.click()} disabled={busy}>
               Add photos
             </button>
             <input
@@ -141,15 +164,15 @@ function PersonCard({ person, onChanged, onDeleted }: { person: Person; onChange
               multiple
               className="visually-hidden"
               tabIndex={-1}
-              aria-label={`Add photos of ${person.name}`}
+              aria-label={`Photo files for ${person.name}`}
               data-testid="add-photos"
               onChange={(e) => {
-                void addPhotos(e.target.files);
+                void addPhotos(Array.from(e.target.files ?? []));
                 e.target.value = '';
               }}
             />
             {!confirming && (
-              <button type="button" className="danger" data-testid="delete" onClick={() => setConfirming(true)} disabled={busy}>
+              <button type="button" className="danger" data-testid="delete" ref={deleteRef} aria-label={`Delete ${person.name}`} onClick={() => setConfirming(true)} disabled={busy}>
                 Delete
               </button>
             )}
@@ -163,20 +186,41 @@ function PersonCard({ person, onChanged, onDeleted }: { person: Person; onChange
                 <button type="button" className="danger" data-testid="confirm-delete" onClick={() => void remove()} disabled={busy}>
                   Delete {person.name}
                 </button>
-                <button type="button" ref={cancelRef} className="secondary" onClick={() => setConfirming(false)}>
+                <button
+                  type="button"
+                  ref={cancelRef}
+                  className="secondary"
+                  aria-label={`Keep ${person.name}`}
+                  onClick={() => {
+                    setConfirming(false);
+                    // Back to the button that opened the question.
+                    requestAnimationFrame(() => deleteRef.current?.focus());
+                  }}
+                >
                   Keep
                 </button>
               </div>
             </div>
           )}
+          <details className={styles.facesBox} onToggle={(e) => setFacesOpen((e.target as HTMLDetailsElement).open)} data-testid="faces-toggle">
+            <summary>
+              Faces of {person.name} ({person.embedding_count})
+            </summary>
+            {facesOpen && <PersonFaces person={person} onChanged={onChanged} version={facesVersion} />}
+          </details>
         </>
       )}
       <div aria-live="polite">
         {status && <p className="muted">{status}</p>}
-        {error && (
-          <p className="alert alert-error" role="alert">
-            {error}
-          </p>
+        {error && <ErrorNotice error={error} />}
+        {photoProblems.length > 0 && (
+          <ErrorNotice items={photoProblems} testId="photo-errors">
+            {mismatched.length > 0 && (
+              <button type="button" className="secondary" data-testid="add-anyway" disabled={busy} onClick={() => void addPhotos(mismatched, true)}>
+                Add {mismatched.length === 1 ? 'it' : `these ${mismatched.length}`} to {person.name} anyway
+              </button>
+            )}
+          </ErrorNotice>
         )}
       </div>
     </li>
@@ -186,11 +230,17 @@ function PersonCard({ person, onChanged, onDeleted }: { person: Person; onChange
 export function PeopleList() {
   const [people, setPeople] = useState<Person[] | undefined>();
   const [total, setTotal] = useState(0);
-  const [error, setError] = useState('');
+  const [error, setError] = useState<ExplainedError | undefined>();
   const [message, setMessage] = useState('');
+  const messageRef = useRef<HTMLParagraphElement>(null);
+  const [focusMessage, setFocusMessage] = useState(0);
+  useEffect(() => {
+    // After a delete the focused button is gone: move to the message that says what happened.
+    if (focusMessage) messageRef.current?.focus();
+  }, [focusMessage]);
 
   const load = useCallback(async () => {
-    setError('');
+    setError(undefined);
     try {
       const all: Person[] = [];
       let t = 0;
@@ -203,7 +253,7 @@ export function PeopleList() {
       setPeople(all);
       setTotal(t);
     } catch (err) {
-      setError(describeError(err));
+      setError(explainError(err));
       setPeople((p) => p ?? []);
     }
   }, []);
@@ -222,17 +272,16 @@ export function PeopleList() {
       </div>
       <div aria-live="polite">
         {message && (
-          <p className="alert alert-ok" data-testid="people-message">
+          <p className="alert alert-ok" data-testid="people-message" tabIndex={-1} ref={messageRef}>
             {message}
           </p>
         )}
         {error && (
-          <p className="alert alert-error" role="alert">
-            {error}{' '}
+          <ErrorNotice error={error}>
             <button type="button" className="secondary" onClick={() => void load()}>
               Retry
             </button>
-          </p>
+          </ErrorNotice>
         )}
         <p className="muted" data-testid="people-count" data-loaded={people !== undefined}>
           {people === undefined ? 'Loading…' : `${total} ${total === 1 ? 'person' : 'people'} registered.`}
@@ -253,6 +302,7 @@ export function PeopleList() {
               setPeople((ps) => ps?.filter((x) => x.person_id !== id));
               setTotal((t) => t - 1);
               setMessage(`${name} was deleted.`);
+              setFocusMessage((n) => n + 1);
             }}
           />
         ))}

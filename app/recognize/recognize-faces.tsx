@@ -7,13 +7,17 @@ import { useEffect, useRef, useState } from 'react';
 import type { RecognizeResult } from '@/lib/contracts/persons';
 import { captureFrame } from '@/lib/browser/camera';
 import { useCamera } from '@/lib/browser/use-camera';
-import { api, describeError } from '@/lib/browser/vigil-api';
+import { api } from '@/lib/browser/vigil-api';
+import { explainError, type ExplainedError } from '@/lib/browser/explain-error';
+import { layoutLabels } from '@/lib/browser/label-layout';
+import { ErrorNotice } from '@/app/components/error-notice';
 import styles from './recognize.module.css';
 
 const AUTO_EVERY_MS = 3000;
 type Face = RecognizeResult['faces'][number];
 
-const labelOf = (f: Face) => (f.match && f.name ? `${f.name}${f.relationship ? ` (${f.relationship})` : ''}` : 'unknown');
+/** "Name · relationship": a separator, not brackets, so a relationship like "friend (school)" never nests. */
+const labelOf = (f: Face) => (f.match && f.name ? (f.relationship ? `${f.name} · ${f.relationship}` : f.name) : 'Unknown');
 
 function drawFaces(canvas: HTMLCanvasElement, width: number, height: number, faces: Face[]) {
   canvas.width = width;
@@ -21,21 +25,31 @@ function drawFaces(canvas: HTMLCanvasElement, width: number, height: number, fac
   const ctx = canvas.getContext('2d');
   if (!ctx) return;
   ctx.clearRect(0, 0, width, height);
-  const font = Math.max(16, Math.round(width / 32));
+  const font = Math.max(14, Math.round(width / 40));
+  const pad = Math.round(font / 3);
   ctx.font = `600 ${font}px system-ui, sans-serif`;
+  ctx.textBaseline = 'middle';
   for (const f of faces) {
-    const known = f.match && !!f.name;
-    ctx.strokeStyle = known ? '#22c55e' : '#f59e0b';
+    ctx.strokeStyle = f.match && f.name ? '#22c55e' : '#f59e0b';
     ctx.lineWidth = Math.max(3, width / 200);
     ctx.strokeRect(f.box.x, f.box.y, f.box.width, f.box.height);
-    const text = labelOf(f);
-    const tw = ctx.measureText(text).width + 12;
-    const ty = Math.max(0, f.box.y - font - 10);
-    ctx.fillStyle = known ? '#14532d' : '#78350f';
-    ctx.fillRect(f.box.x, ty, tw, font + 10);
-    ctx.fillStyle = '#ffffff';
-    ctx.fillText(text, f.box.x + 6, ty + font);
   }
+  // Labels after all boxes, laid out so each stays inside the image and apart from the others.
+  const texts = faces.map(labelOf);
+  const rects = layoutLabels(
+    faces.map((f) => f.box),
+    texts.map((t) => ({ width: Math.ceil(ctx.measureText(t).width) + 2 * pad, height: font + 2 * pad })),
+    { width, height },
+  );
+  rects.forEach((r, i) => {
+    const known = faces[i]!.match && !!faces[i]!.name;
+    ctx.fillStyle = known ? '#14532d' : '#78350f';
+    ctx.fillRect(r.x, r.y, r.width, r.height);
+    ctx.fillStyle = '#ffffff';
+    ctx.fillText(texts[i]!, r.x + pad, r.y + r.height / 2, r.width - 2 * pad); // maxWidth squeezes a label narrowed to the image
+  });
+  // What was drawn, for tests and for debugging (the canvas itself is aria-hidden; the list below names everyone).
+  canvas.dataset.labels = JSON.stringify(rects.map((r, i) => ({ ...r, text: texts[i] })));
 }
 
 export function RecognizeFaces() {
@@ -50,14 +64,15 @@ export function RecognizeFaces() {
   const [busy, setBusy] = useState(false);
   const [faces, setFaces] = useState<Face[] | undefined>();
   const [photo, setPhoto] = useState<{ url: string; width: number; height: number } | undefined>();
-  const [error, setError] = useState('');
+  const [error, setError] = useState<ExplainedError | undefined>();
+  const resultsRef = useRef<HTMLElement>(null);
   const [lastMs, setLastMs] = useState<number | undefined>();
 
   async function recognizeBlob(blob: Blob, draw: (faces: Face[]) => void) {
     if (busyRef.current) return;
     busyRef.current = true;
     setBusy(true);
-    setError('');
+    setError(undefined);
     const t0 = performance.now();
     try {
       const r = await api.recognize(blob);
@@ -65,7 +80,7 @@ export function RecognizeFaces() {
       setLastMs(Math.round(performance.now() - t0));
       draw(r.faces);
     } catch (err) {
-      setError(describeError(err));
+      setError(explainError(err));
     } finally {
       busyRef.current = false;
       setBusy(false);
@@ -81,9 +96,19 @@ export function RecognizeFaces() {
       const { videoWidth: w, videoHeight: h } = video;
       await recognizeBlob(blob, (fs) => overlayRef.current && drawFaces(overlayRef.current, w, h, fs));
     } catch (err) {
-      setError((err as Error).message);
+      setError({ summary: `The camera frame could not be read: ${(err as Error).message}` });
     }
   }
+
+  // On a phone the results sit below the picture: bring them into view when they arrive (not in
+  // automatic mode, which would keep pulling the page).
+  useEffect(() => {
+    if (faces === undefined && !error) return;
+    const el = resultsRef.current;
+    if (!el || auto) return;
+    const r = el.getBoundingClientRect();
+    if (r.top < 0 || r.top > window.innerHeight - 80) el.scrollIntoView({ block: 'start' });
+  }, [faces, error, auto]);
 
   // Auto mode: one request at a time, every few seconds.
   const recognizeRef = useRef(recognizeFrame);
@@ -105,7 +130,7 @@ export function RecognizeFaces() {
     try {
       await img.decode();
     } catch {
-      setError(`${file.name} is not a readable image.`);
+      setError({ summary: `${file.name} could not be opened as an image: choose a JPEG or PNG photo.` });
       return;
     }
     const size = { width: img.naturalWidth, height: img.naturalHeight };
@@ -130,13 +155,18 @@ export function RecognizeFaces() {
             <div className={styles.stage} style={{ aspectRatio: `${photo.width} / ${photo.height}` }}>
               {/* eslint-disable-next-line @next/next/no-img-element */}
               <img src={photo.url} alt="Uploaded photo" className={styles.media} />
-              <canvas ref={photoOverlayRef} className={styles.media} aria-hidden="true" />
+              <canvas ref={photoOverlayRef} className={styles.media} aria-hidden="true" data-testid="photo-overlay" />
             </div>
           )}
           {cameraFailed && (
-            <p className="alert alert-warn" role="alert" data-testid="camera-error" data-reason={camera.error?.reason}>
-              {camera.error?.message} You can upload a photo instead.
-            </p>
+            <div className="alert alert-warn" role="alert" data-testid="camera-error" data-reason={camera.error?.reason}>
+              <p data-testid="camera-error-text">{camera.error?.message} You can upload a photo instead.</p>
+              {camera.error?.reason !== 'unsupported' && (
+                <button type="button" className="secondary" data-testid="camera-retry" onClick={() => void camera.start()}>
+                  Try again
+                </button>
+              )}
+            </div>
           )}
           <div className="field-row">
             {cameraOn && (
@@ -160,14 +190,10 @@ export function RecognizeFaces() {
             <input id="recognize-upload" data-testid="recognize-upload" type="file" accept="image/jpeg,image/png" onChange={(e) => void onFile(e.target.files?.[0])} />
           </div>
         </section>
-        <section aria-labelledby="rc-results" className={styles.column}>
+        <section aria-labelledby="rc-results" className={styles.column} ref={resultsRef} data-testid="recognize-section">
           <h2 id="rc-results">Who is there</h2>
           <div aria-live="polite" data-testid="recognize-results" data-count={faces?.length ?? -1}>
-            {error && (
-              <p className="alert alert-error" role="alert">
-                {error}
-              </p>
-            )}
+            {error && <ErrorNotice error={error} testId="recognize-error" />}
             {faces === undefined ? (
               <p className="muted">No recognition yet.</p>
             ) : faces.length === 0 ? (
@@ -176,7 +202,7 @@ export function RecognizeFaces() {
               <ul className={styles.results}>
                 {faces.map((f, i) => (
                   <li key={i} data-testid="recognized-face" data-match={f.match} data-person-id={f.person_id ?? ''}>
-                    <strong>{labelOf(f)}</strong> <span className="muted">similarity {f.similarity.toFixed(2)}</span>
+                    <strong>{labelOf(f)}</strong> <span className="muted">· similarity {f.similarity.toFixed(2)}</span>
                   </li>
                 ))}
               </ul>

@@ -6,13 +6,16 @@
  * form takes uploaded photos.
  */
 import Link from 'next/link';
-import { useEffect, useRef, useState } from 'react';
-import type { Person } from '@/lib/contracts/persons';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ApiErrorDetails, Person } from '@/lib/contracts/persons';
 import { captureFrame } from '@/lib/browser/camera';
+import { checkPhotoFile } from '@/lib/browser/check-photo';
+import { explainError, type ExplainedError } from '@/lib/browser/explain-error';
 import { loadFaceGuide, type FaceGuide } from '@/lib/browser/face-guide';
 import { allPass, evaluateFrame, type Check, type GuideFace } from '@/lib/browser/face-quality';
 import { useCamera } from '@/lib/browser/use-camera';
-import { api, ApiError, describeError } from '@/lib/browser/vigil-api';
+import { api, ApiError } from '@/lib/browser/vigil-api';
+import { ErrorNotice } from '@/app/components/error-notice';
 import styles from './register.module.css';
 
 const MIN_PHOTOS = 3;
@@ -32,7 +35,10 @@ interface MetaRow {
   key: string;
   value: string;
 }
-type StepResult = { photo: number; ok: boolean; message: string };
+type StepResult = { photo: number; ok: boolean; error?: ExplainedError };
+/** What the last submit did: a new person, or photos added to the person the face matched. */
+type Outcome = { person: Person; mode: 'registered' | 'added'; tried: number };
+type FileProblem = { label: string; error: ExplainedError };
 
 let nextId = 1;
 
@@ -68,6 +74,7 @@ export function RegisterPerson() {
   const cameraFailed = camera.status === 'error';
   const overlayRef = useRef<HTMLCanvasElement>(null);
   const guideRef = useRef<FaceGuide | null>(null);
+  const guideLoadRef = useRef<Promise<FaceGuide> | null>(null);
   const [guideMessage, setGuideMessage] = useState('Loading face guidance…');
   const guideStatus = camera.status === 'starting' ? 'Starting the camera…' : cameraOn ? guideMessage : '';
   const [guideInfo, setGuideInfo] = useState<{ backend: string; loadMs: number; ms?: number } | undefined>();
@@ -79,11 +86,33 @@ export function RegisterPerson() {
   const [submitting, setSubmitting] = useState(false);
   const [progress, setProgress] = useState<{ done: number; total: number; label: string } | undefined>();
   const [steps, setSteps] = useState<StepResult[]>([]);
-  const [result, setResult] = useState<Person | undefined>();
-  const [error, setError] = useState('');
-  const [duplicateOf, setDuplicateOf] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome | undefined>();
+  const [error, setError] = useState<ExplainedError | undefined>();
+  const [duplicateOf, setDuplicateOf] = useState<ApiErrorDetails | undefined>();
+  const [fileProblems, setFileProblems] = useState<FileProblem[]>([]);
+  const [checking, setChecking] = useState('');
+  const statusRef = useRef<HTMLDivElement>(null);
   const ready = allPass(checks);
   const readyAnnouncement = !cameraOn ? '' : ready ? 'Ready: you can capture a photo.' : 'Not ready yet.';
+  const finished = outcome !== undefined;
+
+  /** The page's one face detector (Human): the live guidance and the upload check share it. */
+  const ensureGuide = useCallback((): Promise<FaceGuide> => {
+    if (guideRef.current) return Promise.resolve(guideRef.current);
+    if (!guideLoadRef.current) {
+      const forced = new URLSearchParams(window.location.search).get('facebackend');
+      const loading = loadFaceGuide(forced, (m) => setGuideMessage(m)).then((guide) => {
+        guideRef.current = guide;
+        setGuideInfo({ backend: guide.backend, loadMs: guide.loadMs });
+        return guide;
+      });
+      loading.catch(() => {
+        if (guideLoadRef.current === loading) guideLoadRef.current = null; // a later call retries
+      });
+      guideLoadRef.current = loading;
+    }
+    return guideLoadRef.current;
+  }, []);
 
   // Face guidance while the camera is live (useCamera starts it on mount and stops it on unmount).
   useEffect(() => {
@@ -91,7 +120,6 @@ export function RegisterPerson() {
     let live = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const video = videoRef.current!;
-    const forced = new URLSearchParams(window.location.search).get('facebackend');
 
     const loop = async () => {
       const guide = guideRef.current;
@@ -114,14 +142,9 @@ export function RegisterPerson() {
 
     (async () => {
       try {
-        // Loaded once per page: a camera restarted later reuses it.
-        if (!guideRef.current) {
-          setGuideMessage('Loading face guidance…');
-          const guide = await loadFaceGuide(forced, (m) => live && setGuideMessage(m));
-          if (!live) return;
-          guideRef.current = guide;
-          setGuideInfo({ backend: guide.backend, loadMs: guide.loadMs });
-        }
+        if (!guideRef.current) setGuideMessage('Loading face guidance…');
+        await ensureGuide();
+        if (!live) return;
         setGuideMessage('');
         void loop();
       } catch (err) {
@@ -132,12 +155,21 @@ export function RegisterPerson() {
       live = false;
       if (timer) clearTimeout(timer);
     };
-  }, [cameraOn, videoRef]);
+  }, [cameraOn, videoRef, ensureGuide]);
 
   // Free the object URLs of the thumbnails.
   const photosRef = useRef(photos);
   photosRef.current = photos;
   useEffect(() => () => photosRef.current.forEach((p) => URL.revokeObjectURL(p.url)), []);
+
+  // A new message or result is shown where the eye is: scrolled into view and focused.
+  useEffect(() => {
+    if (!error && !outcome && fileProblems.length === 0) return;
+    const box = statusRef.current?.querySelector<HTMLElement>('[role="alert"], [data-testid="register-result"]');
+    if (!box) return;
+    box.scrollIntoView({ block: 'nearest' });
+    box.focus({ preventScroll: true });
+  }, [error, outcome, fileProblems]);
 
   function addPhoto(blob: Blob, source: Photo['source'], fileName: string) {
     setPhotos((ps) => (ps.length >= MAX_PHOTOS ? ps : [...ps, { id: nextId++, blob, url: URL.createObjectURL(blob), source, name: fileName }]));
@@ -145,26 +177,40 @@ export function RegisterPerson() {
 
   async function capture() {
     const video = videoRef.current;
-    if (!video || !ready || photos.length >= MAX_PHOTOS) return;
+    if (!video || !ready || photos.length >= MAX_PHOTOS || finished) return;
     try {
       addPhoto(await captureFrame(video), 'camera', `capture-${photos.length + 1}.jpg`);
     } catch (err) {
-      setError(`Capture failed: ${(err as Error).message}`);
+      setError({ summary: `The photo could not be captured: ${(err as Error).message}` });
     }
   }
 
-  function onFiles(files: FileList | null) {
-    if (!files) return;
+  /** Each chosen file is checked here (bytes, decoding, a face) before it can be uploaded. */
+  async function onFiles(files: FileList | null) {
+    if (!files || files.length === 0) return;
+    setError(undefined);
     const room = MAX_PHOTOS - photos.length;
-    const list = Array.from(files).slice(0, room);
-    for (const f of list) {
-      if (!/^image\/(jpeg|png)$/.test(f.type)) {
-        setError(`${f.name}: only JPEG and PNG photos can be used.`);
+    const list = Array.from(files);
+    const problems: FileProblem[] = [];
+    for (let i = 0; i < list.length; i++) {
+      const f = list[i]!;
+      if (i >= room) {
+        problems.push({ label: f.name, error: { summary: `not added: at most ${MAX_PHOTOS} photos per registration.` } });
         continue;
       }
-      addPhoto(f, 'upload', f.name);
+      setChecking(`Checking photo ${i + 1} of ${Math.min(list.length, room)}…`);
+      try {
+        const verdict = await checkPhotoFile(f, ensureGuide);
+        if (verdict.ok) addPhoto(f, 'upload', f.name);
+        else problems.push({ label: f.name, error: { summary: `Not added: ${verdict.reason}.` } });
+      } catch (err) {
+        // The detector could not load: the server checks the photo instead.
+        addPhoto(f, 'upload', f.name);
+        console.warn(`photo check skipped: ${(err as Error).message}`);
+      }
     }
-    if (files.length > room) setError(`Only ${MAX_PHOTOS} photos per registration; ${files.length - room} not added.`);
+    setChecking('');
+    setFileProblems(problems);
   }
 
   function removePhoto(id: number) {
@@ -175,12 +221,29 @@ export function RegisterPerson() {
     });
   }
 
+  /** Adds photos [from, end) to a person; a photo the server refuses is reported, the rest go on. */
+  async function addPhotos(person: Person, from: number, done: StepResult[]): Promise<Person> {
+    const total = photos.length;
+    for (let i = from; i < total; i++) {
+      setProgress({ done: i, total, label: `Adding photo ${i + 1} of ${total}…` });
+      try {
+        person = await api.addFace(person.person_id, photos[i]!.blob, photos[i]!.name);
+        done.push({ photo: i + 1, ok: true });
+      } catch (err) {
+        done.push({ photo: i + 1, ok: false, error: explainError(err) });
+      }
+      setSteps([...done]);
+    }
+    return person;
+  }
+
   async function submit(allowDuplicate = false) {
-    setError('');
-    setDuplicateOf(false);
+    setError(undefined);
+    setDuplicateOf(undefined);
     setSteps([]);
-    if (!name.trim()) return setError('Enter a name.');
-    if (photos.length < MIN_PHOTOS) return setError(`Add at least ${MIN_PHOTOS} photos (you have ${photos.length}).`);
+    if (finished) return;
+    if (!name.trim()) return setError({ summary: 'Enter a name.' });
+    if (photos.length < MIN_PHOTOS) return setError({ summary: `Add at least ${MIN_PHOTOS} photos (you have ${photos.length}).` });
     const metadata: Record<string, string> = {};
     for (const r of meta) if (r.key.trim()) metadata[r.key.trim()] = r.value;
     setSubmitting(true);
@@ -194,26 +257,42 @@ export function RegisterPerson() {
       if (Object.keys(metadata).length) form.set('metadata', JSON.stringify(metadata));
       if (allowDuplicate) form.set('allow_duplicate', 'true');
       form.set('image', photos[0]!.blob, photos[0]!.name.replace(/[^\w.-]/g, '_') || 'photo.jpg');
-      let person = await api.register(form);
-      done.push({ photo: 1, ok: true, message: 'registered' });
-      setProgress({ done: 1, total, label: `Registered. Adding photo 2 of ${total}…` });
-      for (let i = 1; i < photos.length; i++) {
-        setProgress({ done: i, total, label: `Adding photo ${i + 1} of ${total}…` });
-        try {
-          person = await api.addFace(person.person_id, photos[i]!.blob, photos[i]!.name);
-          done.push({ photo: i + 1, ok: true, message: 'added' });
-        } catch (err) {
-          done.push({ photo: i + 1, ok: false, message: describeError(err) });
-        }
-        setSteps([...done]);
-      }
-      setProgress({ done: total, total, label: 'Done.' });
+      const first = await api.register(form);
+      done.push({ photo: 1, ok: true });
+      const person = await addPhotos(first, 1, done);
+      setProgress(undefined);
       setSteps([...done]);
-      setResult(person);
+      setOutcome({ person, mode: 'registered', tried: total });
     } catch (err) {
       setProgress(undefined);
-      if (err instanceof ApiError && err.code === 'FACE_ALREADY_REGISTERED') setDuplicateOf(true);
-      setError(describeError(err));
+      if (err instanceof ApiError && err.code === 'FACE_ALREADY_REGISTERED' && err.details) {
+        setDuplicateOf(err.details);
+        setError({
+          summary: `These photos look like ${err.details.name}, who is already registered. Add the photos to ${err.details.name}, or register a new person only if this is someone else.`,
+          code: err.code,
+          detail: err.message,
+        });
+      } else {
+        setError(explainError(err));
+      }
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  /** The duplicate message's main action: every photo goes to the person the face matched. */
+  async function addToExisting(target: ApiErrorDetails) {
+    setError(undefined);
+    setDuplicateOf(undefined);
+    setSubmitting(true);
+    const done: StepResult[] = [];
+    try {
+      const person = await addPhotos(await api.getPerson(target.person_id), 0, done);
+      setProgress(undefined);
+      setOutcome({ person, mode: 'added', tried: photos.length });
+    } catch (err) {
+      setProgress(undefined);
+      setError(explainError(err));
     } finally {
       setSubmitting(false);
     }
@@ -225,12 +304,23 @@ export function RegisterPerson() {
     setName('');
     setRelationship('');
     setMeta([]);
-    setResult(undefined);
+    setOutcome(undefined);
     setSteps([]);
     setProgress(undefined);
+    setError(undefined);
+    setFileProblems([]);
+    setFocusName((n) => n + 1);
   }
 
+  // After "Register someone else" the form is enabled again on the next render: start at the name.
+  const [focusName, setFocusName] = useState(0);
+  const nameRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (focusName) nameRef.current?.focus();
+  }, [focusName]);
+
   const failing = checks.filter((c) => !c.ok);
+  const added = outcome ? steps.filter((s) => s.ok).length : 0;
   return (
     <main>
       <h1>Register a person</h1>
@@ -239,15 +329,45 @@ export function RegisterPerson() {
       </p>
       <div className={styles.layout}>
         <section aria-labelledby="camera-heading" className={styles.cameraColumn}>
-          <h2 id="camera-heading">Camera</h2>
+          <h2 id="camera-heading" className="visually-hidden">
+            Camera
+          </h2>
           <div className={styles.stage} hidden={cameraFailed}>
             <video ref={videoRef} className={styles.video} data-testid="camera-video" aria-label="Camera preview" muted playsInline />
             <canvas ref={overlayRef} className={styles.overlay} aria-hidden="true" data-testid="face-overlay" />
           </div>
           {cameraFailed && (
-            <p className="alert alert-warn" role="alert" data-testid="camera-error" data-reason={camera.error?.reason}>
-              {camera.error?.message} Use the photo upload below.
-            </p>
+            <div className="alert alert-warn" role="alert" data-testid="camera-error" data-reason={camera.error?.reason}>
+              <p data-testid="camera-error-text">{camera.error?.message} Use the photo upload below.</p>
+              {camera.error?.reason !== 'unsupported' && (
+                <button type="button" className="secondary" data-testid="camera-retry" onClick={() => void camera.start()}>
+                  Try again
+                </button>
+              )}
+            </div>
+          )}
+          {/* Right under the preview: visible without scrolling on a phone and on a 1366×768 laptop. */}
+          {cameraOn && (
+            <div className={styles.captureRow}>
+              <button
+                type="button"
+                data-testid="capture"
+                onClick={() => void capture()}
+                disabled={!ready || photos.length >= MAX_PHOTOS || finished}
+                aria-describedby="capture-hint"
+              >
+                Capture photo ({photos.length}/{MAX_PHOTOS})
+              </button>
+              <span id="capture-hint" className="hint">
+                {photos.length >= MAX_PHOTOS
+                  ? 'Maximum reached.'
+                  : ready
+                    ? 'Ready.'
+                    : failing.length
+                      ? `Waiting for: ${failing.map((c) => c.label.toLowerCase()).join(', ')}.`
+                      : 'Waiting for the face guidance.'}
+              </span>
+            </div>
           )}
           <div aria-live="polite">
             {guideStatus && <p className="muted" data-testid="guide-status">{guideStatus}</p>}
@@ -258,7 +378,11 @@ export function RegisterPerson() {
               <ul className={styles.checks} data-testid="guide-checks" data-ready={ready}>
                 {checks.map((c) => (
                   <li key={c.id} data-check={c.id} data-ok={c.ok} className={c.ok ? styles.ok : styles.bad}>
-                    <span aria-hidden="true">{c.ok ? '✓' : '✗'}</span> {c.label}
+                    {/* The symbol and the word carry the state, not only the colour. */}
+                    <span aria-hidden="true" className={styles.mark}>
+                      {c.ok ? '✓' : '✗'}
+                    </span>{' '}
+                    <span className={styles.state}>{c.ok ? 'Passed:' : 'Not yet:'}</span> {c.label}
                     {!c.ok && <span className={styles.hint}> — {c.hint}</span>}
                   </li>
                 ))}
@@ -269,19 +393,23 @@ export function RegisterPerson() {
               </p>
             </>
           )}
-          {cameraOn && (
-            <button type="button" data-testid="capture" onClick={() => void capture()} disabled={!ready || photos.length >= MAX_PHOTOS} aria-describedby="capture-hint">
-              Capture photo ({photos.length}/{MAX_PHOTOS})
-            </button>
-          )}
-          {cameraOn && (
-            <p id="capture-hint" className="hint">
-              {photos.length >= MAX_PHOTOS ? 'Maximum reached.' : ready ? 'Ready.' : failing.length ? `Waiting for: ${failing.map((c) => c.label.toLowerCase()).join(', ')}.` : 'Waiting for the face guidance.'}
-            </p>
-          )}
           <div className="field">
             <label htmlFor="photo-upload">{cameraFailed ? 'Upload photos (JPEG or PNG)' : 'Or upload photos (JPEG or PNG)'}</label>
-            <input id="photo-upload" data-testid="photo-upload" type="file" accept="image/jpeg,image/png" multiple onChange={(e) => { onFiles(e.target.files); e.target.value = ''; }} />
+            <input
+              id="photo-upload"
+              data-testid="photo-upload"
+              type="file"
+              accept="image/jpeg,image/png"
+              multiple
+              disabled={finished || !!checking}
+              onChange={(e) => {
+                void onFiles(e.target.files);
+                e.target.value = '';
+              }}
+            />
+            <p className="hint" aria-live="polite" data-testid="photo-checking">
+              {checking || 'Each photo is checked for a usable face before it is added.'}
+            </p>
           </div>
         </section>
 
@@ -295,7 +423,7 @@ export function RegisterPerson() {
                 <li key={p.id}>
                   {/* eslint-disable-next-line @next/next/no-img-element */}
                   <img src={p.url} alt={`Photo ${i + 1} (${p.source})`} />
-                  <button type="button" className="secondary" onClick={() => removePhoto(p.id)} aria-label={`Remove photo ${i + 1}`}>
+                  <button type="button" className="secondary" onClick={() => removePhoto(p.id)} aria-label={`Remove photo ${i + 1}`} disabled={finished}>
                     Remove
                   </button>
                 </li>
@@ -308,77 +436,122 @@ export function RegisterPerson() {
               void submit();
             }}
           >
-            <div className="field">
-              <label htmlFor="person-name">Name</label>
-              <input id="person-name" data-testid="person-name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />
-            </div>
-            <div className="field">
-              <label htmlFor="person-relationship">Relationship</label>
-              <input id="person-relationship" data-testid="person-relationship" maxLength={100} value={relationship} placeholder="e.g. daughter, neighbour, carer" onChange={(e) => setRelationship(e.target.value)} />
-            </div>
-            <fieldset className={styles.meta}>
-              <legend>Other details (optional)</legend>
-              {meta.map((r, i) => (
-                <div key={r.id} className="field-row">
-                  <div className="field">
-                    <label htmlFor={`meta-key-${r.id}`}>Detail {i + 1} name</label>
-                    <input id={`meta-key-${r.id}`} data-testid="meta-key" value={r.key} maxLength={100} onChange={(e) => setMeta((m) => m.map((x) => (x.id === r.id ? { ...x, key: e.target.value } : x)))} />
+            <fieldset className={styles.plain} disabled={finished}>
+              <legend className="visually-hidden">Person</legend>
+              <div className="field">
+                <label htmlFor="person-name">Name</label>
+                <input id="person-name" ref={nameRef} data-testid="person-name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />
+              </div>
+              <div className="field">
+                <label htmlFor="person-relationship">Relationship</label>
+                <input id="person-relationship" data-testid="person-relationship" maxLength={100} value={relationship} placeholder="e.g. daughter, neighbour, carer" onChange={(e) => setRelationship(e.target.value)} />
+              </div>
+              <fieldset className={styles.meta}>
+                <legend>Other details (optional)</legend>
+                {meta.map((r, i) => (
+                  <div key={r.id} className="field-row">
+                    <div className="field">
+                      <label htmlFor={`meta-key-${r.id}`}>Detail {i + 1} name</label>
+                      <input id={`meta-key-${r.id}`} data-testid="meta-key" value={r.key} maxLength={100} onChange={(e) => setMeta((m) => m.map((x) => (x.id === r.id ? { ...x, key: e.target.value } : x)))} />
+                    </div>
+                    <div className="field">
+                      <label htmlFor={`meta-value-${r.id}`}>Detail {i + 1} value</label>
+                      <input id={`meta-value-${r.id}`} data-testid="meta-value" value={r.value} maxLength={1000} onChange={(e) => setMeta((m) => m.map((x) => (x.id === r.id ? { ...x, value: e.target.value } : x)))} />
+                    </div>
+                    <div className="field">
+                      <button type="button" className="secondary" onClick={() => setMeta((m) => m.filter((x) => x.id !== r.id))} aria-label={`Remove detail ${i + 1}`}>
+                        Remove
+                      </button>
+                    </div>
                   </div>
-                  <div className="field">
-                    <label htmlFor={`meta-value-${r.id}`}>Detail {i + 1} value</label>
-                    <input id={`meta-value-${r.id}`} data-testid="meta-value" value={r.value} maxLength={1000} onChange={(e) => setMeta((m) => m.map((x) => (x.id === r.id ? { ...x, value: e.target.value } : x)))} />
-                  </div>
-                  <div className="field">
-                    <button type="button" className="secondary" onClick={() => setMeta((m) => m.filter((x) => x.id !== r.id))} aria-label={`Remove detail ${i + 1}`}>
-                      Remove
-                    </button>
-                  </div>
-                </div>
-              ))}
-              <button type="button" className="secondary" data-testid="meta-add" onClick={() => setMeta((m) => [...m, { id: nextId++, key: '', value: '' }])}>
-                Add a detail
+                ))}
+                <button type="button" className="secondary" data-testid="meta-add" onClick={() => setMeta((m) => [...m, { id: nextId++, key: '', value: '' }])}>
+                  Add a detail
+                </button>
+              </fieldset>
+              <button type="submit" data-testid="register-submit" disabled={submitting || finished || photos.length < MIN_PHOTOS || !name.trim()}>
+                {submitting ? 'Registering…' : `Register with ${photos.length} photo${photos.length === 1 ? '' : 's'}`}
               </button>
+              {!finished && photos.length < MIN_PHOTOS && (
+                <p className="hint">
+                  Add {MIN_PHOTOS - photos.length} more photo{MIN_PHOTOS - photos.length === 1 ? '' : 's'} to register.
+                </p>
+              )}
             </fieldset>
-            <button type="submit" data-testid="register-submit" disabled={submitting || photos.length < MIN_PHOTOS || !name.trim()}>
-              {submitting ? 'Registering…' : `Register with ${photos.length} photo${photos.length === 1 ? '' : 's'}`}
-            </button>
-            {photos.length < MIN_PHOTOS && <p className="hint">Add {MIN_PHOTOS - photos.length} more photo{MIN_PHOTOS - photos.length === 1 ? '' : 's'} to register.</p>}
           </form>
-          <div aria-live="polite" data-testid="register-status">
+          <div aria-live="polite" data-testid="register-status" ref={statusRef}>
             {progress && (
               <div className={styles.progress}>
                 <progress max={progress.total} value={progress.done} aria-label="Registration progress" />
                 <p>{progress.label}</p>
               </div>
             )}
+            {fileProblems.length > 0 && (
+              <ErrorNotice testId="file-errors" items={fileProblems} tone="warn">
+                <p className="hint">{photos.length < MIN_PHOTOS ? `You need ${MIN_PHOTOS - photos.length} more usable photo${MIN_PHOTOS - photos.length === 1 ? '' : 's'}.` : ''}</p>
+              </ErrorNotice>
+            )}
             {error && (
-              <div className="alert alert-error" role="alert" data-testid="register-error">
-                <p>{error}</p>
+              <ErrorNotice error={error} testId="register-error">
                 {duplicateOf && (
-                  <button type="button" className="secondary" onClick={() => void submit(true)}>
-                    Register as a new person anyway
-                  </button>
+                  <p className={styles.actions}>
+                    <button type="button" data-testid="add-to-existing" onClick={() => void addToExisting(duplicateOf)} disabled={submitting}>
+                      Add these photos to {duplicateOf.name}
+                    </button>
+                    <button type="button" className="secondary" data-testid="register-anyway" onClick={() => void submit(true)} disabled={submitting}>
+                      Register as a new person anyway
+                    </button>
+                  </p>
                 )}
-              </div>
+              </ErrorNotice>
             )}
             {steps.some((s) => !s.ok) && (
-              <ul className="alert alert-warn">
-                {steps.filter((s) => !s.ok).map((s) => (
-                  <li key={s.photo}>
-                    Photo {s.photo} was not added: {s.message}
-                  </li>
-                ))}
+              <ul className="alert alert-warn" data-testid="photo-failures">
+                {steps
+                  .filter((s) => !s.ok)
+                  .map((s) => (
+                    <li key={s.photo}>
+                      Photo {s.photo} was not added: {s.error?.summary}
+                      {s.error?.code && (
+                        <details>
+                          <summary>Details</summary>
+                          <p>
+                            <code>{s.error.code}</code>: {s.error.detail}
+                          </p>
+                        </details>
+                      )}
+                    </li>
+                  ))}
               </ul>
             )}
-            {result && (
-              <div className="alert alert-ok" data-testid="register-result" data-person-id={result.person_id}>
-                <p>
-                  Registered <strong>{result.name}</strong>
-                  {result.relationship && <> ({result.relationship})</>} with {result.embedding_count} photo{result.embedding_count === 1 ? '' : 's'}.
-                </p>
+            {outcome && (
+              <div
+                className={`alert ${outcome.person.embedding_count < MIN_PHOTOS ? 'alert-warn' : 'alert-ok'}`}
+                data-testid="register-result"
+                data-person-id={outcome.person.person_id}
+                tabIndex={-1}
+              >
+                {outcome.mode === 'registered' ? (
+                  <p>
+                    Registered <strong>{outcome.person.name}</strong>
+                    {outcome.person.relationship && <> ({outcome.person.relationship})</>} with {outcome.person.embedding_count} photo
+                    {outcome.person.embedding_count === 1 ? '' : 's'}.
+                  </p>
+                ) : (
+                  <p>
+                    Added {added} of {outcome.tried} photo{outcome.tried === 1 ? '' : 's'} to <strong>{outcome.person.name}</strong>, who now has{' '}
+                    {outcome.person.embedding_count} photo{outcome.person.embedding_count === 1 ? '' : 's'}.
+                  </p>
+                )}
+                {outcome.person.embedding_count < MIN_PHOTOS && (
+                  <p data-testid="register-short">
+                    That is fewer than the {MIN_PHOTOS} usable photos this page asks for, so recognition may miss {outcome.person.name}. Add more on the{' '}
+                    <Link href={`/people#person-${outcome.person.person_id}`}>People page</Link> with “Add photos”.
+                  </p>
+                )}
                 <p>
                   <Link href="/people">See everyone registered</Link> ·{' '}
-                  <button type="button" className="secondary" onClick={reset}>
+                  <button type="button" className="secondary" data-testid="register-another" onClick={reset}>
                     Register someone else
                   </button>
                 </p>

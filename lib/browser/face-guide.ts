@@ -24,18 +24,21 @@ interface HumanInstance {
   load(): Promise<void>;
   init(): Promise<void>;
   warmup?(): Promise<unknown>;
-  detect(input: HTMLVideoElement | HTMLCanvasElement): Promise<{ face: HumanFace[]; error?: string | null }>;
+  detect(input: GuideInput): Promise<{ face: HumanFace[]; error?: string | null }>;
   tf: { getBackend(): string };
 }
 interface HumanModule {
   Human: new (config: Record<string, unknown>) => HumanInstance;
 }
 
+/** A video frame, or a photo drawn on a canvas (the upload check, check-photo.ts). */
+export type GuideInput = HTMLVideoElement | HTMLCanvasElement;
+
 export interface FaceGuide {
   backend: FaceBackend;
   loadMs: number;
-  /** Faces in one frame plus crop statistics of the largest. */
-  analyse(video: HTMLVideoElement): Promise<{ faces: GuideFace[]; crop?: CropStats; ms: number }>;
+  /** Faces in one frame plus crop statistics of the largest. One call at a time runs (Human keeps per-call state). */
+  analyse(input: GuideInput): Promise<{ faces: GuideFace[]; crop?: CropStats; ms: number }>;
 }
 
 const HUMAN_URL = '/human/human.esm.js';
@@ -107,7 +110,7 @@ export async function backendOrder(forced?: string | null): Promise<FaceBackend[
 let work: HTMLCanvasElement | undefined;
 
 /** Grey 96×96 crop of the face box, for brightness and sharpness. */
-function measureCrop(video: HTMLVideoElement, box: [number, number, number, number]): CropStats | undefined {
+function measureCrop(video: GuideInput, box: [number, number, number, number]): CropStats | undefined {
   const size = 96;
   work ??= document.createElement('canvas');
   work.width = size;
@@ -133,7 +136,9 @@ export async function loadFaceGuide(forced?: string | null, onStatus?: (message:
       await human.init();
       if (human.tf.getBackend() !== backend) throw new Error(`backend ${backend} did not initialise`);
       await human.load();
-      const analyse: FaceGuide['analyse'] = async (video) => {
+      // The live guidance loop and the upload check share this one instance: queue their calls.
+      let queue: Promise<unknown> = Promise.resolve();
+      const analyseOne: FaceGuide['analyse'] = async (video) => {
         const t0 = performance.now();
         const result = await human.detect(video);
         const faces: GuideFace[] = result.face.map((f) => ({
@@ -145,6 +150,11 @@ export async function loadFaceGuide(forced?: string | null, onStatus?: (message:
         }));
         const largest = [...faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];
         return { faces, crop: largest ? measureCrop(video, largest.box) : undefined, ms: Math.round(performance.now() - t0) };
+      };
+      const analyse: FaceGuide['analyse'] = (input) => {
+        const run = queue.then(() => analyseOne(input));
+        queue = run.catch(() => undefined);
+        return run;
       };
       return { backend, loadMs: Math.round(performance.now() - started), analyse };
     } catch (err) {

@@ -19,6 +19,10 @@ import {
   personListEnvelopeSchema,
   recognizeEnvelopeSchema,
   deleteEnvelopeSchema,
+  deleteFaceEnvelopeSchema,
+  faceListEnvelopeSchema,
+  type ApiErrorDetails,
+  type FaceList,
   type Person,
   type RecognizeResult,
 } from '@/lib/contracts/persons';
@@ -39,6 +43,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** `error.details` of a memory-bank 409: which person the face matches or was meant for. */
+    readonly details?: ApiErrorDetails,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -82,7 +88,7 @@ async function v1<T>(schema: z.ZodType<T>, url: string, init?: RequestInit): Pro
 }
 
 type DataOf<S extends z.ZodType> = z.infer<S> extends infer E ? (E extends { success: true; data: infer D } ? D : never) : never;
-type AnyEnvelope = { success: true; data: unknown } | { success: false; error: { code: string; message: string } };
+type AnyEnvelope = { success: true; data: unknown } | { success: false; error: { code: string; message: string; details?: ApiErrorDetails } };
 
 /** /api/v1 family: `{success, data, error}`. */
 async function apiV1<S extends z.ZodType>(schema: S, url: string, init?: RequestInit): Promise<DataOf<S>> {
@@ -91,7 +97,7 @@ async function apiV1<S extends z.ZodType>(schema: S, url: string, init?: Request
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw new ApiError(res.status, 'INTERNAL_ERROR', `Unexpected answer from the server (HTTP ${res.status}).`);
   const env = parsed.data as AnyEnvelope;
-  if (!env.success) throw new ApiError(res.status, env.error.code, env.error.message);
+  if (!env.success) throw new ApiError(res.status, env.error.code, env.error.message, env.error.details);
   return env.data as DataOf<S>;
 }
 
@@ -123,15 +129,20 @@ export const api = {
   signOut: (): Promise<SessionStatus> => apiV1(sessionEnvelopeSchema, '/api/v1/session', { method: 'DELETE' }),
 
   listPersons: (limit = 100, offset = 0) => apiV1(personListEnvelopeSchema, `/api/v1/persons?limit=${limit}&offset=${offset}`),
+  getPerson: (id: string): Promise<Person> => apiV1(personEnvelopeSchema, `/api/v1/persons/${encodeURIComponent(id)}`),
   updatePerson: (id: string, body: { name?: string; relationship?: string; metadata?: Record<string, unknown> }): Promise<Person> =>
     apiV1(personEnvelopeSchema, `/api/v1/persons/${encodeURIComponent(id)}`, jsonInit('PATCH', body)),
   deletePerson: (id: string) => apiV1(deleteEnvelopeSchema, `/api/v1/persons/${encodeURIComponent(id)}`, { method: 'DELETE' }),
   register: (form: FormData): Promise<Person> => apiV1(personEnvelopeSchema, '/api/v1/register', { method: 'POST', body: form }),
-  addFace: (id: string, image: Blob, fileName = 'photo.jpg'): Promise<Person> => {
+  addFace: (id: string, image: Blob, fileName = 'photo.jpg', options: { confirmMismatch?: boolean } = {}): Promise<Person> => {
     const form = new FormData();
     form.set('image', image, fileName);
+    if (options.confirmMismatch) form.set('confirm_mismatch', 'true');
     return apiV1(personEnvelopeSchema, `/api/v1/persons/${encodeURIComponent(id)}/faces`, { method: 'POST', body: form });
   },
+  listFaces: (id: string): Promise<FaceList> => apiV1(faceListEnvelopeSchema, `/api/v1/persons/${encodeURIComponent(id)}/faces`),
+  deleteFace: (id: string, faceId: string) =>
+    apiV1(deleteFaceEnvelopeSchema, `/api/v1/persons/${encodeURIComponent(id)}/faces/${encodeURIComponent(faceId)}`, { method: 'DELETE' }),
   recognize: (image: Blob, fileName = 'frame.jpg'): Promise<RecognizeResult> => {
     const form = new FormData();
     form.set('image', image, fileName);
@@ -151,6 +162,9 @@ export const ERROR_HELP: Record<string, string> = {
   FACE_TOO_SMALL: 'The face is too small: move closer to the camera',
   LOW_QUALITY: 'The photo is not clear enough: hold still, face the camera, add light',
   FACE_ALREADY_REGISTERED: 'This face is already registered',
+  FACE_MISMATCH: 'This photo does not look like the same person',
+  LAST_FACE: 'This is the only photo of this person: add another first, or delete the person',
+  FACE_NOT_FOUND: 'That photo was already removed',
   PERSON_NOT_FOUND: 'This person no longer exists (perhaps deleted elsewhere)',
   NOT_FOUND: 'Not found',
   UNAUTHORIZED: 'Sign in first: this server needs an API key (Sign in, top right)',

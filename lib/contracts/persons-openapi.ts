@@ -3,6 +3,8 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import {
   deleteEnvelopeSchema,
+  deleteFaceEnvelopeSchema,
+  faceListEnvelopeSchema,
   errorEnvelopeSchema,
   personEnvelopeSchema,
   personListEnvelopeSchema,
@@ -32,7 +34,10 @@ export function registerPersonPaths(registry: OpenAPIRegistry): void {
   const recognize = registry.register('RecognizeEnvelope', recognizeEnvelopeSchema);
   const deleted = registry.register('DeletePersonEnvelope', deleteEnvelopeSchema);
   const error = registry.register('ErrorEnvelope', errorEnvelopeSchema);
+  const faceList = registry.register('FaceListEnvelope', faceListEnvelopeSchema);
+  const faceDeleted = registry.register('DeleteFaceEnvelope', deleteFaceEnvelopeSchema);
   const idParam = z.object({ person_id: z.uuid() });
+  const faceParam = z.object({ person_id: z.uuid(), face_id: z.uuid() });
 
   const imageErrors = {
     400: json(error, 'VALIDATION_ERROR (names the field), INVALID_IMAGE (not JPEG/PNG, truncated, too many pixels), NO_FACE_DETECTED, MULTIPLE_FACES, FACE_TOO_SMALL, LOW_QUALITY, INVALID_METADATA.'),
@@ -58,15 +63,49 @@ export function registerPersonPaths(registry: OpenAPIRegistry): void {
     responses: {
       200: json(person, 'The new person, embedding_count 1.'),
       ...imageErrors,
-      409: json(error, 'FACE_ALREADY_REGISTERED: the face matches a registered person (id in the message).'),
+      409: json(error, 'FACE_ALREADY_REGISTERED: the face matches a registered person; error.details names them (person_id, name, similarity).'),
     },
   });
   registry.registerPath({
     method: 'post',
     path: '/api/v1/persons/{person_id}/faces',
     summary: 'Add a face photo to a registered person',
-    request: { params: idParam, ...imageForm() },
-    responses: { 200: json(person, 'The person, embedding_count incremented.'), ...imageErrors, 404: json(error, 'PERSON_NOT_FOUND.') },
+    request: {
+      params: idParam,
+      ...imageForm({
+        confirm_mismatch: z
+          .enum(['true', 'false'])
+          .optional()
+          .describe("`true` adds the face even when it is farther than FACE_MISMATCH_DISTANCE from all of the person's faces (recorded as mismatch_confirmed)."),
+      }),
+    },
+    responses: {
+      200: json(person, 'The person, embedding_count incremented.'),
+      ...imageErrors,
+      404: json(error, 'PERSON_NOT_FOUND.'),
+      409: json(
+        error,
+        "FACE_MISMATCH: the face is farther than FACE_MISMATCH_DISTANCE (default 0.58) from every face of the person; nothing is stored. error.details: person_id, name, distance, similarity. Resend with confirm_mismatch=true to add it anyway.",
+      ),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/persons/{person_id}/faces',
+    summary: "A person's stored faces, without photos, with their distances to the person's other faces",
+    request: { params: idParam },
+    responses: { 200: json(faceList, 'Oldest first; outlier marks a face farther than FACE_MISMATCH_DISTANCE from all the others.'), 404: json(error, 'PERSON_NOT_FOUND.') },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/api/v1/persons/{person_id}/faces/{face_id}',
+    summary: 'Hard-delete one stored face (and any stored photo)',
+    request: { params: faceParam },
+    responses: {
+      200: json(faceDeleted, 'Deleted; embedding_count is what the person has left.'),
+      404: json(error, 'PERSON_NOT_FOUND, or FACE_NOT_FOUND: the person has no face with that id.'),
+      409: json(error, 'LAST_FACE: the only face of the person is never deleted; add another first, or delete the person.'),
+    },
   });
   registry.registerPath({
     method: 'post',

@@ -18,7 +18,10 @@ export const API_V1_ERROR_CODES = [
   'FACE_TOO_SMALL',
   'LOW_QUALITY',
   'FACE_ALREADY_REGISTERED',
+  'FACE_MISMATCH',
+  'LAST_FACE',
   'PERSON_NOT_FOUND',
+  'FACE_NOT_FOUND',
   'NOT_FOUND',
   'UNAUTHORIZED',
   'FORBIDDEN',
@@ -33,9 +36,22 @@ export const MAX_NAME_CHARS = 200;
 export const MAX_RELATIONSHIP_CHARS = 100;
 export const MAX_METADATA_BYTES = 16 * 1024;
 
+/**
+ * Machine-readable facts behind a 409 on the memory bank, so a page can name the person and
+ * offer the next step without parsing `message` (docs/decisions/061-face-conflict-details.md).
+ */
+export const apiErrorDetailsSchema = z.object({
+  person_id: z.uuid().describe('FACE_ALREADY_REGISTERED: the person the face matches; FACE_MISMATCH, LAST_FACE: the person addressed.'),
+  name: z.string(),
+  similarity: z.number().min(0).max(1).optional().describe('To the nearest stored face of that person (1 - distance, clipped).'),
+  distance: z.number().min(0).optional().describe('Euclidean distance to the nearest stored face of that person.'),
+});
+export type ApiErrorDetails = z.infer<typeof apiErrorDetailsSchema>;
+
 export const apiErrorSchema = z.object({
   code: z.enum(API_V1_ERROR_CODES),
   message: z.string(),
+  details: apiErrorDetailsSchema.optional().describe('Only on FACE_ALREADY_REGISTERED, FACE_MISMATCH and LAST_FACE.'),
 });
 
 /** `{success, data, error}` around `data`. */
@@ -90,6 +106,15 @@ export const registerFieldsSchema = z.object({
     .describe('`true` registers even when the face already matches a registered person.'),
 });
 
+/** Multipart text fields of POST /api/v1/persons/{id}/faces. */
+export const addFaceFieldsSchema = z.object({
+  confirm_mismatch: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true')
+    .describe('`true` adds the face even when it is farther than FACE_MISMATCH_DISTANCE from all of the person\'s faces.'),
+});
+
 export const updatePersonSchema = z
   .object({
     name: nameSchema.optional(),
@@ -129,9 +154,41 @@ export const recognizedFaceSchema = z.object({
 export const recognizeResultSchema = z.object({ faces: z.array(recognizedFaceSchema) });
 export type RecognizeResult = z.infer<typeof recognizeResultSchema>;
 
+export const storedFaceSchema = z.object({
+  face_id: z.uuid(),
+  created_at: z.iso.datetime().describe('ISO 8601 UTC.'),
+  quality: z.number().min(0).max(1).describe("Detector confidence of the face when it was added."),
+  face_size_px: z.number().int().min(0).describe('Shorter side of the face box in the photo, pixels.'),
+  model_version: z.string(),
+  nearest_distance: z
+    .number()
+    .min(0)
+    .nullable()
+    .describe("Euclidean distance to the closest of the person's other faces (same model); null when it is the only one."),
+  mean_distance: z.number().min(0).nullable().describe("Mean distance to the person's other faces; null when it is the only one."),
+  outlier: z.boolean().describe('nearest_distance > FACE_MISMATCH_DISTANCE: this face looks like someone else.'),
+  mismatch_confirmed: z.boolean().describe('Added with confirm_mismatch=true over a FACE_MISMATCH refusal.'),
+});
+export type StoredFace = z.infer<typeof storedFaceSchema>;
+export const faceListSchema = z.object({
+  person_id: z.uuid(),
+  name: z.string(),
+  mismatch_distance: z.number().describe('The FACE_MISMATCH_DISTANCE the server applies.'),
+  faces: z.array(storedFaceSchema).describe('Oldest first. No photos: only what was measured.'),
+});
+export type FaceList = z.infer<typeof faceListSchema>;
+export const deleteFaceResultSchema = z.object({
+  person_id: z.uuid(),
+  face_id: z.uuid(),
+  deleted: z.literal(true),
+  embedding_count: z.number().int().min(1).describe('Faces the person has left.'),
+});
+
 export const deleteResultSchema = z.object({ person_id: z.uuid(), deleted: z.literal(true), embeddings_deleted: z.number().int() });
 
 export const personEnvelopeSchema = envelopeSchema(personSchema);
 export const personListEnvelopeSchema = envelopeSchema(personListSchema);
 export const recognizeEnvelopeSchema = envelopeSchema(recognizeResultSchema);
 export const deleteEnvelopeSchema = envelopeSchema(deleteResultSchema);
+export const faceListEnvelopeSchema = envelopeSchema(faceListSchema);
+export const deleteFaceEnvelopeSchema = envelopeSchema(deleteFaceResultSchema);

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { sql } from 'drizzle-orm';
+import { faceListSchema } from '@/lib/contracts/persons';
 import { loadEnv } from '@/lib/env';
 import type { FaceEngine } from '@/lib/faces/face-engine';
 import type { MemoryBank } from '@/lib/faces/memory-bank';
@@ -15,6 +16,8 @@ import { recognizeFaces } from '@/lib/faces/recognize-faces';
 import { deletePerson } from '@/lib/faces/delete-person';
 import { listPersons } from '@/lib/faces/list-persons';
 import { updatePerson } from '@/lib/faces/update-person';
+import { listFaces } from '@/lib/faces/list-faces';
+import { deleteFace } from '@/lib/faces/delete-face';
 import { migrate } from './migrate';
 import { openDatabase, type Database } from './open-database';
 import { createPersonStore } from './person-store';
@@ -66,7 +69,12 @@ describe.each(targets)('memory bank on %s', (_label, open, useVector) => {
   it('registers, refuses the same face again unless allowed, and recognises', async () => {
     const alice = await register('Alice', await photo(255));
     expect(alice).toMatchObject({ name: 'Alice', relationship: 'friend', embedding_count: 1, metadata: { n: 'Alice' } });
-    await expect(register('Alice again', await photo(250))).rejects.toMatchObject({ status: 409, code: 'FACE_ALREADY_REGISTERED', message: expect.stringContaining(alice.person_id) });
+    await expect(register('Alice again', await photo(250))).rejects.toMatchObject({
+      status: 409,
+      code: 'FACE_ALREADY_REGISTERED',
+      message: expect.stringContaining(alice.person_id),
+      details: { person_id: alice.person_id, name: 'Alice' },
+    });
     const twin = await register('Twin', await photo(250), true);
     expect(twin.person_id).not.toBe(alice.person_id);
 
@@ -103,6 +111,45 @@ describe.each(targets)('memory bank on %s', (_label, open, useVector) => {
     expect((await recognizeFaces(bank, await photo(128, 128, 128))).faces[0]?.match).toBe(false);
     await expect(deletePerson(bank, carol.person_id)).rejects.toMatchObject({ status: 404, code: 'PERSON_NOT_FOUND' });
     await expect(addFace(bank, carol.person_id, await photo(1))).rejects.toMatchObject({ code: 'PERSON_NOT_FOUND' });
+  });
+
+  it('refuses a face far from the person (FACE_MISMATCH, naming them) unless confirmed, and lists and deletes single faces', async () => {
+    // Colour steps of 255 are distance 1; FACE_MISMATCH_DISTANCE is 0.58 by default.
+    const dora = await register('Dora', await photo(0, 0, 0), true);
+    await addFace(bank, dora.person_id, await photo(60, 0, 0)); // 0.24 from the first: the same person
+    const stranger = await photo(0, 255, 0); // 1.0 from both
+    await expect(addFace(bank, dora.person_id, stranger)).rejects.toMatchObject({
+      status: 409,
+      code: 'FACE_MISMATCH',
+      message: expect.stringContaining('Dora'),
+      details: { person_id: dora.person_id, name: 'Dora' },
+    });
+    expect(await bank.store.countEmbeddings(dora.person_id)).toBe(2); // nothing written
+    const confirmed = await addFace(bank, dora.person_id, stranger, { confirmMismatch: true });
+    expect(confirmed.embedding_count).toBe(3);
+
+    const list = faceListSchema.parse(await listFaces(bank, dora.person_id));
+    expect(list).toMatchObject({ person_id: dora.person_id, name: 'Dora', mismatch_distance: config.FACE_MISMATCH_DISTANCE });
+    expect(list.faces).toHaveLength(3);
+    expect(list.faces.map((f) => f.outlier)).toEqual([false, false, true]);
+    expect(list.faces.map((f) => f.mismatch_confirmed)).toEqual([false, false, true]);
+    expect(list.faces[0]!.nearest_distance).toBeCloseTo(60 / 255, 3);
+    expect(list.faces[2]!.nearest_distance).toBeCloseTo(1, 3); // to the first face (0,0,0)
+    expect(list.faces[0]!.mean_distance).toBeCloseTo((60 / 255 + 1) / 2, 3);
+
+    // Remove the stranger: counts move, recognition of the stranger no longer names Dora.
+    const removed = await deleteFace(bank, dora.person_id, list.faces[2]!.face_id);
+    expect(removed).toEqual({ person_id: dora.person_id, face_id: list.faces[2]!.face_id, deleted: true, embedding_count: 2 });
+    expect((await recognizeFaces(bank, stranger)).faces[0]?.person_id).not.toBe(dora.person_id);
+    await expect(deleteFace(bank, dora.person_id, list.faces[2]!.face_id)).rejects.toMatchObject({ status: 404, code: 'FACE_NOT_FOUND' });
+    await deleteFace(bank, dora.person_id, list.faces[1]!.face_id);
+    await expect(deleteFace(bank, dora.person_id, list.faces[0]!.face_id)).rejects.toMatchObject({ status: 409, code: 'LAST_FACE', details: { name: 'Dora' } });
+    expect((await listFaces(bank, dora.person_id)).faces.map((f) => [f.face_id, f.nearest_distance, f.outlier])).toEqual([[list.faces[0]!.face_id, null, false]]);
+    expect((await bank.store.getPerson(dora.person_id))?.embeddingCount).toBe(1);
+    // Another person's face id is not this person's.
+    const other = await register('Eve', await photo(0, 0, 255), true);
+    await expect(deleteFace(bank, other.person_id, list.faces[0]!.face_id)).rejects.toMatchObject({ code: 'FACE_NOT_FOUND' });
+    await expect(listFaces(bank, '00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ code: 'PERSON_NOT_FOUND' });
   });
 
   it('writes nothing when a registration fails', async () => {

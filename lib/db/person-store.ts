@@ -2,9 +2,9 @@
  * Every query of the memory bank. Writes that touch both tables run in one transaction, so a
  * failure leaves nothing half-written, and `embedding_count` moves with the embeddings.
  */
-import { asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { AppDb, Database } from './open-database';
-import { faceEmbeddings, persons, type PersonRow } from './schema';
+import { faceEmbeddings, persons, type FaceEmbeddingRow, type PersonRow } from './schema';
 
 export interface NewEmbedding {
   descriptor: number[];
@@ -12,7 +12,21 @@ export interface NewEmbedding {
   quality: number;
   faceSizePx: number;
   image?: { bytes: Buffer; format: string };
+  /** Stored over a FACE_MISMATCH refusal, on the caller's confirmation. */
+  mismatchConfirmed?: boolean;
 }
+
+/** A stored face without its photo: what listing and the mismatch check read. */
+export type StoredFaceRow = Pick<FaceEmbeddingRow, 'id' | 'embedding' | 'modelVersion' | 'quality' | 'faceSizePx' | 'mismatchConfirmed' | 'createdAt'>;
+const storedFaceColumns = {
+  id: faceEmbeddings.id,
+  embedding: faceEmbeddings.embedding,
+  modelVersion: faceEmbeddings.modelVersion,
+  quality: faceEmbeddings.quality,
+  faceSizePx: faceEmbeddings.faceSizePx,
+  mismatchConfirmed: faceEmbeddings.mismatchConfirmed,
+  createdAt: faceEmbeddings.createdAt,
+};
 
 export interface NearestMatch {
   personId: string;
@@ -47,6 +61,7 @@ function embeddingValues(personId: string, e: NewEmbedding) {
     faceSizePx: e.faceSizePx,
     image: e.image?.bytes ?? null,
     imageFormat: e.image?.format ?? null,
+    mismatchConfirmed: e.mismatchConfirmed ?? false,
   };
 }
 
@@ -125,17 +140,67 @@ export function createPersonStore(database: Database) {
       });
     },
 
-    /** Adds one embedding; undefined when the person does not exist. */
-    async addEmbedding(personId: string, embedding: NewEmbedding): Promise<PersonRow | undefined> {
+    /**
+     * Adds one embedding unless `decide`, shown the person and their stored faces, refuses it
+     * (then nothing is written and its reason is returned); undefined when the person does not
+     * exist. The person's row is locked first, so concurrent additions are checked one at a time.
+     */
+    async addEmbedding<R>(
+      personId: string,
+      embedding: NewEmbedding,
+      decide: (person: PersonRow, faces: StoredFaceRow[]) => { refuse: R } | { mismatchConfirmed: boolean } = () => ({ mismatchConfirmed: false }),
+    ): Promise<{ person: PersonRow } | { refused: R } | undefined> {
       return db.transaction(async (tx) => {
+        const [locked] = await tx.select().from(persons).where(eq(persons.id, personId)).for('update');
+        if (!locked) return undefined;
+        const faces = await tx.select(storedFaceColumns).from(faceEmbeddings).where(eq(faceEmbeddings.personId, personId));
+        const decision = decide(locked, faces);
+        if ('refuse' in decision) return { refused: decision.refuse };
         const [person] = await tx
           .update(persons)
           .set({ embeddingCount: sql`${persons.embeddingCount} + 1`, updatedAt: sql`now()` })
           .where(eq(persons.id, personId))
           .returning();
-        if (!person) return undefined;
-        await tx.insert(faceEmbeddings).values(embeddingValues(personId, embedding));
-        return person;
+        await tx.insert(faceEmbeddings).values(embeddingValues(personId, { ...embedding, mismatchConfirmed: decision.mismatchConfirmed }));
+        return { person: person! };
+      });
+    },
+
+    /** The person's faces without photos, oldest first. */
+    async listFaces(personId: string): Promise<StoredFaceRow[]> {
+      return db
+        .select(storedFaceColumns)
+        .from(faceEmbeddings)
+        .where(eq(faceEmbeddings.personId, personId))
+        .orderBy(asc(faceEmbeddings.createdAt), asc(faceEmbeddings.id));
+    },
+
+    /**
+     * Deletes one face (and its stored photo) and decrements the count, in one transaction with
+     * the person's row locked. Never the last face: a person without faces cannot be recognised
+     * and the page would show nothing to recognise them by, so that answers `last` and deletes nothing.
+     */
+    async deleteFace(
+      personId: string,
+      faceId: string,
+    ): Promise<{ person: PersonRow } | { last: PersonRow } | 'no-person' | 'no-face'> {
+      return db.transaction(async (tx) => {
+        const [locked] = await tx.select().from(persons).where(eq(persons.id, personId)).for('update');
+        if (!locked) return 'no-person' as const;
+        const [face] = await tx
+          .select({ id: faceEmbeddings.id })
+          .from(faceEmbeddings)
+          .where(and(eq(faceEmbeddings.id, faceId), eq(faceEmbeddings.personId, personId)));
+        if (!face) return 'no-face' as const;
+        const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(faceEmbeddings).where(eq(faceEmbeddings.personId, personId));
+        if (Number(n) <= 1) return { last: locked };
+        await tx.delete(faceEmbeddings).where(eq(faceEmbeddings.id, faceId));
+        const [person] = await tx
+          .update(persons)
+          .set({ embeddingCount: Number(n) - 1, updatedAt: sql`now()` })
+          .where(eq(persons.id, personId))
+          .returning();
+        return { person: person! };
       });
     },
 

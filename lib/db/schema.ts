@@ -4,7 +4,7 @@
  * HNSW index for nearest-neighbour search (docs/decisions/011-memory-bank-storage.md).
  */
 import { sql } from 'drizzle-orm';
-import { customType, index, integer, jsonb, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, customType, index, integer, jsonb, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
@@ -38,6 +38,8 @@ export const faceEmbeddings = pgTable(
     /** Only with STORE_FACE_IMAGES=true; deleted with the embedding. */
     image: bytea('image'),
     imageFormat: text('image_format'),
+    /** Added with confirm_mismatch=true over a FACE_MISMATCH refusal (migration 0004). */
+    mismatchConfirmed: boolean('mismatch_confirmed').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [index('face_embeddings_person_id_idx').on(t.personId)],

@@ -11,6 +11,7 @@ export interface MemoryBank {
   config: Pick<
     FaceConfig,
     | 'FACE_MATCH_THRESHOLD'
+    | 'FACE_MISMATCH_DISTANCE'
     | 'STORE_FACE_IMAGES'
     | 'FACE_MAX_IMAGE_PIXELS'
     | 'FACE_MIN_SIZE_PX'

@@ -27,11 +27,15 @@ export async function registerPerson(bank: MemoryBank, input: RegisterPersonInpu
   );
   if ('duplicateOf' in result) {
     const d = result.duplicateOf;
+    const similarity = Number(similarityFromDistance(d.distance).toFixed(4));
+    // `details` carries the person so a page can name them and offer to add the photos to them.
     throw new ApiV1Error(
       409,
       'FACE_ALREADY_REGISTERED',
-      `This face is already registered as person ${d.personId} (similarity ${similarityFromDistance(d.distance).toFixed(2)}). ` +
-        `Add photos with POST /api/v1/persons/${d.personId}/faces, or send allow_duplicate=true.`,
+      `This face is already registered as ${d.name} (person ${d.personId}, similarity ${similarity.toFixed(2)}). ` +
+        `Add photos to them with POST /api/v1/persons/${d.personId}/faces, or send allow_duplicate=true to register a separate person.`,
+      {},
+      { person_id: d.personId, name: d.name, similarity, distance: Number(d.distance.toFixed(4)) },
     );
   }
   return toPerson(result.person);

@@ -3,7 +3,7 @@
  * `{success:false, data:null, error:{code, message}}` with a documented code. Anything
  * unexpected becomes 500 INTERNAL_ERROR without a stack trace.
  */
-import type { ApiV1ErrorCode } from '@/lib/contracts/persons';
+import type { ApiErrorDetails, ApiV1ErrorCode } from '@/lib/contracts/persons';
 import { brandError, hasErrorBrand } from './error-brand';
 
 export class ApiV1Error extends Error {
@@ -13,6 +13,8 @@ export class ApiV1Error extends Error {
     message: string,
     /** Extra response headers (WWW-Authenticate on 401, Retry-After and RateLimit-* on 429). */
     readonly headers: Record<string, string> = {},
+    /** Machine-readable facts of a memory-bank 409 (which person), answered as `error.details`. */
+    readonly details?: ApiErrorDetails,
   ) {
     super(message);
     this.name = 'ApiV1Error';
@@ -31,15 +33,16 @@ export const apiV1Errors = {
     new ApiV1Error(400, 'INVALID_IMAGE', `Invalid image format: ${why}. Supported formats are JPEG and PNG.`),
   noFace: () => new ApiV1Error(400, 'NO_FACE_DETECTED', 'No face was detected in the provided image.'),
   personNotFound: (id: string) => new ApiV1Error(404, 'PERSON_NOT_FOUND', `No person with id ${id}.`),
+  faceNotFound: (personId: string, faceId: string) => new ApiV1Error(404, 'FACE_NOT_FOUND', `Person ${personId} has no face with id ${faceId}.`),
 };
 
-export function envelopeError(code: ApiV1ErrorCode, message: string) {
-  return { success: false as const, data: null, error: { code, message } };
+export function envelopeError(code: ApiV1ErrorCode, message: string, details?: ApiErrorDetails) {
+  return { success: false as const, data: null, error: details ? { code, message, details } : { code, message } };
 }
 
 export function apiV1ErrorResponse(err: unknown, headers: Record<string, string> = {}): Response {
   if (ApiV1Error.is(err)) {
-    return Response.json(envelopeError(err.code, err.message), { status: err.status, headers: { ...err.headers, ...headers } });
+    return Response.json(envelopeError(err.code, err.message, err.details), { status: err.status, headers: { ...err.headers, ...headers } });
   }
   return Response.json(envelopeError('INTERNAL_ERROR', 'The request could not be processed.'), {
     status: 500,

@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import {
   deleteEnvelopeSchema,
+  deleteFaceEnvelopeSchema,
   errorEnvelopeSchema,
+  faceListEnvelopeSchema,
   personEnvelopeSchema,
   personListEnvelopeSchema,
   recognizeEnvelopeSchema,
@@ -73,8 +75,12 @@ describe('POST /api/v1/register', () => {
   });
 
   it('refuses the same face again with 409 naming the person, unless allow_duplicate=true', async () => {
-    const message = await expectError(await post('/api/v1/register', form({ name: 'Obama again' }, { bytes: photo('train/obama/obama2.jpg') })), 409, 'FACE_ALREADY_REGISTERED');
-    expect(message).toContain(ids.obama);
+    const dup = await post('/api/v1/register', form({ name: 'Obama again' }, { bytes: photo('train/obama/obama2.jpg') }));
+    expect(dup.status).toBe(409);
+    const dupError = errorEnvelopeSchema.parse(await dup.json()).error;
+    expect(dupError).toMatchObject({ code: 'FACE_ALREADY_REGISTERED', details: { person_id: ids.obama, name: 'Barack Obama' } });
+    expect(dupError.message).toContain(ids.obama);
+    expect(dupError.message).toContain('Barack Obama');
     const res = await post('/api/v1/register', form({ name: 'Obama twin', allow_duplicate: 'true' }, { bytes: photo('train/obama/obama2.jpg') }));
     expect(res.status).toBe(200);
     ids.twin = (personEnvelopeSchema.parse(await res.json()) as { data: { person_id: string } }).data.person_id;
@@ -129,6 +135,58 @@ describe('faces, recognition and the person resource', () => {
     expect(res.status).toBe(200);
     expect(personEnvelopeSchema.parse(await res.json())).toMatchObject({ success: true, data: { person_id: ids.biden, embedding_count: 2 } });
     await expectError(await post('/api/v1/persons/00000000-0000-4000-8000-000000000000/faces', form({}, { bytes: photo('train/biden/biden2.jpg') })), 404, 'PERSON_NOT_FOUND');
+  });
+
+  it("refuses a stranger's face (409 FACE_MISMATCH naming the person) unless confirmed; lists faces with distances; deletes one face, never the last", async () => {
+    const recogniseRose = async () => {
+      const body = recognizeEnvelopeSchema.parse(await (await post('/api/v1/recognize', form({}, { bytes: photo('train/rose_leslie/img2.jpg') }))).json());
+      if (!body.success) throw new Error(body.error.message);
+      return body.data.faces[0]!;
+    };
+    const rose = photo('train/rose_leslie/img1.jpg');
+    const refused = await post(`/api/v1/persons/${ids.biden}/faces`, form({}, { bytes: rose }));
+    expect(refused.status).toBe(409);
+    const err = errorEnvelopeSchema.parse(await refused.json()).error;
+    expect(err).toMatchObject({ code: 'FACE_MISMATCH', details: { person_id: ids.biden, name: 'Joe Biden' } });
+    expect(err.message).toContain('Joe Biden');
+    expect(err.message).toContain('confirm_mismatch=true');
+    expect(err.details!.distance).toBeGreaterThan(0.58);
+    expect((await recogniseRose()).person_id).not.toBe(ids.biden);
+    await expectError(await post(`/api/v1/persons/${ids.biden}/faces`, form({ confirm_mismatch: 'yes' }, { bytes: rose })), 400, 'VALIDATION_ERROR');
+
+    // Confirmed: stored, and from then on Rose is recognised as Joe (why the check exists).
+    const confirmed = personEnvelopeSchema.parse(await (await post(`/api/v1/persons/${ids.biden}/faces`, form({ confirm_mismatch: 'true' }, { bytes: rose }))).json());
+    expect(confirmed).toMatchObject({ success: true, data: { embedding_count: 3 } });
+    expect((await recogniseRose()).person_id).toBe(ids.biden);
+
+    const listRes = await fetch(`${server.url}/api/v1/persons/${ids.biden}/faces`);
+    expect(listRes.status).toBe(200);
+    const list = faceListEnvelopeSchema.parse(await listRes.json());
+    if (!list.success) throw new Error('expected success');
+    expect(list.data).toMatchObject({ person_id: ids.biden, name: 'Joe Biden', mismatch_distance: 0.58 });
+    expect(list.data.faces.map((f) => [f.outlier, f.mismatch_confirmed])).toEqual([[false, false], [false, false], [true, true]]);
+    for (const f of list.data.faces.slice(0, 2)) expect(f.nearest_distance).toBeLessThan(0.58);
+    expect(list.data.faces[2]!.nearest_distance).toBeGreaterThan(0.58);
+    expect(JSON.stringify(list.data)).not.toMatch(/image|embedding"|descriptor/); // thumbnail- and vector-free
+    for (const f of list.data.faces) expect(Object.keys(f).sort()).toEqual(['created_at', 'face_id', 'face_size_px', 'mean_distance', 'mismatch_confirmed', 'model_version', 'nearest_distance', 'outlier', 'quality']);
+
+    // Remove Rose's face: Joe keeps two, and Rose is a stranger again.
+    const strangerId = list.data.faces[2]!.face_id;
+    const del = deleteFaceEnvelopeSchema.parse(await (await fetch(`${server.url}/api/v1/persons/${ids.biden}/faces/${strangerId}`, { method: 'DELETE' })).json());
+    expect(del).toEqual({ success: true, data: { person_id: ids.biden, face_id: strangerId, deleted: true, embedding_count: 2 }, error: null });
+    expect((await recogniseRose()).person_id).not.toBe(ids.biden);
+    await expectError(await fetch(`${server.url}/api/v1/persons/${ids.biden}/faces/${strangerId}`, { method: 'DELETE' }), 404, 'FACE_NOT_FOUND');
+    await expectError(await fetch(`${server.url}/api/v1/persons/${ids.biden}/faces/not-a-uuid`, { method: 'DELETE' }), 404, 'FACE_NOT_FOUND');
+    await expectError(await fetch(`${server.url}/api/v1/persons/00000000-0000-4000-8000-000000000000/faces`), 404, 'PERSON_NOT_FOUND');
+
+    // The only face of a person is never deleted.
+    const obamaFaces = faceListEnvelopeSchema.parse(await (await fetch(`${server.url}/api/v1/persons/${ids.obama}/faces`)).json());
+    if (!obamaFaces.success) throw new Error('expected success');
+    expect(obamaFaces.data.faces).toHaveLength(1);
+    expect(obamaFaces.data.faces[0]).toMatchObject({ nearest_distance: null, mean_distance: null, outlier: false });
+    const last = await fetch(`${server.url}/api/v1/persons/${ids.obama}/faces/${obamaFaces.data.faces[0]!.face_id}`, { method: 'DELETE' });
+    expect(last.status).toBe(409);
+    expect(errorEnvelopeSchema.parse(await last.json()).error).toMatchObject({ code: 'LAST_FACE', details: { person_id: ids.obama, name: 'Barack Obama' } });
   });
 
   it('recognises every face of a group photo, largest first, unknown faces as null', async () => {

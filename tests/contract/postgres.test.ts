@@ -8,7 +8,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { personEnvelopeSchema, personListEnvelopeSchema, recognizeEnvelopeSchema } from '@/lib/contracts/persons';
+import {
+  deleteFaceEnvelopeSchema,
+  faceListEnvelopeSchema,
+  personEnvelopeSchema,
+  personListEnvelopeSchema,
+  recognizeEnvelopeSchema,
+} from '@/lib/contracts/persons';
 import { expectEnvelopeError, imageForm, photo } from './fixtures';
 import { postJson, startServer, type RunningServer } from './server';
 
@@ -51,6 +57,30 @@ describe.runIf(DATABASE_URL && PG_CTL)('on one PostgreSQL', () => {
       );
       if (!rec.success) throw new Error(rec.error.message);
       expect(rec.data.faces[0]).toMatchObject({ person_id: reg.data.person_id, name: 'Barack Obama', match: true });
+    });
+
+    it('check faces against the person: FACE_MISMATCH on one, confirmed, listed and one face deleted on the other', async () => {
+      const reg = personEnvelopeSchema.parse(
+        await (await fetch(`${a.url}/api/v1/register`, { method: 'POST', body: imageForm({ name: 'Joe Biden' }, photo('train/biden/biden.jpg')) })).json(),
+      );
+      if (!reg.success) throw new Error(reg.error.message);
+      const id = reg.data.person_id;
+      const add = (server: RunningServer, rel: string, fields: Record<string, string> = {}) =>
+        fetch(`${server.url}/api/v1/persons/${id}/faces`, { method: 'POST', body: imageForm(fields, photo(rel)) });
+      expect((await add(b, 'train/biden/biden2.jpg')).status).toBe(200);
+      await expectEnvelopeError(await add(a, 'train/rose_leslie/img1.jpg'), 409, 'FACE_MISMATCH');
+      expect((await add(a, 'train/rose_leslie/img1.jpg', { confirm_mismatch: 'true' })).status).toBe(200);
+
+      const list = faceListEnvelopeSchema.parse(await (await fetch(`${b.url}/api/v1/persons/${id}/faces`)).json());
+      if (!list.success) throw new Error(list.error.message);
+      expect(list.data.faces.map((f) => f.outlier)).toEqual([false, false, true]);
+      const faceUrl = (faceId: string) => `${b.url}/api/v1/persons/${id}/faces/${faceId}`;
+      const del = deleteFaceEnvelopeSchema.parse(await (await fetch(faceUrl(list.data.faces[2]!.face_id), { method: 'DELETE' })).json());
+      expect(del).toMatchObject({ success: true, data: { embedding_count: 2 } });
+      expect((await fetch(faceUrl(list.data.faces[1]!.face_id), { method: 'DELETE' })).status).toBe(200);
+      await expectEnvelopeError(await fetch(faceUrl(list.data.faces[0]!.face_id), { method: 'DELETE' }), 409, 'LAST_FACE');
+      const person = personEnvelopeSchema.parse(await (await fetch(`${a.url}/api/v1/persons/${id}`)).json());
+      expect(person).toMatchObject({ success: true, data: { embedding_count: 1 } });
     });
   });
 

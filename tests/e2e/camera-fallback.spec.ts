@@ -44,7 +44,7 @@ for (const [errorName, reason] of REGISTER_CASES) {
     const r = new RegisterPage(page);
     await r.goto();
     const notice = page.getByTestId('camera-error');
-    await expect(notice).toHaveText(`${CAMERA_HELP[reason]} Use the photo upload below.`);
+    await expect(page.getByTestId('camera-error-text')).toHaveText(`${CAMERA_HELP[reason]} Use the photo upload below.`);
     await expect(notice).toHaveAttribute('data-reason', reason);
     expect(await page.evaluate(() => (window as unknown as { __gumCalls: string[] }).__gumCalls)).toEqual([errorName]);
 
@@ -76,7 +76,7 @@ test('/recognize with the camera denied explains it and recognizes an uploaded p
   const rc = new RecognizePage(page);
   await rc.goto();
   const notice = page.getByTestId('camera-error');
-  await expect(notice).toHaveText(`${CAMERA_HELP.denied} You can upload a photo instead.`);
+  await expect(page.getByTestId('camera-error-text')).toHaveText(`${CAMERA_HELP.denied} You can upload a photo instead.`);
   await expect(notice).toHaveAttribute('data-reason', 'denied');
   await expect(page.getByTestId('camera-video')).toBeHidden();
   await expect(rc.now).toHaveCount(0);
@@ -96,7 +96,7 @@ test('/recognize in a browser without mediaDevices says why', async ({ page }) =
   await refuseCamera(page, null);
   const rc = new RecognizePage(page);
   await rc.goto();
-  await expect(page.getByTestId('camera-error')).toHaveText(`${CAMERA_HELP.unsupported} You can upload a photo instead.`);
+  await expect(page.getByTestId('camera-error-text')).toHaveText(`${CAMERA_HELP.unsupported} You can upload a photo instead.`);
   await expect(page.getByTestId('camera-error')).toHaveAttribute('data-reason', 'unsupported');
   await expect(page.getByTestId('recognize-upload')).toBeVisible();
   expect(rc.errors.errors).toEqual([]);

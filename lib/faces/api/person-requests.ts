@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import {
   MAX_METADATA_BYTES,
+  addFaceFieldsSchema,
   NO_NUL_MESSAGE,
   hasNoNul,
   listPersonsQuerySchema,
@@ -17,6 +18,8 @@ import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
 import { readMultipart, type MultipartForm } from '@/lib/http/read-multipart';
 import { addFace } from '../add-face';
+import { deleteFace } from '../delete-face';
+import { listFaces } from '../list-faces';
 import { deletePerson } from '../delete-person';
 import { getPerson } from '../get-person';
 import { listPersons } from '../list-persons';
@@ -116,8 +119,21 @@ export async function registerRequest(ctx: ApiV1Context) {
 
 export async function addFaceRequest(ctx: ApiV1Context) {
   const id = personId(ctx);
-  const { image } = await readImageForm(ctx);
-  return addFace(await ctx.bank(), id, image);
+  const { form, image } = await readImageForm(ctx);
+  const fields = addFaceFieldsSchema.safeParse(Object.fromEntries(form.fields));
+  if (!fields.success) throw firstIssue(fields.error, 'confirm_mismatch');
+  return addFace(await ctx.bank(), id, image, { confirmMismatch: fields.data.confirm_mismatch });
+}
+
+export async function listFacesRequest(ctx: ApiV1Context) {
+  return listFaces(await ctx.bank(), personId(ctx));
+}
+
+export async function deleteFaceRequest(ctx: ApiV1Context) {
+  const id = personId(ctx);
+  const faceId = ctx.params.face_id ?? '';
+  if (!UUID.test(faceId)) throw apiV1Errors.faceNotFound(id, faceId);
+  return deleteFace(await ctx.bank(), id, faceId.toLowerCase());
 }
 
 export async function recognizeRequest(ctx: ApiV1Context) {

@@ -28,6 +28,14 @@ export class PeoplePage {
     await expect(card.getByTestId('save')).toHaveCount(0);
   }
 
+  /** Opens the person's faces and waits for the listing. */
+  async openFaces(name: string): Promise<Locator> {
+    const card = this.person(name);
+    await card.getByTestId('faces-toggle').locator('summary').click();
+    await expect(card.getByTestId('face-list')).toBeVisible();
+    return card.getByTestId('face');
+  }
+
   async delete(name: string): Promise<void> {
     const card = this.person(name);
     await card.getByTestId('delete').click();
@@ -51,6 +59,13 @@ export class RecognizePage {
 
   async goto(): Promise<void> {
     await this.page.goto('/recognize');
+  }
+
+  /** The labels drawn over an uploaded photo, in image pixels, and the image size. */
+  async photoLabels(): Promise<{ width: number; height: number; labels: { x: number; y: number; width: number; height: number; text: string }[] }> {
+    const canvas = this.page.getByTestId('photo-overlay');
+    await expect(canvas).toHaveAttribute('data-labels', /.+/);
+    return canvas.evaluate((c: HTMLCanvasElement) => ({ width: c.width, height: c.height, labels: JSON.parse(c.dataset.labels ?? '[]') }));
   }
 
   async recognizeNow(): Promise<void> {

@@ -13,6 +13,12 @@ export class RegisterPage {
   readonly result: Locator;
   readonly error: Locator;
   readonly backend: Locator;
+  readonly upload: Locator;
+  readonly fileErrors: Locator;
+  readonly photoFailures: Locator;
+  readonly short: Locator;
+  readonly addToExisting: Locator;
+  readonly cameraRetry: Locator;
 
   constructor(readonly page: Page) {
     this.errors = new PageErrors(page);
@@ -25,6 +31,20 @@ export class RegisterPage {
     this.result = page.getByTestId('register-result');
     this.error = page.getByTestId('register-error');
     this.backend = page.getByTestId('guide-backend');
+    this.upload = page.getByTestId('photo-upload');
+    this.fileErrors = page.getByTestId('file-errors');
+    this.photoFailures = page.getByTestId('photo-failures');
+    this.short = page.getByTestId('register-short');
+    this.addToExisting = page.getByTestId('add-to-existing');
+    this.cameraRetry = page.getByTestId('camera-retry');
+  }
+
+  /** Chooses files and waits until the page has checked them all (the input is enabled again). */
+  async uploadPhotos(files: { name: string; mimeType: string; buffer: Buffer }[]): Promise<void> {
+    await this.upload.setInputFiles(files);
+    // While checking, the page says "Checking photo i of n…" (and disables the input).
+    await expect(this.page.getByText(/Checking photo \d+ of \d+/)).toHaveCount(0, { timeout: 120_000 });
+    await expect(this.upload).toBeEnabled();
   }
 
   async goto(query = ''): Promise<void> {

@@ -64,3 +64,18 @@ export function unlabelledControls(page: Page): Promise<string[]> {
       .map((el) => el.outerHTML.slice(0, 120)),
   );
 }
+
+/** The issue-15 widths: a 1440×900 desktop and a 390×844 phone. Screenshots of the page at both, attached to the report. */
+export const WIDTHS = [
+  { name: 'desktop', width: 1440, height: 900 },
+  { name: 'mobile', width: 390, height: 844 },
+] as const;
+
+export async function keepScreenshotsAtWidths(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const before = page.viewportSize();
+  for (const w of WIDTHS) {
+    await page.setViewportSize({ width: w.width, height: w.height });
+    await keepScreenshot(page, testInfo, `${name}-${w.name}`);
+  }
+  if (before) await page.setViewportSize(before);
+}
