@@ -16,6 +16,8 @@ describe('csv export', () => {
     expect(csvCell('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
     expect(csvCell('+1')).toBe("'+1");
     expect(csvCell('@user')).toBe("'@user");
+    expect(csvCell('-5')).toBe('-5');
+    expect(csvCell('-1+1')).toBe("'-1+1");
   });
 
   it('writes a header and CRLF rows in column order', () => {

@@ -8,11 +8,13 @@
 export type CsvCell = string | number | boolean | null | undefined;
 
 const FORMULA_START = /^[=+\-@\t\r]/;
+const NEGATIVE_NUMBER = /^-\d+(?:\.\d+)?$/;
 
 export function csvCell(value: CsvCell): string {
   if (value === null || value === undefined) return '';
   let s = typeof value === 'string' ? value : String(value);
-  if (typeof value === 'string' && FORMULA_START.test(s)) s = `'${s}`;
+  // A negative number is data, not a formula: batch exports keep the user's cells as they were.
+  if (typeof value === 'string' && FORMULA_START.test(s) && !NEGATIVE_NUMBER.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
