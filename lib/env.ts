@@ -91,9 +91,9 @@ export const envSchema = z
     .default('flagged')
     .transform((v): 'off' | 'flagged' => (v === 'off' || v === 'false' || v === '0' || v === 'no' ? 'off' : 'flagged')),
   /** New review items one client (rate-limit key) may add per hour; 0 = no quota. Sightings of queued texts are free. */
-  REVIEW_QUOTA_PER_HOUR: int(0, 10_000_000).default(200),
+  REVIEW_QUOTA_PER_HOUR: int(0, 10_000_000).default(500),
   /** Most review items stored; beyond it the oldest pending items are evicted. */
-  REVIEW_MAX_ITEMS: int(100, 100_000_000).default(50_000),
+  REVIEW_MAX_ITEMS: int(10, 100_000_000).default(50_000),
   /** Seconds during which a review decision can be undone. */
   REVIEW_UNDO_SECONDS: int(0, 86_400).default(120),
   /** Days a recorded text is kept; older texts are deleted (the verdict and decisions stay). */
