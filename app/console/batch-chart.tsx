@@ -34,7 +34,9 @@ export function BatchChart({ results }: { results: readonly ModerationResponse[]
   const byIssue = PRIMARY_ISSUES.map((i): [string, number] => [i, results.filter((r) => r.ensemble.primary_issue === i).length]).filter(([, n]) => n > 0);
   return (
     <figure className={styles.chart} data-testid="batch-chart" aria-label={`Summary of ${results.length} results`}>
-      <figcaption className={styles.smallHeading}>Summary of {results.length} results</figcaption>
+      <figcaption>
+        <h2 className={styles.chartTitle}>Summary of {results.length} results</h2>
+      </figcaption>
       <div className={styles.chartGroups}>
         <Bars title="By summary" counts={bySummary} testId="chart-summary" />
         <Bars title="By primary issue" counts={byIssue} testId="chart-issue" />

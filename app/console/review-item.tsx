@@ -64,6 +64,8 @@ export interface ReviewItemProps {
   item: ReviewItem;
   dense: boolean;
   focused: boolean;
+  /** Whether the note field is shown (always in cards; in the dense list only after `n`). */
+  showNote: boolean;
   selected: boolean;
   busy: boolean;
   noteRef?: RefObject<HTMLInputElement | null>;
@@ -74,7 +76,7 @@ export interface ReviewItemProps {
   onDecide: (decision: Decision) => void;
 }
 
-export function ReviewItemView({ item, dense, focused, selected, busy, noteRef, note, onNote, onSelect, onFocus, onDecide }: ReviewItemProps) {
+export function ReviewItemView({ item, dense, focused, showNote, selected, busy, noteRef, note, onNote, onSelect, onFocus, onDecide }: ReviewItemProps) {
   const pending = item.status === 'pending';
   const noteId = `note-${item.review_id}`;
   const text = item.text ?? '';
@@ -141,8 +143,7 @@ export function ReviewItemView({ item, dense, focused, selected, busy, noteRef, 
       {!dense && <WhyFlagged item={item} />}
       {pending && (
         <div className="field-row">
-          {/* The dense list shows the note of the focused item only. */}
-          {(!dense || focused) && (
+          {showNote && (
             <div className="field">
               <label htmlFor={noteId}>Note (optional)</label>
               <input id={noteId} ref={noteRef} data-testid="review-note" value={note} maxLength={2000} onChange={(e) => onNote(e.target.value)} />

@@ -77,6 +77,8 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
   const [busy, setBusy] = useState(false);
   const [undo, setUndo] = useState<Undoable | undefined>();
   const [help, setHelp] = useState(false);
+  /** The dense list shows a note field only for the item `n` was pressed on (no layout shift while clicking). */
+  const [noteFor, setNoteFor] = useState<string | undefined>();
   const request = useRef<{ seq: number; controller?: AbortController }>({ seq: 0 });
   const noteRef = useRef<HTMLInputElement | null>(null);
   const sentinel = useRef<HTMLDivElement | null>(null);
@@ -299,7 +301,8 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
           break;
         case 'n':
           handled();
-          requestAnimationFrame(() => noteRef.current?.focus());
+          if (item) setNoteFor(item.review_id);
+          requestAnimationFrame(() => requestAnimationFrame(() => noteRef.current?.focus()));
           break;
         case 'x':
           handled();
@@ -517,6 +520,7 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
               item={item}
               dense={dense}
               focused={i === focus}
+              showNote={!dense || noteFor === item.review_id}
               selected={selected.has(item.review_id)}
               busy={busy}
               noteRef={i === focus ? noteRef : undefined}

@@ -58,7 +58,7 @@ test.describe('console: batch tool (issue 15, items 6-9)', () => {
     const c = new ConsolePage(page);
     await c.goto();
     await c.tab('batch');
-    await c.uploadBatch('keep.csv', `ticket,comment,author\nA-1,${THREAT},ana\n\n\nA-2,"Lovely weather, isn't it?",bo\nA-3,-5,cy\n`);
+    await c.uploadBatch('keep.csv', `ticket,comment,author\nA-1,"${THREAT}",ana\n\n\nA-2,"Lovely weather, isn't it?",bo\nA-3,-5,cy\n`);
     await c.runBatchToEnd();
     await page.getByTestId('sort-score').click(); // the table order must not leak into the export
     const rows = parseCsv(await c.exportBatch());
