@@ -27,11 +27,13 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: { 
 
 test.use({ viewport: DESKTOP });
 
-test.describe('console: batch tool (issue 15, items 6-9)', () => {
-  test.afterEach(async ({ page }) => {
-    if (new URL(page.url()).pathname === '/console') await new ConsolePage(page).waitForPreviewModels().catch(() => undefined);
-  });
+// Every console page starts the preview Worker; let its model downloads finish before the page
+// closes (see console.spec.ts).
+test.afterEach(async ({ page }) => {
+  if (new URL(page.url()).pathname === '/console') await new ConsolePage(page).waitForPreviewModels().catch(() => undefined);
+});
 
+test.describe('console: batch tool (issue 15, items 6-9)', () => {
   test('item 6: id,message gets its header detected and the message column moderated; binary files are refused', async ({ page }, testInfo) => {
     const c = new ConsolePage(page);
     await c.goto();
@@ -136,10 +138,6 @@ test.describe('console: batch tool (issue 15, items 6-9)', () => {
 });
 
 test.describe('console: review queue for triage (issue 15, items 10-15)', () => {
-  test.afterEach(async ({ page }) => {
-    if (new URL(page.url()).pathname === '/console') await new ConsolePage(page).waitForPreviewModels().catch(() => undefined);
-  });
-
   test('empty queue state passes axe (status filter with nothing in it)', async ({ page }, testInfo) => {
     const c = new ConsolePage(page);
     await c.goto();
@@ -324,10 +322,6 @@ test.describe('console: review queue for triage (issue 15, items 10-15)', () => 
 });
 
 test.describe('console: mobile, errors, language (issue 15, items 16, 17, 19)', () => {
-  test.afterEach(async ({ page }) => {
-    if (new URL(page.url()).pathname === '/console') await new ConsolePage(page).waitForPreviewModels().catch(() => undefined);
-  });
-
   test('item 16: on a phone the server verdict is scrolled into view', async ({ page }) => {
     await page.setViewportSize(PHONE);
     const c = new ConsolePage(page);
