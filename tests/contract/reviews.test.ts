@@ -172,7 +172,7 @@ describe('review queue (REVIEW_QUEUE on)', () => {
 });
 
 describe('REVIEW_QUEUE=false and a database that is down', () => {
-  it.each(['false', 'off'])('records nothing when the queue is off (REVIEW_QUEUE=%s)', async (setting) => {
+  it.each(['false', 'off'])('records nothing when the queue is off (REVIEW_QUEUE=%s)', { timeout: 180_000 }, async (setting) => {
     const server = await startServer({ DATA_DIR: freshDir(), RATE_LIMIT_PER_MINUTE: '0', REVIEW_QUEUE: setting, FACE_WARM_ON_START: 'false' });
     try {
       expect((await postJson(`${server.url}/v1/moderate/text`, { text: TOXIC })).status).toBe(200);
