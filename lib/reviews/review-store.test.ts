@@ -269,9 +269,29 @@ describe('review queue for triage (one item per text, quota, cap, paging, undo)'
   });
 });
 
-describe('migration 0004 on a queue recorded before it', () => {
+/**
+ * PGlite always; with TEST_DATABASE_URL (scripts/test-postgres.sh) also PostgreSQL 15, in a schema
+ * of its own so the migrations run from scratch there too.
+ */
+const migrationTargets: [string, () => Promise<Database>][] = [['PGlite', () => openDatabase({ ...loadEnv({ DATA_DIR: ':memory:' }), DATA_DIR: ':memory:' })]];
+if (process.env.TEST_DATABASE_URL) {
+  const url = process.env.TEST_DATABASE_URL;
+  migrationTargets.push([
+    'PostgreSQL',
+    async () => {
+      const schema = `vigil_mig_${Date.now()}`;
+      const admin = await openDatabase({ ...loadEnv({}), DATABASE_URL: url, DATABASE_DRIVER: 'pg' });
+      await admin.db.execute(sql.raw(`CREATE SCHEMA ${schema}`));
+      await admin.close();
+      const scoped = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema},public`)}`;
+      return openDatabase({ ...loadEnv({}), DATABASE_URL: scoped, DATABASE_DRIVER: 'pg' });
+    },
+  ]);
+}
+
+describe.each(migrationTargets)('migration 0004 on a queue recorded before it (%s)', (_name, open) => {
   it('folds existing copies into one item per text, keeping decided copies and their audit entries', { timeout: 120_000 }, async () => {
-    const db = await openDatabase({ ...loadEnv({ DATA_DIR: ':memory:' }), DATA_DIR: ':memory:' });
+    const db = await open();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-mig-'));
     try {
       // Apply 0000-0003 only, as a database from before this change.
