@@ -29,5 +29,7 @@ export function detectLanguage(text: string): LanguageGuess {
   const [best, bestScore] = ranked[0] ?? ['und', 0];
   if (best === 'und' || best === 'eng') return { code: best, non_english: false };
   const english = ranked.find(([code]) => code === 'eng')?.[1] ?? 0;
-  return { code: best, non_english: english < ENGLISH_MARGIN * bestScore };
+  // Close enough to the best: read as English, and reported so (not as the noisy first guess).
+  if (english >= ENGLISH_MARGIN * bestScore) return { code: 'eng', non_english: false };
+  return { code: best, non_english: true };
 }
