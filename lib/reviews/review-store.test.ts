@@ -32,14 +32,19 @@ function verdict(text: string, summary: ModerationResponse['ensemble']['summary'
 
 const DAY = 86_400_000;
 
+/** A migrated in-memory PGlite database and its review store. */
+async function freshStore(): Promise<{ database: Database; store: ReviewStore }> {
+  const database = await openDatabase({ ...loadEnv({ DATA_DIR: ':memory:' }), DATA_DIR: ':memory:' });
+  await migrate(database);
+  return { database, store: createReviewStore(database) };
+}
+
 describe('review store on PGlite', () => {
   let database: Database;
   let store: ReviewStore;
 
   beforeAll(async () => {
-    database = await openDatabase({ ...loadEnv({ DATA_DIR: ':memory:' }), DATA_DIR: ':memory:' });
-    await migrate(database);
-    store = createReviewStore(database);
+    ({ database, store } = await freshStore());
   }, 120_000);
   afterAll(async () => database?.close());
 
@@ -153,9 +158,7 @@ describe('review queue for triage (one item per text, quota, cap, paging, undo)'
   const list = (q: Partial<Parameters<ReviewStore['list']>[0]> = {}) => store.list({ status: 'pending', limit: 50, offset: 0, ...q });
 
   beforeAll(async () => {
-    database = await openDatabase({ ...loadEnv({ DATA_DIR: ':memory:' }), DATA_DIR: ':memory:' });
-    await migrate(database);
-    store = createReviewStore(database);
+    ({ database, store } = await freshStore());
   }, 120_000);
   afterAll(async () => database?.close());
 
@@ -197,10 +200,8 @@ describe('review queue for triage (one item per text, quota, cap, paging, undo)'
   });
 
   it('evicts the oldest pending items beyond the storage cap, never decided ones', { timeout: 120_000 }, async () => {
-    const db = await openDatabase({ ...loadEnv({ DATA_DIR: ':memory:' }), DATA_DIR: ':memory:' });
+    const { database: db, store: s } = await freshStore();
     try {
-      await migrate(db);
-      const s = createReviewStore(db);
       const v = (x: string) => verdict(x, 'likely_harmful', 'insult', 'medium', 0.7);
       await s.record([v('oldest')], new Date('2026-01-01T00:00:00Z'));
       const [oldest] = (await s.list({ status: 'pending', limit: 1, offset: 0 })).items;
