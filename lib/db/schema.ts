@@ -67,7 +67,7 @@ export const reviewItems = pgTable(
     textPurgedAt: timestamp('text_purged_at', { withTimezone: true, mode: 'date' }),
     /** When the text was first queued. */
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    /** Migration 0004: SHA-256 of the normalised text (lib/reviews/text-hash.ts); one item per hash. */
+    /** Migration 0005: SHA-256 of the normalised text (lib/reviews/text-hash.ts); one item per hash. */
     textHash: text('text_hash').unique('review_items_text_hash_idx'),
     seenCount: integer('seen_count').notNull().default(1),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),

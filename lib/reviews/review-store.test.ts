@@ -290,13 +290,13 @@ if (process.env.TEST_DATABASE_URL) {
   ]);
 }
 
-describe.each(migrationTargets)('migration 0004 on a queue recorded before it (%s)', (_name, open) => {
+describe.each(migrationTargets)('migration 0005 on a queue recorded before it (%s)', (_name, open) => {
   it('folds existing copies into one item per text, keeping decided copies and their audit entries', { timeout: 120_000 }, async () => {
     const db = await open();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-mig-'));
     try {
-      // Apply 0000-0003 only, as a database from before this change.
-      for (const m of readMigrations()) if (m.name < '0004') fs.writeFileSync(path.join(dir, m.name), m.sql);
+      // Apply the migrations before this one only, as a database from before this change.
+      for (const m of readMigrations()) if (m.name < '0005_review_queue_triage.sql') fs.writeFileSync(path.join(dir, m.name), m.sql);
       await migrate(db, dir);
       const insert = (text: string, status: string, at: string) =>
         db.db.execute(sql`INSERT INTO review_items (text, summary, primary_issue, severity, score, verdict, status, created_at, decided_at)
@@ -306,8 +306,8 @@ describe.each(migrationTargets)('migration 0004 on a queue recorded before it (%
       await insert('you idiot', 'confirmed', '2026-01-02T00:00:00Z');
       await insert('you idiot', 'overturned', '2026-01-04T00:00:00Z');
       await insert('other', 'pending', '2026-01-05T00:00:00Z');
-      fs.copyFileSync(path.join(migrationsDir(), '0004_review_queue_triage.sql'), path.join(dir, '0004_review_queue_triage.sql'));
-      expect((await migrate(db, dir)).applied).toEqual(['0004_review_queue_triage.sql']);
+      fs.copyFileSync(path.join(migrationsDir(), '0005_review_queue_triage.sql'), path.join(dir, '0005_review_queue_triage.sql'));
+      expect((await migrate(db, dir)).applied).toEqual(['0005_review_queue_triage.sql']);
       const s = createReviewStore(db);
       const all = (await s.list({ status: 'all', limit: 10, offset: 0 })).items;
       expect(all.map((i) => [i.text, i.status, i.seen_count]).sort()).toEqual([
@@ -320,7 +320,7 @@ describe.each(migrationTargets)('migration 0004 on a queue recorded before it (%
       expect(kept.last_seen_at).toBe('2026-01-04T00:00:00.000Z');
       // The SQL hash is the application's: a new sighting lands on the kept item.
       expect(await s.record([verdict('you idiot', 'likely_harmful', 'insult', 'medium', 0.7)])).toMatchObject({ added: 0, seen: 1 });
-      expect(splitStatements(readMigrations().find((m) => m.name.startsWith('0004'))!.sql).length).toBeGreaterThan(5);
+      expect(splitStatements(readMigrations().find((m) => m.name.startsWith('0005_review'))!.sql).length).toBeGreaterThan(5);
     } finally {
       await db.close();
       fs.rmSync(dir, { recursive: true, force: true });

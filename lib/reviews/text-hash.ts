@@ -1,6 +1,6 @@
 /**
  * The review queue's identity of a text: SHA-256 (hex) of normaliseForHash(text), so the same
- * sentence sent with other spacing or compatibility characters is one item. Migration 0004
+ * sentence sent with other spacing or compatibility characters is one item. Migration 0005
  * computes the same in SQL for rows stored before it.
  */
 import { createHash } from 'node:crypto';
