@@ -98,8 +98,21 @@ export const envSchema = z
 
   // Review queue (the moderation console's sync backend)
 
-  /** Record every server-side moderation whose summary is not `likely_safe` for human review. */
-  REVIEW_QUEUE: bool.default(true),
+  /**
+   * `flagged` (default): record server-side moderations whose summary is not `likely_safe` for
+   * human review, one item per distinct text. `off`: record nothing. `true`/`false` (and 1/0,
+   * yes/no) are read as `flagged`/`off`, as before.
+   */
+  REVIEW_QUEUE: z
+    .enum(['off', 'flagged', 'true', 'false', '1', '0', 'yes', 'no'])
+    .default('flagged')
+    .transform((v): 'off' | 'flagged' => (v === 'off' || v === 'false' || v === '0' || v === 'no' ? 'off' : 'flagged')),
+  /** New review items one client (rate-limit key) may add per hour; 0 = no quota. Sightings of queued texts are free. */
+  REVIEW_QUOTA_PER_HOUR: int(0, 10_000_000).default(500),
+  /** Most review items stored; beyond it the oldest pending items are evicted. */
+  REVIEW_MAX_ITEMS: int(10, 100_000_000).default(50_000),
+  /** Seconds during which a review decision can be undone. */
+  REVIEW_UNDO_SECONDS: int(0, 86_400).default(120),
   /** Days a recorded text is kept; older texts are deleted (the verdict and decisions stay). */
   REVIEW_RETENTION_DAYS: int(1, 3650).default(30),
 

@@ -2,12 +2,13 @@
 /** The append-only audit log of review decisions, newest first, with a CSV download. */
 import { useEffect, useState } from 'react';
 import type { AuditEntry } from '@/lib/contracts/reviews';
-import { api, describeError } from '@/lib/browser/vigil-api';
+import { api } from '@/lib/browser/vigil-api';
+import { ErrorAlert } from './error-alert';
 
 export function AuditTab({ active, version }: { active: boolean; version: number }) {
   const [entries, setEntries] = useState<AuditEntry[]>([]);
   const [total, setTotal] = useState(0);
-  const [error, setError] = useState('');
+  const [error, setError] = useState<unknown>();
   const [reload, setReload] = useState(0);
 
   useEffect(() => {
@@ -18,9 +19,9 @@ export function AuditTab({ active, version }: { active: boolean; version: number
         if (!live) return;
         setEntries(a.entries);
         setTotal(a.total);
-        setError('');
+        setError(undefined);
       },
-      (err) => live && setError(describeError(err)),
+      (err) => live && setError(err),
     );
     return () => {
       live = false;
@@ -38,11 +39,7 @@ export function AuditTab({ active, version }: { active: boolean; version: number
         </button>
       </div>
       <div aria-live="polite">
-        {error && (
-          <p className="alert alert-error" role="alert">
-            {error}
-          </p>
-        )}
+        {error !== undefined && <ErrorAlert error={error} testId="audit-error" />}
         <p className="muted" data-testid="audit-count">
           {total} decision{total === 1 ? '' : 's'} recorded{total > entries.length ? `, latest ${entries.length} shown` : ''}.
         </p>

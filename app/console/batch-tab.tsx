@@ -1,31 +1,28 @@
 'use client';
 /**
- * Batch moderation on the server: pasted lines or an uploaded CSV/TXT file, sent to
- * POST /v1/moderate/batch in chunks of 100 with a progress bar; results in a sortable,
- * filterable table, exportable as CSV.
+ * Batch moderation on the server (docs/decisions/066-batch-tool.md): pasted lines or an uploaded
+ * CSV/TXT file, read with csv-parse (header detected, text column chosen by the user), sent to
+ * POST /v1/moderate/batch in chunks of 100 with progress and cancel. Rows that cannot be
+ * moderated are marked by their source line and the rest go on. Results: a sortable, filterable
+ * table (cards on narrow screens), a summary chart, and an export that keeps every source column.
  */
 import { useMemo, useRef, useState } from 'react';
 import { SUMMARIES, type ModerationResponse } from '@/lib/contracts/moderation';
-import { chunk, textsFromUpload, toCsv } from '@/lib/reviews/csv';
-import { api, describeError } from '@/lib/browser/vigil-api';
+import { api, ApiError, describeError } from '@/lib/browser/vigil-api';
+import { BatchFileError, columnsOf, defaultTextColumn, readBatchFile, readLines, rowsOf, type BatchSource } from '@/lib/batch/read-batch-file';
+import { rowsToModerate, runBatch, type BatchRow } from '@/lib/batch/run-batch';
+import { exportBatchCsv } from '@/lib/batch/export-batch';
+import { BatchChart } from './batch-chart';
+import { ErrorAlert } from './error-alert';
 import { EnsembleBadge } from './verdict-view';
 import styles from './console.module.css';
 
 const CHUNK = 100;
-const MAX_TEXTS = 10_000;
+const MAX_ROWS = 10_000;
+/** The server's default MAX_TEXT_CHARS; a longer text is marked here instead of failing its chunk. */
+const MAX_CHARS = 10_000;
 
-interface Row {
-  index: number;
-  text: string;
-  summary: ModerationResponse['ensemble']['summary'];
-  primary_issue: string;
-  severity: string;
-  score: number;
-  sexism: number;
-  toxicity: number;
-  result: ModerationResponse;
-}
-type SortKey = 'index' | 'text' | 'summary' | 'primary_issue' | 'score';
+type SortKey = 'line' | 'text' | 'summary' | 'primary_issue' | 'score';
 
 function download(name: string, content: string, type: string) {
   const url = URL.createObjectURL(new Blob([content], { type }));
@@ -38,159 +35,222 @@ function download(name: string, content: string, type: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+const label = (s: string) => s.replace(/_/g, ' ');
+
 export function BatchTab() {
   const [pasted, setPasted] = useState('');
-  const [fileTexts, setFileTexts] = useState<{ name: string; texts: string[] } | undefined>();
-  const [rows, setRows] = useState<Row[]>([]);
+  const [file, setFile] = useState<{ name: string; source: BatchSource } | undefined>();
+  const [column, setColumn] = useState(0);
+  const [rows, setRows] = useState<BatchRow[]>([]);
   const [progress, setProgress] = useState<{ done: number; total: number } | undefined>();
-  const [running, setRunning] = useState(false);
-  const [error, setError] = useState('');
-  const [sort, setSort] = useState<{ key: SortKey; dir: 1 | -1 }>({ key: 'index', dir: 1 });
+  const [phase, setPhase] = useState<'idle' | 'running' | 'done' | 'cancelled'>('idle');
+  const [fileError, setFileError] = useState<{ message: string; code?: string } | undefined>();
+  const [sort, setSort] = useState<{ key: SortKey; dir: 1 | -1 }>({ key: 'line', dir: 1 });
   const [filterSummary, setFilterSummary] = useState('');
   const [search, setSearch] = useState('');
-  const cancelled = useRef(false);
+  const abort = useRef<AbortController | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const summaryRef = useRef<HTMLDivElement>(null);
 
-  const texts = fileTexts ? fileTexts.texts : textsFromUpload(pasted);
+  const source: BatchSource = file ? file.source : readLines(pasted);
+  const columns = columnsOf(source);
+  const sourceRows = rowsOf(source);
+  const running = phase === 'running';
 
-  async function onFile(file: File | undefined) {
-    setError('');
-    if (!file) return setFileTexts(undefined);
-    const content = await file.text();
-    const t = textsFromUpload(content, file.name);
-    setFileTexts({ name: file.name, texts: t });
-    if (t.length === 0) setError(`No texts found in ${file.name}.`);
-  }
-
-  async function run() {
-    if (texts.length === 0) return;
-    if (texts.length > MAX_TEXTS) return setError(`At most ${MAX_TEXTS} texts per run; this one has ${texts.length}.`);
-    setRunning(true);
-    setError('');
+  async function onFile(f: File | undefined) {
+    setFileError(undefined);
     setRows([]);
-    cancelled.current = false;
-    const total = texts.length;
-    setProgress({ done: 0, total });
-    const out: Row[] = [];
+    setProgress(undefined);
+    setPhase('idle');
+    if (!f) return setFile(undefined);
     try {
-      for (const part of chunk(texts, CHUNK)) {
-        if (cancelled.current) break;
-        const { results } = await api.moderateBatch(part);
-        for (const r of results) {
-          out.push({
-            index: out.length + 1,
-            text: r.text,
-            summary: r.ensemble.summary,
-            primary_issue: r.ensemble.primary_issue,
-            severity: r.ensemble.severity,
-            score: r.ensemble.score,
-            sexism: r.label.sexism.score,
-            toxicity: r.label.toxicity.overall,
-            result: r,
-          });
-        }
-        setRows([...out]);
-        setProgress({ done: out.length, total });
-      }
+      const src = readBatchFile(new Uint8Array(await f.arrayBuffer()), f.name, f.type);
+      setFile({ name: f.name, source: src });
+      setColumn(defaultTextColumn(src));
     } catch (err) {
-      setError(`Stopped after ${out.length} of ${total}: ${describeError(err)}`);
-    } finally {
-      setRunning(false);
+      setFile(undefined);
+      if (fileInput.current) fileInput.current.value = '';
+      setFileError(err instanceof BatchFileError ? { message: err.message, code: err.code } : { message: `The file could not be read: ${(err as Error).message}` });
     }
   }
 
+  function setHeader(hasHeader: boolean) {
+    if (!file) return;
+    const next = { ...file.source, hasHeader };
+    setFile({ ...file, source: next });
+    setColumn(defaultTextColumn(next));
+  }
+
+  async function run() {
+    if (sourceRows.length === 0) return;
+    if (sourceRows.length > MAX_ROWS) {
+      setFileError({ message: `At most ${MAX_ROWS.toLocaleString('en')} rows per run; this one has ${sourceRows.length.toLocaleString('en')}. Split the file.` });
+      return;
+    }
+    const controller = new AbortController();
+    abort.current = controller;
+    setFileError(undefined);
+    setPhase('running');
+    const todo = rowsToModerate(sourceRows, file ? column : 0, MAX_CHARS);
+    setRows(todo);
+    setProgress({ done: 0, total: todo.length });
+    const outcome = await runBatch(
+      todo,
+      async (texts, signal) => (await api.moderateBatch(texts, { explain: true, signal })).results,
+      {
+        chunkSize: CHUNK,
+        maxChars: MAX_CHARS,
+        signal: controller.signal,
+        statusOf: (err) => (err instanceof ApiError ? err.status : 0),
+        describe: describeError,
+        onProgress: (done, current) => {
+          setProgress({ done, total: todo.length });
+          setRows([...current]);
+        },
+      },
+    );
+    setRows(outcome.rows);
+    setPhase(outcome.cancelled ? 'cancelled' : 'done');
+    abort.current = null;
+    // On a phone the results start below the fold: bring the summary into view.
+    requestAnimationFrame(() => summaryRef.current?.scrollIntoView({ block: 'start', behavior: 'smooth' }));
+  }
+
+  const finished = rows.filter((r) => r.result || r.error);
+  const failed = rows.filter((r) => r.error);
+
   const shown = useMemo(() => {
     const q = search.trim().toLowerCase();
-    const filtered = rows.filter((r) => (!filterSummary || r.summary === filterSummary) && (!q || r.text.toLowerCase().includes(q)));
-    const rank = (r: Row) => (sort.key === 'summary' ? SUMMARIES.indexOf(r.summary) : r[sort.key]);
+    const withResult = rows.filter((r) => r.result || r.error);
+    const filtered = withResult.filter((r) => (!filterSummary || r.result?.ensemble.summary === filterSummary) && (!q || r.text.toLowerCase().includes(q)));
+    const rank = (r: BatchRow): number | string => {
+      const e = r.result?.ensemble;
+      if (sort.key === 'summary') return e ? SUMMARIES.indexOf(e.summary) : -1;
+      if (sort.key === 'primary_issue') return e?.primary_issue ?? '';
+      if (sort.key === 'score') return e?.score ?? -1;
+      return sort.key === 'text' ? r.text : r.line;
+    };
     return filtered.sort((a, b) => {
       const x = rank(a);
       const y = rank(b);
-      return (x < y ? -1 : x > y ? 1 : a.index - b.index) * sort.dir;
+      return (x < y ? -1 : x > y ? 1 : a.line - b.line) * sort.dir;
     });
   }, [rows, filterSummary, search, sort]);
 
-  const sortHeader = (key: SortKey, label: string) => (
+  const sortHeader = (key: SortKey, text: string) => (
     <th scope="col" aria-sort={sort.key === key ? (sort.dir === 1 ? 'ascending' : 'descending') : 'none'}>
       <button
         type="button"
         data-testid={`sort-${key}`}
         onClick={() => setSort((s) => ({ key, dir: s.key === key ? (-s.dir as 1 | -1) : key === 'score' ? -1 : 1 }))}
       >
-        {label} {sort.key === key ? (sort.dir === 1 ? '▲' : '▼') : ''}
+        {text} {sort.key === key ? (sort.dir === 1 ? '▲' : '▼') : ''}
       </button>
     </th>
   );
 
   function exportCsv() {
-    const csv = toCsv(
-      shown.map((r) => ({ index: r.index, text: r.text, summary: r.summary, primary_issue: r.primary_issue, severity: r.severity, score: r.score, sexism: r.sexism, toxicity: r.toxicity })),
-      ['index', 'text', 'summary', 'primary_issue', 'severity', 'score', 'sexism', 'toxicity'],
-    );
-    download(`vigil-batch-${new Date().toISOString().slice(0, 19).replace(/:/g, '')}.csv`, csv, 'text/csv;charset=utf-8');
+    const csv = exportBatchCsv(rows, file ? columns : ['text']);
+    const base = file ? file.name.replace(/\.[^.]+$/, '') : 'pasted';
+    download(`${base}-vigil-${new Date().toISOString().slice(0, 19).replace(/:/g, '')}.csv`, csv, 'text/csv;charset=utf-8');
   }
+
+  const results = rows.map((r) => r.result).filter((r): r is ModerationResponse => r !== undefined);
 
   return (
     <div>
       <div className={styles.batchInputs}>
         <div className="field">
           <label htmlFor="batch-text">Texts, one per line</label>
-          <textarea
-            id="batch-text"
-            data-testid="batch-input"
-            rows={6}
-            value={pasted}
-            disabled={!!fileTexts}
-            onChange={(e) => setPasted(e.target.value)}
-          />
+          <textarea id="batch-text" data-testid="batch-input" rows={6} value={pasted} disabled={!!file || running} onChange={(e) => setPasted(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor="batch-file">…or upload a CSV or TXT file</label>
-          <input ref={fileInput} id="batch-file" data-testid="batch-file" type="file" accept=".csv,.txt,text/csv,text/plain" onChange={(e) => void onFile(e.target.files?.[0])} aria-describedby="batch-file-hint" />
+          <input
+            ref={fileInput}
+            id="batch-file"
+            data-testid="batch-file"
+            type="file"
+            accept=".csv,.txt,text/csv,text/plain"
+            disabled={running}
+            onChange={(e) => void onFile(e.target.files?.[0])}
+            aria-describedby="batch-file-hint"
+          />
           <span id="batch-file-hint" className="hint">
-            CSV: the <code>text</code> column (or the first). TXT: one text per line.
+            CSV (UTF-8): choose the column to moderate; every column comes back in the export. TXT: one text per line.
           </span>
-          {fileTexts && (
-            <span data-testid="batch-file-count">
-              {fileTexts.name}: {fileTexts.texts.length} texts{' '}
+          {file && (
+            <div data-testid="batch-file-info" className={styles.fileInfo}>
+              <span data-testid="batch-file-count">
+                {file.name}: {sourceRows.length} row{sourceRows.length === 1 ? '' : 's'}
+              </span>
+              {file.source.kind === 'csv' && (
+                <>
+                  <label className={styles.inlineCheck}>
+                    <input type="checkbox" data-testid="batch-has-header" checked={file.source.hasHeader} disabled={running} onChange={(e) => setHeader(e.target.checked)} />
+                    First row is a header
+                  </label>
+                  <span className="field">
+                    <label htmlFor="batch-column">Column to moderate</label>
+                    <select id="batch-column" data-testid="batch-column" value={column} disabled={running} onChange={(e) => setColumn(Number(e.target.value))}>
+                      {columns.map((c, j) => (
+                        <option key={j} value={j}>
+                          {c}
+                          {sourceRows[0]?.cells[j] ? ` (e.g. “${sourceRows[0].cells[j]!.slice(0, 30)}”)` : ''}
+                        </option>
+                      ))}
+                    </select>
+                  </span>
+                </>
+              )}
               <button
                 type="button"
                 className="secondary"
+                disabled={running}
                 onClick={() => {
-                  setFileTexts(undefined);
+                  setFile(undefined);
                   if (fileInput.current) fileInput.current.value = '';
                 }}
               >
                 Clear file
               </button>
-            </span>
+            </div>
           )}
         </div>
       </div>
+      {fileError && <ErrorAlert message={fileError.message} testId="batch-file-error" />}
       <div className="field-row">
-        <button type="button" data-testid="batch-run" onClick={() => void run()} disabled={running || texts.length === 0}>
-          {running ? 'Running…' : `Moderate ${texts.length} text${texts.length === 1 ? '' : 's'}`}
+        <button type="button" data-testid="batch-run" onClick={() => void run()} disabled={running || sourceRows.length === 0}>
+          {running ? 'Running…' : `Moderate ${sourceRows.length} text${sourceRows.length === 1 ? '' : 's'}`}
         </button>
         {running && (
-          <button type="button" className="secondary" onClick={() => (cancelled.current = true)}>
-            Stop
+          <button type="button" className="secondary" data-testid="batch-cancel" onClick={() => abort.current?.abort()}>
+            Cancel
           </button>
         )}
       </div>
       {progress && (
-        <div className={styles.progress}>
+        <div className={styles.progress} ref={summaryRef}>
           <progress max={progress.total} value={progress.done} aria-label="Batch progress" data-testid="batch-progress" />
-          <p aria-live="polite" data-testid="batch-status" data-done={progress.done} data-total={progress.total} data-running={running}>
-            {running ? `Processed ${progress.done} of ${progress.total}…` : `Done: ${progress.done} of ${progress.total} processed.`}
+          <p aria-live="polite" data-testid="batch-status" data-done={progress.done} data-total={progress.total} data-running={running} data-phase={phase}>
+            {phase === 'running'
+              ? `Processed ${progress.done} of ${progress.total}…`
+              : phase === 'cancelled'
+                ? `Cancelled: ${progress.done} of ${progress.total} processed; the rest were not sent.`
+                : `Done: ${progress.done} of ${progress.total} processed${failed.length ? `, ${failed.length} with errors` : ''}.`}
           </p>
         </div>
       )}
-      {error && (
-        <p className="alert alert-error" role="alert">
-          {error}
-        </p>
+      {failed.length > 0 && !running && (
+        <ErrorAlert
+          tone="warn"
+          testId="batch-row-errors"
+          message={`${failed.length} row${failed.length === 1 ? '' : 's'} could not be moderated; the others were.`}
+          lines={failed.slice(0, 20).map((r) => `Line ${r.line}: ${r.error}`).concat(failed.length > 20 ? [`…and ${failed.length - 20} more (see the export).`] : [])}
+        />
       )}
-      {rows.length > 0 && (
+      {(phase === 'done' || phase === 'cancelled') && results.length > 0 && <BatchChart results={results} />}
+      {finished.length > 0 && (
         <>
           <div className="field-row">
             <div className="field">
@@ -199,7 +259,7 @@ export function BatchTab() {
                 <option value="">All</option>
                 {SUMMARIES.map((s) => (
                   <option key={s} value={s}>
-                    {s.replace(/_/g, ' ')}
+                    {label(s)}
                   </option>
                 ))}
               </select>
@@ -209,17 +269,17 @@ export function BatchTab() {
               <input id="batch-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
             </div>
             <div className="field" style={{ justifyContent: 'flex-end' }}>
-              <button type="button" className="secondary" data-testid="batch-export" onClick={exportCsv}>
-                Export CSV ({shown.length})
+              <button type="button" className="secondary" data-testid="batch-export" onClick={exportCsv} disabled={running}>
+                Export CSV (all {rows.length} rows)
               </button>
             </div>
           </div>
           <div className="table-wrap">
-            <table data-testid="batch-table">
+            <table data-testid="batch-table" className={styles.batchTable}>
               <caption className="visually-hidden">Batch results, {shown.length} rows</caption>
               <thead>
                 <tr>
-                  {sortHeader('index', '#')}
+                  {sortHeader('line', 'Line')}
                   {sortHeader('text', 'Text')}
                   {sortHeader('summary', 'Verdict')}
                   {sortHeader('primary_issue', 'Issue')}
@@ -228,14 +288,20 @@ export function BatchTab() {
               </thead>
               <tbody>
                 {shown.map((r) => (
-                  <tr key={r.index} data-testid="batch-row" data-score={r.score}>
-                    <td>{r.index}</td>
-                    <td className={styles.textCell}>{r.text}</td>
-                    <td>
-                      <EnsembleBadge ensemble={r.result.ensemble} />
+                  <tr key={r.line} data-testid="batch-row" data-line={r.line} data-score={r.result?.ensemble.score ?? ''} data-error={r.error ? 'true' : 'false'}>
+                    <td data-label="Line">{r.line}</td>
+                    <td data-label="Text" className={styles.textCell}>
+                      {r.text.length > 500 ? `${r.text.slice(0, 500)}…` : r.text || <em className="muted">(empty)</em>}
+                      {r.result?.explanations?.language?.non_english && (
+                        <span className="badge badge-medium" data-testid="batch-language-note">
+                          {' '}
+                          not English
+                        </span>
+                      )}
                     </td>
-                    <td>{r.primary_issue.replace(/_/g, ' ')}</td>
-                    <td>{r.score.toFixed(2)}</td>
+                    <td data-label="Verdict">{r.result ? <EnsembleBadge ensemble={r.result.ensemble} /> : <span data-testid="batch-row-error">Error: {r.error}</span>}</td>
+                    <td data-label="Issue">{r.result ? label(r.result.ensemble.primary_issue) : '—'}</td>
+                    <td data-label="Score">{r.result ? r.result.ensemble.score.toFixed(2) : '—'}</td>
                   </tr>
                 ))}
               </tbody>

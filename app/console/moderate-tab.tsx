@@ -1,16 +1,50 @@
 'use client';
 /**
  * One text: a live preview from the in-browser Worker while typing (debounced), and the
- * authoritative server verdict on "Moderate". The preview is labelled as such.
+ * authoritative server verdict on "Moderate". The preview is labelled as such. Both say when the
+ * text is not English (the models read English). After the server verdict the tab says whether
+ * and when the text was queued for review (found by its text hash), and on a narrow screen the
+ * verdict is scrolled into view.
  */
 import { useEffect, useRef, useState } from 'react';
 import type { ModerationResponse } from '@/lib/contracts/moderation';
 import { createModerationClient, type Backend, type ModerationClient } from '@/lib/browser/moderation-client';
-import { api, describeError } from '@/lib/browser/vigil-api';
+import { api } from '@/lib/browser/vigil-api';
+import type { ReviewItem } from '@/lib/contracts/reviews';
+import { normaliseForHash } from '@/lib/reviews/normalise-text';
+import { ErrorAlert } from './error-alert';
 import { VerdictView } from './verdict-view';
 import styles from './console.module.css';
 
 const DEBOUNCE_MS = 300;
+/** Recording is fire-and-forget on the server: look for the queue item a few times. */
+const QUEUE_LOOKUPS = 6;
+const QUEUE_LOOKUP_EVERY_MS = 400;
+
+/** The queue's identity of a text (lib/reviews/text-hash.ts), computed in the browser. */
+async function textHashInBrowser(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(normaliseForHash(text)));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+type QueueState = { state: 'looking' } | { state: 'queued'; item: ReviewItem } | { state: 'not-queued'; why: string } | { state: 'unknown' };
+
+function QueueNote({ queue }: { queue: QueueState }) {
+  if (queue.state === 'unknown') return null;
+  return (
+    <p className="muted" data-testid="moderate-queued" data-state={queue.state}>
+      {queue.state === 'looking' && 'Looking for this text in the review queue…'}
+      {queue.state === 'not-queued' && queue.why}
+      {queue.state === 'queued' && (
+        <>
+          Queued for review <time dateTime={queue.item.first_seen_at}>{new Date(queue.item.first_seen_at).toLocaleString()}</time>
+          {queue.item.seen_count > 1 && <> · seen {queue.item.seen_count} times, last <time dateTime={queue.item.last_seen_at}>{new Date(queue.item.last_seen_at).toLocaleString()}</time></>}
+          {queue.item.status !== 'pending' && <> · {queue.item.status}</>}.
+        </>
+      )}
+    </p>
+  );
+}
 
 type PreviewPhase = 'loading' | 'ready' | 'running' | 'error';
 
@@ -25,7 +59,10 @@ export function ModerateTab() {
   const [previewError, setPreviewError] = useState('');
   const [server, setServer] = useState<ModerationResponse | undefined>();
   const [serverBusy, setServerBusy] = useState(false);
-  const [serverError, setServerError] = useState('');
+  const [serverError, setServerError] = useState<unknown>();
+  const [queue, setQueue] = useState<QueueState>({ state: 'unknown' });
+  const serverPanel = useRef<HTMLElement>(null);
+  const lookup = useRef(0);
 
   useEffect(() => {
     const client = createModerationClient({ onStatus: (m) => m.backend && setBackend(m.backend) });
@@ -71,17 +108,47 @@ export function ModerateTab() {
     return () => clearTimeout(timer);
   }, [text, modelsReady]);
 
+  async function findInQueue(result: ModerationResponse) {
+    const id = ++lookup.current;
+    if (result.ensemble.summary === 'likely_safe') {
+      setQueue({ state: 'not-queued', why: 'Not queued for review: the verdict is likely safe.' });
+      return;
+    }
+    setQueue({ state: 'looking' });
+    try {
+      const hash = await textHashInBrowser(result.text);
+      for (let i = 0; i < QUEUE_LOOKUPS && id === lookup.current; i++) {
+        const page = await api.listReviews({ status: 'all', text_hash: hash, limit: 1 });
+        if (id !== lookup.current) return;
+        if (page.items[0]) return setQueue({ state: 'queued', item: page.items[0] });
+        await new Promise((r) => setTimeout(r, QUEUE_LOOKUP_EVERY_MS));
+      }
+      if (id === lookup.current) setQueue({ state: 'not-queued', why: 'Not in the review queue (recording may be off, or this client reached its hourly quota).' });
+    } catch {
+      // Without a session (API_KEYS) the queue is not readable: say nothing rather than guess.
+      if (id === lookup.current) setQueue({ state: 'unknown' });
+    }
+  }
+
   async function moderateOnServer() {
     if (text.trim() === '') return;
     setServerBusy(true);
-    setServerError('');
+    setServerError(undefined);
+    setQueue({ state: 'unknown' });
     try {
-      setServer(await api.moderateText(text));
+      const result = await api.moderateText(text);
+      setServer(result);
+      void findInQueue(result);
     } catch (err) {
       setServer(undefined);
-      setServerError(describeError(err));
+      setServerError(err);
     } finally {
       setServerBusy(false);
+      // On a phone the verdict is below the fold: bring it into view.
+      requestAnimationFrame(() => {
+        const panel = serverPanel.current;
+        if (panel && panel.getBoundingClientRect().top > window.innerHeight * 0.6) panel.scrollIntoView({ block: 'start', behavior: 'smooth' });
+      });
     }
   }
 
@@ -146,26 +213,23 @@ export function ModerateTab() {
           </div>
         </section>
 
-        <section className={styles.panel} aria-labelledby="server-heading">
+        <section className={styles.panel} aria-labelledby="server-heading" ref={serverPanel} data-testid="server-panel">
           <div className={styles.panelHead}>
             <h2 id="server-heading">
               Server verdict <span className="badge badge-low">authoritative</span>
             </h2>
           </div>
           <div aria-live="polite">
-            {serverError && (
-              <p className="alert alert-error" role="alert">
-                {serverError}
-              </p>
-            )}
+            {serverError !== undefined && <ErrorAlert error={serverError} testId="server-error" />}
             {server ? (
               <>
                 {stale && <p className="alert alert-warn">The text changed since this verdict; press Moderate again.</p>}
                 <VerdictView result={server} testId="server-verdict" />
+                <QueueNote queue={queue} />
                 <p className="muted">Server time {server.meta.processing_time_ms} ms.</p>
               </>
             ) : (
-              !serverError && <p className="muted">No server verdict yet.</p>
+              serverError === undefined && <p className="muted">No server verdict yet.</p>
             )}
           </div>
         </section>

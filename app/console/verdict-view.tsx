@@ -33,9 +33,12 @@ export function EnsembleBadge({ ensemble }: { ensemble: ModerationResponse['ense
   );
 }
 
+type Explanations = NonNullable<ModerationResponse['explanations']>;
+
 /** The text with rule matches marked; spans index the normalised text, which equals the input for plain text. */
-function Highlighted({ result }: { result: ModerationResponse }) {
-  const spans = [...(result.explanations?.rules ?? [])]
+export function Highlighted({ text, rules }: { text: string; rules: Explanations['rules'] }) {
+  const result = { text };
+  const spans = [...rules]
     .filter((s) => s.start >= 0 && s.end <= result.text.length && s.end > s.start)
     .sort((a, b) => a.start - b.start);
   if (spans.length === 0) return null;
@@ -81,7 +84,66 @@ export function VerdictView({ result, testId }: { result: ModerationResponse; te
         <span className={styles.smallHeading}>Rules: </span>
         {flags.length === 0 ? <span className="muted">no rule fired</span> : flags.map((f) => <span key={f} className="badge badge-high">{f.replace(/_/g, ' ')}</span>)}
       </p>
-      <Highlighted result={result} />
+      <Highlighted text={result.text} rules={result.explanations?.rules ?? []} />
+      {result.explanations?.decision && <DecisionLine decision={result.explanations.decision} />}
+      {result.explanations?.language && <LanguageNote language={result.explanations.language} />}
+    </div>
+  );
+}
+
+const LANGUAGE_NAMES: Record<string, string> = {
+  spa: 'Spanish', deu: 'German', fra: 'French', por: 'Portuguese', ita: 'Italian', nld: 'Dutch', pol: 'Polish',
+  tur: 'Turkish', rus: 'Russian', ukr: 'Ukrainian', arb: 'Arabic', cmn: 'Chinese', jpn: 'Japanese', kor: 'Korean',
+  hin: 'Hindi', ind: 'Indonesian', swe: 'Swedish', ron: 'Romanian', ces: 'Czech', hun: 'Hungarian', ell: 'Greek',
+};
+
+export const languageName = (code: string) => LANGUAGE_NAMES[code] ?? `language code ${code}`;
+
+/** Says when a text is not English: the models were trained on English and their verdict on it is unreliable. */
+export function LanguageNote({ language }: { language: NonNullable<Explanations['language']> }) {
+  if (!language.non_english) return null;
+  return (
+    <p className="alert alert-warn" data-testid="language-note" data-language={language.code}>
+      This text looks like <strong>{languageName(language.code)}</strong>, not English. The models read English, so this verdict may
+      miss harm in it: have a person check it.
+    </p>
+  );
+}
+
+/** Which model (or rule set) and threshold decided the summary. */
+export function DecisionLine({ decision }: { decision: NonNullable<Explanations['decision']> }) {
+  const issue = decision.issue.replace(/_/g, ' ');
+  return (
+    <p className={styles.decisionLine} data-testid="decided-by" data-model={decision.model}>
+      <span className={styles.smallHeading}>Decided by: </span>
+      {decision.probability === null || decision.threshold === null ? (
+        <>
+          a <code>{decision.model}</code> rule hit ({issue}), fixed risk {decision.risk.toFixed(2)}
+        </>
+      ) : (
+        <>
+          <code>{decision.model}</code>, {issue} probability {decision.probability.toFixed(2)} against its threshold {decision.threshold.toFixed(2)}{' '}
+          (risk {decision.risk.toFixed(2)}; 0.50 = at threshold)
+        </>
+      )}
+    </p>
+  );
+}
+
+/** The sexism model's strongest n-grams for this text (positive weights push towards sexist). */
+export function NgramList({ ngrams }: { ngrams: Explanations['sexism'] }) {
+  if (ngrams.length === 0) return <p className="muted">No sexism n-grams contributed.</p>;
+  return (
+    <div>
+      <span className={styles.smallHeading}>Sexism n-grams: </span>
+      <ul className={styles.ngrams} data-testid="sexism-ngrams">
+        {ngrams.map((g) => (
+          <li key={g.feature} data-testid="sexism-ngram">
+            <code>{g.feature}</code> {g.weight >= 0 ? '+' : '−'}
+            {Math.abs(g.weight).toFixed(2)}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

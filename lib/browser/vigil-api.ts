@@ -30,11 +30,26 @@ import {
   auditListEnvelopeSchema,
   decisionEnvelopeSchema,
   reviewListEnvelopeSchema,
+  reviewExplanationEnvelopeSchema,
+  undoEnvelopeSchema,
   type AuditList,
   type Decision,
   type DecisionResult,
+  type ReviewExplanation,
   type ReviewList,
+  type UndoResult,
 } from '@/lib/contracts/reviews';
+
+/** The review queue's filters as the console sends them (empty = any). */
+export interface ReviewListFilters {
+  status?: string;
+  primary_issue?: string;
+  severity?: string;
+  source?: string;
+  q?: string;
+  from?: string;
+  to?: string;
+}
 import { sessionEnvelopeSchema, type SessionStatus } from '@/lib/contracts/session';
 
 /** A failed request: `status` 0 means the server was not reached (offline, DNS, reset). */
@@ -59,6 +74,8 @@ async function send(url: string, init?: RequestInit): Promise<Response> {
   try {
     return await fetch(url, { cache: 'no-store', ...init });
   } catch (err) {
+    // A cancelled request is not a network failure: callers tell it apart by its name.
+    if ((err as Error).name === 'AbortError') throw err;
     throw new ApiError(0, 'NETWORK_ERROR', `The server could not be reached (${(err as Error).message}).`);
   }
 }
@@ -110,15 +127,20 @@ const jsonInit = (method: string, body: unknown): RequestInit => ({
 export const api = {
   moderateText: (text: string, explain = true): Promise<ModerationResponse> =>
     v1(moderationResponseSchema, '/v1/moderate/text', jsonInit('POST', { text, explain })),
-  moderateBatch: (texts: string[]): Promise<BatchResponse> => v1(batchResponseSchema, '/v1/moderate/batch', jsonInit('POST', { texts })),
+  moderateBatch: (texts: string[], options: { explain?: boolean; signal?: AbortSignal } = {}): Promise<BatchResponse> =>
+    v1(batchResponseSchema, '/v1/moderate/batch', { ...jsonInit('POST', { texts, explain: options.explain }), signal: options.signal }),
   health: (): Promise<HealthResponse> => v1(healthResponseSchema, '/v1/health'),
   models: (): Promise<ModelsResponse> => v1(modelsResponseSchema, '/v1/models'),
 
-  listReviews: (q: { primary_issue?: string; severity?: string; status?: string; limit?: number }): Promise<ReviewList> => {
+  listReviews: (q: ReviewListFilters & { cursor?: string; limit?: number; text_hash?: string }, signal?: AbortSignal): Promise<ReviewList> => {
     const params = new URLSearchParams();
     for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== '') params.set(k, String(v));
-    return apiV1(reviewListEnvelopeSchema, `/api/v1/reviews?${params}`);
+    return apiV1(reviewListEnvelopeSchema, `/api/v1/reviews?${params}`, { signal });
   },
+  undoDecision: (reviewId: string): Promise<UndoResult> =>
+    apiV1(undoEnvelopeSchema, `/api/v1/reviews/${encodeURIComponent(reviewId)}/undo`, { method: 'POST' }),
+  explainReview: (reviewId: string): Promise<ReviewExplanation> =>
+    apiV1(reviewExplanationEnvelopeSchema, `/api/v1/reviews/${encodeURIComponent(reviewId)}/explain`),
   decide: (reviewId: string, body: { decision: Decision; moderator: string; note: string; client_decision_id: string }): Promise<DecisionResult> =>
     apiV1(decisionEnvelopeSchema, `/api/v1/reviews/${encodeURIComponent(reviewId)}/decision`, jsonInit('POST', body)),
   audit: (limit = 100): Promise<AuditList> => apiV1(auditListEnvelopeSchema, `/api/v1/reviews/audit?limit=${limit}`),
@@ -167,6 +189,7 @@ export const ERROR_HELP: Record<string, string> = {
   FACE_NOT_FOUND: 'That photo was already removed',
   PERSON_NOT_FOUND: 'This person no longer exists (perhaps deleted elsewhere)',
   NOT_FOUND: 'Not found',
+  UNDO_NOT_POSSIBLE: 'This decision can no longer be undone',
   UNAUTHORIZED: 'Sign in first: this server needs an API key (Sign in, top right)',
   FORBIDDEN: 'This server does not allow that from here',
   RATE_LIMITED: 'Too many requests; wait a minute and try again',
@@ -182,4 +205,16 @@ export function describeError(err: unknown): string {
     return help ? `${help}. (${err.code}: ${err.message})` : err.message;
   }
   return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * An error for people: a plain sentence first, the code and the server's message kept for a
+ * "Details" disclosure (support and bug reports need them; a reader does not).
+ */
+export function errorParts(err: unknown): { message: string; code?: string; detail?: string } {
+  if (err instanceof ApiError) {
+    const help = ERROR_HELP[err.code] ?? (err.status >= 500 ? ERROR_HELP.INTERNAL_ERROR : undefined);
+    return { message: help ? `${help}.` : err.message, code: err.code, detail: err.message };
+  }
+  return { message: err instanceof Error ? err.message : String(err) };
 }

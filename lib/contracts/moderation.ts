@@ -113,6 +113,23 @@ export const explanationsSchema = z.object({
     z.object({ flag: z.string(), term: z.string(), start: z.number().int(), end: z.number().int() }),
   ),
   sexism: z.array(z.object({ feature: z.string(), weight: z.number() })),
+  decision: z
+    .object({
+      issue: z.string().describe('The issue whose risk is the ensemble score (`none` when the summary is likely_safe).'),
+      model: z.string().describe('The model or rule set that set that risk.'),
+      probability: z.number().nullable().describe('The model probability for the issue; null for a rule hit.'),
+      threshold: z.number().nullable().describe("The model's decision threshold for the issue (risk 0.5); null for a rule hit."),
+      risk: z.number().describe('The risk on the common scale, equal to the ensemble score.'),
+    })
+    .optional()
+    .describe('Which model and threshold decided the summary.'),
+  language: z
+    .object({
+      code: z.string().describe('ISO 639-3 code of the likeliest language, `und` when too short to tell.'),
+      non_english: z.boolean().describe('The models read English: their verdict on other languages is unreliable.'),
+    })
+    .optional()
+    .describe('Language identification (franc-min).'),
 });
 
 export const moderationResponseSchema = z.object({

@@ -7,15 +7,23 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import './zod-config';
 import { SEVERITIES } from '@/lib/moderation/types';
-import { PRIMARY_ISSUES, SUMMARIES } from './moderation';
+import { explanationsSchema, PRIMARY_ISSUES, SUMMARIES } from './moderation';
 import { envelopeSchema, errorEnvelopeSchema, hasNoNul, NO_NUL_MESSAGE } from './persons';
+import { TEXT_HASH_PATTERN } from '@/lib/reviews/normalise-text';
 
 export { PRIMARY_ISSUES, SEVERITIES, SUMMARIES };
 
 export const REVIEW_STATUSES = ['pending', 'confirmed', 'overturned', 'expired'] as const;
 export const DECISIONS = ['confirm', 'overturn'] as const;
+/** What the audit log holds: the decisions, and `undo` (a decision taken back within REVIEW_UNDO_SECONDS). */
+export const AUDIT_ACTIONS = [...DECISIONS, 'undo'] as const;
+/** The endpoints that feed the queue. */
+export const REVIEW_SOURCES = ['text', 'batch'] as const;
 export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 export type Decision = (typeof DECISIONS)[number];
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+export type ReviewSource = (typeof REVIEW_SOURCES)[number];
+export const MAX_SEARCH_CHARS = 200;
 
 export const MAX_MODERATOR_CHARS = 100;
 export const MAX_NOTE_CHARS = 2000;
@@ -31,26 +39,37 @@ export const reviewItemSchema = z.object({
   verdict: z.record(z.string(), z.unknown()).describe('The server verdict as answered: `label` and `ensemble`.'),
   model_versions: z.array(z.string()),
   status: z.enum(REVIEW_STATUSES),
-  created_at: z.iso.datetime(),
+  created_at: z.iso.datetime().describe('When the text was first queued (same as first_seen_at).'),
+  first_seen_at: z.iso.datetime().describe('When the text was first queued.'),
+  last_seen_at: z.iso.datetime().describe('The latest moderation of this text (after normalisation).'),
+  seen_count: z.number().int().min(1).describe('How many server moderations of this text were not likely_safe.'),
+  sources: z.array(z.enum(REVIEW_SOURCES)).describe('Endpoints that saw it: `text`, `batch`.'),
   decided_at: z.iso.datetime().nullable(),
   decided_by: z.string().nullable(),
 });
 export type ReviewItem = z.infer<typeof reviewItemSchema>;
 
 export const listReviewsQuerySchema = z.object({
-  status: z.enum(REVIEW_STATUSES).default('pending'),
+  status: z.enum([...REVIEW_STATUSES, 'all']).default('pending'),
+  text_hash: z.string().regex(TEXT_HASH_PATTERN, 'a lowercase hex SHA-256').optional(),
   primary_issue: z.enum(PRIMARY_ISSUES).optional(),
   severity: z.enum(SEVERITIES).optional(),
+  source: z.enum(REVIEW_SOURCES).optional(),
+  q: z.string().refine(hasNoNul, NO_NUL_MESSAGE).trim().max(MAX_SEARCH_CHARS).optional(),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+  cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
 });
 export type ListReviewsQuery = z.infer<typeof listReviewsQuerySchema>;
 
 export const reviewListSchema = z.object({
-  items: z.array(reviewItemSchema).describe('Newest first.'),
-  total: z.number().int().min(0),
+  items: z.array(reviewItemSchema).describe('Newest first (by first_seen_at).'),
+  total: z.number().int().min(0).describe('Items matching the filters (all pages).'),
   limit: z.number().int(),
   offset: z.number().int(),
+  next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page.'),
 });
 export type ReviewList = z.infer<typeof reviewListSchema>;
 
@@ -64,7 +83,9 @@ export const decisionRequestSchema = z
       .min(1, 'must not be empty')
       .max(MAX_MODERATOR_CHARS)
       .default(DEFAULT_MODERATOR)
-      .describe('Who decided. No authentication exists yet: the console sends the name typed in its field.'),
+      .describe(
+        'Who decided, when API_KEYS is unset. With API_KEYS the server records the signed-in key (`key:<key id>`) and ignores this field.',
+      ),
     note: z.string().refine(hasNoNul, NO_NUL_MESSAGE).trim().max(MAX_NOTE_CHARS).default(''),
     client_decision_id: z
       .string()
@@ -81,7 +102,7 @@ export type DecisionRequest = z.infer<typeof decisionRequestSchema>;
 export const auditEntrySchema = z.object({
   decision_id: z.uuid(),
   review_id: z.uuid(),
-  decision: z.enum(DECISIONS),
+  decision: z.enum(AUDIT_ACTIONS),
   moderator: z.string(),
   note: z.string(),
   client_decision_id: z.string().nullable(),
@@ -100,6 +121,19 @@ export const decisionResultSchema = z.object({
 });
 export type DecisionResult = z.infer<typeof decisionResultSchema>;
 
+export const undoResultSchema = z.object({
+  item: reviewItemSchema.describe('Back to pending.'),
+  entry: auditEntrySchema.describe('The `undo` entry appended to the audit log.'),
+});
+export type UndoResult = z.infer<typeof undoResultSchema>;
+
+/** Why an item was flagged: the moderation's explanations, recomputed on the stored text without recording it again. */
+export const reviewExplanationSchema = z.object({
+  review_id: z.uuid(),
+  explanations: explanationsSchema,
+});
+export type ReviewExplanation = z.infer<typeof reviewExplanationSchema>;
+
 export const listAuditQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
@@ -115,6 +149,8 @@ export type AuditList = z.infer<typeof auditListSchema>;
 export const reviewListEnvelopeSchema = envelopeSchema(reviewListSchema);
 export const decisionEnvelopeSchema = envelopeSchema(decisionResultSchema);
 export const auditListEnvelopeSchema = envelopeSchema(auditListSchema);
+export const undoEnvelopeSchema = envelopeSchema(undoResultSchema);
+export const reviewExplanationEnvelopeSchema = envelopeSchema(reviewExplanationSchema);
 
 const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
 
@@ -129,12 +165,21 @@ export function registerReviewPaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'get',
     path: '/api/v1/reviews',
-    summary: 'Recorded moderations awaiting review (or with another status), newest first',
+    summary: 'Recorded moderations awaiting review (or with another status), one per distinct text, newest first',
     request: {
       query: z.object({
-        status: z.enum(REVIEW_STATUSES).optional(),
+        status: z.enum([...REVIEW_STATUSES, 'all']).optional().describe('Default `pending`; `all` for every status.'),
+        text_hash: z
+          .string()
+          .optional()
+          .describe('Only the item of this text: hex SHA-256 of the text after NFKC, whitespace runs collapsed to one space, trimmed.'),
         primary_issue: z.enum(PRIMARY_ISSUES).optional(),
         severity: z.enum(SEVERITIES).optional(),
+        source: z.enum(REVIEW_SOURCES).optional().describe('Only texts seen by this endpoint.'),
+        q: z.string().max(MAX_SEARCH_CHARS).optional().describe('Case-insensitive substring of the text.'),
+        from: z.iso.datetime().optional().describe('Last seen at or after this time.'),
+        to: z.iso.datetime().optional().describe('Last seen before this time.'),
+        cursor: z.string().optional().describe('`next_cursor` of the previous page (then `offset` is ignored).'),
         limit: z.number().int().min(1).max(200).optional(),
         offset: z.number().int().min(0).optional(),
       }),
@@ -154,6 +199,29 @@ export function registerReviewPaths(registry: OpenAPIRegistry): void {
       400: json(error, 'VALIDATION_ERROR (names the field).'),
       404: json(error, 'NOT_FOUND: no review item with this id.'),
       415: json(error, 'UNSUPPORTED_MEDIA_TYPE: not application/json.'),
+      503: unavailable,
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/reviews/{review_id}/undo',
+    summary: 'Take back a decision made within REVIEW_UNDO_SECONDS: the item is pending again; appends `undo` to the audit log',
+    request: { params: z.object({ review_id: z.uuid() }) },
+    responses: {
+      200: json(registry.register('ReviewUndoEnvelope', undoEnvelopeSchema), 'The item, pending again, and the undo entry.'),
+      404: json(error, 'NOT_FOUND: no review item with this id.'),
+      409: json(error, 'UNDO_NOT_POSSIBLE: the item is not decided, or its decision is older than REVIEW_UNDO_SECONDS.'),
+      503: unavailable,
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/reviews/{review_id}/explain',
+    summary: 'Why an item was flagged: rule spans, sexism n-grams, the deciding model and threshold, the language',
+    request: { params: z.object({ review_id: z.uuid() }) },
+    responses: {
+      200: json(registry.register('ReviewExplanationEnvelope', reviewExplanationEnvelopeSchema), 'The explanations of the stored text.'),
+      404: json(error, 'NOT_FOUND: no review item with this id, or its text was purged (retention).'),
       503: unavailable,
     },
   });

@@ -15,6 +15,11 @@ export const sessionStatusSchema = z.object({
   auth_required: z.boolean().describe('Whether the server has API_KEYS configured.'),
   authenticated: z.boolean().describe('Whether this request carries a valid key or session cookie.'),
   expires_at: z.iso.datetime().nullable().describe('When the session cookie expires (null without a session).'),
+  moderator: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('The identity review decisions are recorded against (`key:<key id>`); null when not authenticated by a key.'),
 });
 export type SessionStatus = z.infer<typeof sessionStatusSchema>;
 

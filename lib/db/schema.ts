@@ -67,9 +67,19 @@ export const reviewItems = pgTable(
     decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
     decidedBy: text('decided_by'),
     textPurgedAt: timestamp('text_purged_at', { withTimezone: true, mode: 'date' }),
+    /** When the text was first queued. */
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** Migration 0005: SHA-256 of the normalised text (lib/reviews/text-hash.ts); one item per hash. */
+    textHash: text('text_hash').unique('review_items_text_hash_idx'),
+    seenCount: integer('seen_count').notNull().default(1),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** Endpoints that saw the text: `text`, `batch`. */
+    sources: text('sources').array().notNull().default(sql`'{}'`),
   },
-  (t) => [index('review_items_status_created_idx').on(t.status, t.createdAt, t.id)],
+  (t) => [
+    index('review_items_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('review_items_status_last_seen_idx').on(t.status, t.lastSeenAt, t.id),
+  ],
 );
 
 /** Append-only audit log of review decisions (a trigger refuses UPDATE and DELETE). */
@@ -78,7 +88,7 @@ export const reviewDecisions = pgTable(
   {
     id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
     reviewId: uuid('review_id').notNull(),
-    decision: text('decision').$type<'confirm' | 'overturn'>().notNull(),
+    decision: text('decision').$type<'confirm' | 'overturn' | 'undo'>().notNull(),
     moderator: text('moderator').notNull(),
     note: text('note').notNull().default(''),
     /** Idempotency key from the browser's offline queue: a replayed decision is stored once. */

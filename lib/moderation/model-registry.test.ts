@@ -77,7 +77,12 @@ describe('moderate', () => {
   it('adds explanations only when asked', async () => {
     const models = await new ModelRegistry(loaders()).models();
     const [r] = await moderate(models, ['women'], { explain: true });
-    expect(r!.explanations).toEqual({ rules: [], sexism: [{ feature: 'women', weight: 1 }] });
+    expect(r!.explanations).toEqual({
+      rules: [],
+      sexism: [{ feature: 'women', weight: 1 }],
+      decision: { issue: 'sexism', model: 'sexism_lasso_v1', probability: 0.9, threshold: 0.5, risk: 0.9 },
+      language: { code: 'und', non_english: false },
+    });
   });
 
   it('reports the time spent in each model once per call (the server feeds its metrics from it)', async () => {

@@ -5,6 +5,8 @@
  */
 import type { ModerationResponse } from '@/lib/contracts/moderation';
 import { combine } from './ensemble';
+import { detectLanguage } from './detect-language';
+import { explainDecision } from './explain-decision';
 import type { LoadedModels } from './model-registry';
 import { preprocess } from './preprocess';
 import { MODEL_VERSIONS, TOXICITY_VERSION } from './types';
@@ -73,6 +75,8 @@ export async function moderate(
       response.explanations = {
         rules: r.matches.map((m) => ({ flag: m.flag, term: m.term, start: m.start, end: m.end })),
         sexism: models.sexism.explain(pre[i]!, options.explainTop ?? 10),
+        decision: explainDecision(s, t, r.label, models.policy, response.ensemble),
+        language: detectLanguage(text),
       };
     }
     return response;

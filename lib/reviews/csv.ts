@@ -1,18 +1,20 @@
 /**
- * CSV in and out, shared by the server (audit-log export) and the console (batch upload and
- * export). RFC 4180: comma separated, CRLF rows, fields with a comma, quote or line break are
- * quoted and quotes doubled. Text cells that a spreadsheet would run as a formula (`=`, `+`,
+ * CSV out (audit-log and batch exports) and a small reader for tests; batch uploads are read with
+ * csv-parse (lib/batch/read-batch-file.ts). RFC 4180: comma separated, CRLF rows, fields with a
+ * comma, quote or line break are quoted and quotes doubled. Text cells that a spreadsheet would run as a formula (`=`, `+`,
  * `-`, `@`, tab, CR first) get a leading `'`: moderated texts are untrusted input.
  */
 
 export type CsvCell = string | number | boolean | null | undefined;
 
 const FORMULA_START = /^[=+\-@\t\r]/;
+const NEGATIVE_NUMBER = /^-\d+(?:\.\d+)?$/;
 
 export function csvCell(value: CsvCell): string {
   if (value === null || value === undefined) return '';
   let s = typeof value === 'string' ? value : String(value);
-  if (typeof value === 'string' && FORMULA_START.test(s)) s = `'${s}`;
+  // A negative number is data, not a formula: batch exports keep the user's cells as they were.
+  if (typeof value === 'string' && FORMULA_START.test(s) && !NEGATIVE_NUMBER.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
@@ -56,33 +58,4 @@ export function parseCsv(text: string): string[][] {
     rows.push(row);
   }
   return rows;
-}
-
-/**
- * The texts of an uploaded batch file. `.csv`: the column named `text` (any case) when the
- * header has one, else the first column, header kept unless it is exactly `text`. Anything else
- * (`.txt`, pasted lines): one text per non-empty line. Blank texts are dropped.
- */
-export function textsFromUpload(content: string, fileName = ''): string[] {
-  if (/\.csv$/i.test(fileName)) {
-    const rows = parseCsv(content).filter((r) => r.some((f) => f.trim() !== ''));
-    if (rows.length === 0) return [];
-    const header = rows[0]!.map((h) => h.trim().toLowerCase());
-    const col = header.indexOf('text');
-    const body = col >= 0 ? rows.slice(1) : rows;
-    return body.map((r) => (r[col >= 0 ? col : 0] ?? '').trim()).filter((t) => t.length > 0);
-  }
-  return content
-    .replace(/^\uFEFF/, '')
-    .split(/\r?\n|\r/)
-    .map((l) => l.trim())
-    .filter((l) => l.length > 0);
-}
-
-/** Split `items` into chunks of at most `size` (the batch endpoint takes 100 texts). */
-export function chunk<T>(items: readonly T[], size: number): T[][] {
-  if (size < 1) throw new RangeError('chunk size must be at least 1');
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }

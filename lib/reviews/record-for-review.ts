@@ -1,6 +1,7 @@
 /**
  * The moderation endpoints' hook into the review queue. Fire-and-forget: the moderation answer
- * never waits for the database and never fails because of it. While the database is unreachable,
+ * never waits for the database and never fails because of it. New texts go through the
+ * client's hourly quota and the storage cap (review-store.ts); texts already queued are counted. While the database is unreachable,
  * recording pauses for a back-off period (one error line, not one per request) and the verdicts
  * of that period are not recorded.
  */
@@ -10,20 +11,38 @@ import { env } from '@/lib/env';
 import { logger } from '@/lib/observability/logger';
 import { errorForLog } from '@/lib/observability/redact';
 import { metrics } from '@/lib/observability/metrics';
+import type { ReviewSource } from '@/lib/contracts/reviews';
 import { needsReview } from './review-store';
 import { reviewStore } from './review-service';
+import { admitReviewItems } from './review-quota';
 
 const BACKOFF_MS = 30_000;
 let pausedUntil = 0;
 
-export function recordForReview(results: readonly ModerationResponse[]): void {
+export interface RecordContext {
+  /** The rate-limit key of the client (its address): the quota is per client. */
+  client: string;
+  source: ReviewSource;
+}
+
+export function recordForReview(results: readonly ModerationResponse[], context: RecordContext): void {
   try {
-    if (!env().REVIEW_QUEUE) return;
+    const e = env();
+    if (e.REVIEW_QUEUE === 'off') return;
     if (!results.some(needsReview)) return;
     if (Date.now() < pausedUntil) return;
     const pending = metrics().reviewPendingWrites;
     pending.inc();
-    const recorded = reviewStore().then((store) => store.record(results));
+    const recorded = reviewStore().then(async (store) => {
+      const outcome = await store.record(results, new Date(), {
+        source: context.source,
+        admit: (n) => admitReviewItems(context.client, n),
+        maxItems: e.REVIEW_MAX_ITEMS,
+      });
+      // Counts only: the client address and the texts stay out of the log.
+      if (outcome.refused > 0) logger().warn({ refused: outcome.refused, source: context.source }, 'review quota reached; new texts not queued');
+      if (outcome.evicted > 0) logger().info({ evicted: outcome.evicted, maxItems: e.REVIEW_MAX_ITEMS }, 'review queue full; oldest pending items evicted');
+    });
     recorded
       .catch((err: unknown) => {
         pausedUntil = Date.now() + BACKOFF_MS;

@@ -9,7 +9,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorEnvelopeSchema } from '@/lib/contracts/persons';
-import { auditListEnvelopeSchema, decisionEnvelopeSchema, reviewListEnvelopeSchema } from '@/lib/contracts/reviews';
+import {
+  auditListEnvelopeSchema,
+  decisionEnvelopeSchema,
+  reviewExplanationEnvelopeSchema,
+  reviewListEnvelopeSchema,
+  undoEnvelopeSchema,
+} from '@/lib/contracts/reviews';
+import { sessionEnvelopeSchema } from '@/lib/contracts/session';
+import { keyId } from '@/lib/auth/api-keys';
 import { parseCsv } from '@/lib/reviews/csv';
 import { postJson, startServer, type RunningServer } from './server';
 
@@ -164,8 +172,8 @@ describe('review queue (REVIEW_QUEUE on)', () => {
 });
 
 describe('REVIEW_QUEUE=false and a database that is down', () => {
-  it('records nothing when the queue is off', async () => {
-    const server = await startServer({ DATA_DIR: freshDir(), RATE_LIMIT_PER_MINUTE: '0', REVIEW_QUEUE: 'false', FACE_WARM_ON_START: 'false' });
+  it.each(['false', 'off'])('records nothing when the queue is off (REVIEW_QUEUE=%s)', { timeout: 180_000 }, async (setting) => {
+    const server = await startServer({ DATA_DIR: freshDir(), RATE_LIMIT_PER_MINUTE: '0', REVIEW_QUEUE: setting, FACE_WARM_ON_START: 'false' });
     try {
       expect((await postJson(`${server.url}/v1/moderate/text`, { text: TOXIC })).status).toBe(200);
       await new Promise((r) => setTimeout(r, 1000));
@@ -192,6 +200,166 @@ describe('REVIEW_QUEUE=false and a database that is down', () => {
       }
       await expectError(await fetch(`${server.url}/api/v1/reviews`), 503, 'DATABASE_UNAVAILABLE');
       await expectError(await fetch(`${server.url}/api/v1/reviews/audit/export`), 503, 'DATABASE_UNAVAILABLE');
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+/** Distinct texts the rules flag as threats (the queue only holds what the server flagged). */
+const threats = (tag: string, n: number) => Array.from({ length: n }, (_, i) => `I am going to kill you, ${tag} number ${i}`);
+
+async function listData(url: string, query = '', headers: Record<string, string> = {}) {
+  const body = reviewListEnvelopeSchema.parse(await (await fetch(`${url}/api/v1/reviews${query}`, { headers })).json());
+  if (!body.success) throw new Error(body.error.message);
+  return body.data;
+}
+
+describe('review queue for triage (issue 15 items 10-15, issue 13 item 7)', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ DATA_DIR: freshDir(), RATE_LIMIT_PER_MINUTE: '0', FACE_WARM_ON_START: 'false', REVIEW_UNDO_SECONDS: '60' });
+  });
+  afterAll(async () => server?.stop());
+
+  it('keeps one item per normalised text with its count, first/last seen and sources', async () => {
+    expect((await postJson(`${server.url}/v1/moderate/text`, { text: TOXIC })).status).toBe(200);
+    expect((await postJson(`${server.url}/v1/moderate/batch`, { texts: [TOXIC, ` ${TOXIC.replace(/ /g, '   ')}`] })).status).toBe(200);
+    const data = await pollReviews(server.url, '', (t) => t >= 1);
+    await new Promise((r) => setTimeout(r, 500));
+    const after = await listData(server.url);
+    expect(after.total).toBe(1);
+    expect(after.items[0]).toMatchObject({ text: TOXIC, seen_count: 3, sources: ['batch', 'text'] });
+    expect(Date.parse(after.items[0]!.last_seen_at)).toBeGreaterThan(Date.parse(after.items[0]!.first_seen_at));
+    expect(data.items[0]!.review_id).toBe(after.items[0]!.review_id);
+  });
+
+  it('pages by cursor, searches the text, filters by source and date, and refuses a forged cursor', async () => {
+    const texts = threats('paging', 7);
+    expect((await postJson(`${server.url}/v1/moderate/batch`, { texts })).status).toBe(200);
+    await pollReviews(server.url, '?q=paging', (t) => t === 7);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Awaited<ReturnType<typeof listData>> = await listData(server.url, `?q=paging&limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.total).toBe(7);
+      seen.push(...page.items.map((i) => i.text!));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(new Set(seen)).toEqual(new Set(texts));
+    expect((await listData(server.url, '?q=PAGING%20NUMBER%203')).items.map((i) => i.text)).toEqual([texts[3]]);
+    expect((await listData(server.url, '?q=paging&source=text')).total).toBe(0);
+    expect((await listData(server.url, '?q=paging&source=batch')).total).toBe(7);
+    expect((await listData(server.url, `?q=paging&from=${new Date(Date.now() + 3_600_000).toISOString()}`)).total).toBe(0);
+    expect((await listData(server.url, `?q=paging&to=${new Date(Date.now() + 3_600_000).toISOString()}`)).total).toBe(7);
+    expect(await expectError(await fetch(`${server.url}/api/v1/reviews?cursor=bm90LWEtY3Vyc29y`), 400, 'VALIDATION_ERROR')).toMatch(/cursor/);
+    expect(await expectError(await fetch(`${server.url}/api/v1/reviews?source=email`), 400, 'VALIDATION_ERROR')).toMatch(/source/);
+  });
+
+  it('undoes a decision within REVIEW_UNDO_SECONDS and records the undo in the audit log', async () => {
+    const [item] = (await listData(server.url, '?q=paging%20number%200')).items;
+    const decided = await postJson(`${server.url}/api/v1/reviews/${item!.review_id}/decision`, { decision: 'confirm', moderator: 'ana' });
+    expect(decided.status).toBe(200);
+    expect((await listData(server.url, '?status=confirmed&q=paging')).total).toBe(1);
+    const res = await fetch(`${server.url}/api/v1/reviews/${item!.review_id}/undo`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    const body = undoEnvelopeSchema.parse(await res.json());
+    if (!body.success) throw new Error('expected success');
+    expect(body.data.item).toMatchObject({ status: 'pending', decided_by: null });
+    expect(body.data.entry).toMatchObject({ decision: 'undo', review_id: item!.review_id });
+    await expectError(await fetch(`${server.url}/api/v1/reviews/${item!.review_id}/undo`, { method: 'POST' }), 409, 'UNDO_NOT_POSSIBLE');
+    await expectError(await fetch(`${server.url}/api/v1/reviews/00000000-0000-4000-8000-000000000000/undo`, { method: 'POST' }), 404, 'NOT_FOUND');
+    const audit = auditListEnvelopeSchema.parse(await (await fetch(`${server.url}/api/v1/reviews/audit`)).json());
+    expect(audit.success && audit.data.entries.slice(0, 2).map((e) => e.decision)).toEqual(['undo', 'confirm']);
+  });
+
+  it('explains why an item was flagged without counting another sighting', async () => {
+    const [item] = (await listData(server.url, '?q=paging%20number%201')).items;
+    const res = await fetch(`${server.url}/api/v1/reviews/${item!.review_id}/explain`);
+    expect(res.status).toBe(200);
+    const body = reviewExplanationEnvelopeSchema.parse(await res.json());
+    if (!body.success) throw new Error('expected success');
+    expect(body.data.explanations.decision?.model).toMatch(/^(rules_v1|toxic_transformer_v1|sexism_lasso_v1)$/);
+    expect(body.data.explanations.language).toEqual({ code: 'eng', non_english: false });
+    expect(body.data.explanations.rules.length).toBeGreaterThan(0);
+    expect((await listData(server.url, '?q=paging%20number%201')).items[0]!.seen_count).toBe(1);
+    await expectError(await fetch(`${server.url}/api/v1/reviews/00000000-0000-4000-8000-000000000000/explain`), 404, 'NOT_FOUND');
+  });
+
+  it('keeps the default /v1 answer in the spec shape; explain adds the deciding model and the language', async () => {
+    const plain = (await (await postJson(`${server.url}/v1/moderate/text`, { text: 'Las mujeres no deberían votar porque son demasiado emocionales.' })).json()) as Record<string, unknown>;
+    expect(Object.keys(plain).sort()).toEqual(['ensemble', 'label', 'meta', 'text']);
+    const explained = (await (
+      await postJson(`${server.url}/v1/moderate/text`, { text: 'Las mujeres no deberían votar porque son demasiado emocionales.', explain: true })
+    ).json()) as { explanations: { language: { code: string; non_english: boolean }; decision: { model: string } } };
+    expect(explained.explanations.language).toEqual({ code: 'spa', non_english: true });
+    expect(explained.explanations.decision.model).toBeTruthy();
+  });
+
+  it('is in the OpenAPI document', async () => {
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    expect(Object.keys(doc.paths['/api/v1/reviews/{review_id}/undo'] ?? {})).toContain('post');
+    expect(Object.keys(doc.paths['/api/v1/reviews/{review_id}/explain'] ?? {})).toContain('get');
+  });
+});
+
+describe('review queue bounds (issue 13, item 7)', () => {
+  it('stores at most REVIEW_QUOTA_PER_HOUR new texts per client; sightings of queued texts still count', async () => {
+    const server = await startServer({ DATA_DIR: freshDir(), RATE_LIMIT_PER_MINUTE: '0', FACE_WARM_ON_START: 'false', REVIEW_QUOTA_PER_HOUR: '3' });
+    try {
+      const texts = threats('quota', 5);
+      expect((await postJson(`${server.url}/v1/moderate/batch`, { texts })).status).toBe(200);
+      const first = await pollReviews(server.url, '', (t) => t >= 3);
+      await new Promise((r) => setTimeout(r, 500));
+      expect((await listData(server.url)).total).toBe(3);
+      // Over quota: new texts are answered but not stored; a queued one is counted again.
+      const again = await postJson(`${server.url}/v1/moderate/batch`, { texts: [first.items[0]!.text!, 'I am going to kill you, quota extra'] });
+      expect(again.status).toBe(200);
+      await new Promise((r) => setTimeout(r, 1_000));
+      const after = await listData(server.url);
+      expect(after.total).toBe(3);
+      expect(after.items.find((i) => i.text === first.items[0]!.text)!.seen_count).toBe(2);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('evicts the oldest pending items beyond REVIEW_MAX_ITEMS', async () => {
+    const server = await startServer({ DATA_DIR: freshDir(), RATE_LIMIT_PER_MINUTE: '0', FACE_WARM_ON_START: 'false', REVIEW_MAX_ITEMS: '10' });
+    try {
+      const oldest = threats('cap-old', 8);
+      expect((await postJson(`${server.url}/v1/moderate/batch`, { texts: oldest })).status).toBe(200);
+      await pollReviews(server.url, '', (t) => t >= 8);
+      const newer = threats('cap-new', 6);
+      expect((await postJson(`${server.url}/v1/moderate/batch`, { texts: newer })).status).toBe(200);
+      const data = await pollReviews(server.url, '?q=cap-new', (t) => t >= 6);
+      expect(data.total).toBe(6);
+      const all = await listData(server.url, '?limit=50');
+      expect(all.total).toBe(10);
+      expect(all.items.filter((i) => i.text!.includes('cap-old'))).toHaveLength(4);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('records decisions against the API key, not the name in the body, when API_KEYS is set', async () => {
+    const key = 'contract-test-key-0123456789';
+    const server = await startServer({ DATA_DIR: freshDir(), RATE_LIMIT_PER_MINUTE: '0', FACE_WARM_ON_START: 'false', API_KEYS: key });
+    const auth = { authorization: `Bearer ${key}` };
+    try {
+      expect((await postJson(`${server.url}/v1/moderate/text`, { text: THREAT })).status).toBe(200);
+      let item;
+      for (let i = 0; i < 40 && !item; i++) {
+        item = (await listData(server.url, '', auth)).items[0];
+        if (!item) await new Promise((r) => setTimeout(r, 250));
+      }
+      const res = await postJson(`${server.url}/api/v1/reviews/${item!.review_id}/decision`, { decision: 'confirm', moderator: 'someone-else' }, auth);
+      const body = decisionEnvelopeSchema.parse(await res.json());
+      if (!body.success) throw new Error(body.error.message);
+      expect(body.data.entry.moderator).toBe(`key:${keyId(key)}`);
+      expect(body.data.item.decided_by).toBe(`key:${keyId(key)}`);
+      const session = sessionEnvelopeSchema.parse(await (await fetch(`${server.url}/api/v1/session`, { headers: auth })).json());
+      expect(session.success && session.data.moderator).toBe(`key:${keyId(key)}`);
     } finally {
       await server.stop();
     }

@@ -23,11 +23,14 @@ const envelope = (data: SessionStatus, headers: Record<string, string> = {}) =>
 export async function sessionStatusRequest({ request, config }: ApiV1Context): Promise<SessionStatus> {
   const required = config.API_KEYS.length > 0;
   const session = sessionOf(request, config);
-  const viaKey = required && matchesApiKey(bearerToken(request.headers.get('authorization')), config.API_KEYS);
+  const bearer = bearerToken(request.headers.get('authorization'));
+  const viaKey = required && matchesApiKey(bearer, config.API_KEYS);
+  const kid = viaKey ? keyId(bearer!) : session?.kid;
   return {
     auth_required: required,
     authenticated: viaKey || session !== null,
     expires_at: session ? new Date(session.exp * 1000).toISOString() : null,
+    moderator: kid ? `key:${kid}` : null,
   };
 }
 

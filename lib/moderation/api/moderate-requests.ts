@@ -13,6 +13,7 @@ import { readJsonBody } from '@/lib/http/read-json-body';
 import { parseV1Body } from '@/lib/http/zod-issues-to-v1';
 import type { V1Context } from '@/lib/http/v1-route';
 import { moderate } from '@/lib/moderation/moderate';
+import { clientKey } from '@/lib/http/rate-limit';
 import { recordForReview } from '@/lib/reviews/record-for-review';
 import { metrics } from '@/lib/observability/metrics';
 
@@ -33,7 +34,7 @@ export async function moderateTextRequest({ request, services }: V1Context): Pro
   const models = await services.registry.models();
   const [result] = await moderate(models, [body.text], observed(1, body.explain === true));
   // Fire-and-forget: never awaited, never throws (lib/reviews/record-for-review.ts).
-  recordForReview([result!]);
+  recordForReview([result!], { client: clientKey(request, env().TRUST_PROXY), source: 'text' });
   return result!;
 }
 
@@ -42,7 +43,7 @@ export async function moderateBatchRequest({ request, services }: V1Context): Pr
   const body = parseV1Body(schemas().batch, await readJsonBody(request, env().MAX_BODY_BYTES));
   const models = await services.registry.models();
   const results = await moderate(models, body.texts, observed(body.texts.length, body.explain === true));
-  recordForReview(results);
+  recordForReview(results, { client: clientKey(request, env().TRUST_PROXY), source: 'batch' });
   return {
     results,
     total_processed: results.length,

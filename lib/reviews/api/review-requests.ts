@@ -5,19 +5,27 @@
 import 'server-only';
 import type { z } from 'zod';
 import {
+  DEFAULT_MODERATOR,
   decisionRequestSchema,
   listAuditQuerySchema,
   listReviewsQuerySchema,
   type AuditList,
   type DecisionResult,
+  type ReviewExplanation,
   type ReviewList,
+  type UndoResult,
 } from '@/lib/contracts/reviews';
+import { env } from '@/lib/env';
 import { ApiV1Error, apiV1Errors } from '@/lib/http/api-v1-error';
 import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
 import { auditToCsv } from '../audit-csv';
-import { ReviewNotFoundError } from '../review-store';
+import { moderate } from '@/lib/moderation/moderate';
+import { ModelsUnavailableError } from '@/lib/http/v1-error';
+import { services } from '@/lib/server/services';
+import { InvalidCursorError, ReviewNotFoundError, UndoNotPossibleError } from '../review-store';
 import { reviewStore } from '../review-service';
+import { moderatorOf } from '../moderator-identity';
 
 const MAX_JSON_BODY_BYTES = 16 * 1024;
 
@@ -41,11 +49,16 @@ export async function listReviewsRequest({ request }: ApiV1Context): Promise<Rev
   const parsed = listReviewsQuerySchema.safeParse(queryOf(request));
   if (!parsed.success) throw firstIssue(parsed.error, 'query');
   const store = await reviewStore();
-  const { items, total } = await store.list(parsed.data);
-  return { items, total, limit: parsed.data.limit, offset: parsed.data.offset };
+  try {
+    const { items, total, nextCursor } = await store.list(parsed.data);
+    return { items, total, limit: parsed.data.limit, offset: parsed.data.cursor ? 0 : parsed.data.offset, next_cursor: nextCursor };
+  } catch (err) {
+    if (InvalidCursorError.is(err)) throw apiV1Errors.validation('cursor', err.message);
+    throw err;
+  }
 }
 
-export async function decideReviewRequest({ request, params }: ApiV1Context): Promise<DecisionResult> {
+export async function decideReviewRequest({ request, params, principal }: ApiV1Context): Promise<DecisionResult> {
   const body = await readApiV1Json(request, MAX_JSON_BODY_BYTES);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw apiV1Errors.validation('body', 'must be a JSON object');
   const parsed = decisionRequestSchema.safeParse(body);
@@ -53,11 +66,46 @@ export async function decideReviewRequest({ request, params }: ApiV1Context): Pr
   const id = params.review_id ?? '';
   const store = await reviewStore();
   try {
-    return await store.decide(id, parsed.data);
+    return await store.decide(id, { ...parsed.data, moderator: moderatorOf(principal, parsed.data.moderator) });
   } catch (err) {
     if (ReviewNotFoundError.is(err)) throw new ApiV1Error(404, 'NOT_FOUND', err.message);
     throw err;
   }
+}
+
+/** POST /api/v1/reviews/{id}/undo: the decision taken back within REVIEW_UNDO_SECONDS. */
+export async function undoReviewRequest({ params, principal }: ApiV1Context): Promise<UndoResult> {
+  const id = params.review_id ?? '';
+  const store = await reviewStore();
+  try {
+    return await store.undo(id, moderatorOf(principal, DEFAULT_MODERATOR), env().REVIEW_UNDO_SECONDS);
+  } catch (err) {
+    if (ReviewNotFoundError.is(err)) throw new ApiV1Error(404, 'NOT_FOUND', err.message);
+    if (UndoNotPossibleError.is(err)) throw new ApiV1Error(409, 'UNDO_NOT_POSSIBLE', err.message);
+    throw err;
+  }
+}
+
+/**
+ * GET /api/v1/reviews/{id}/explain: the explanations of the stored text, computed again by the
+ * current models and not recorded (asking why must not count as another sighting).
+ */
+export async function explainReviewRequest({ params }: ApiV1Context): Promise<ReviewExplanation> {
+  const id = params.review_id ?? '';
+  const item = await (await reviewStore()).get(id);
+  if (!item) throw new ApiV1Error(404, 'NOT_FOUND', `No review item with id ${id}.`);
+  if (item.text === null) throw new ApiV1Error(404, 'NOT_FOUND', `The text of review item ${id} was deleted (retention).`);
+  let models;
+  try {
+    models = await services().registry.models();
+  } catch (err) {
+    if (ModelsUnavailableError.is(err)) {
+      throw new ApiV1Error(503, 'SERVICE_UNAVAILABLE', 'The moderation models are not loaded; retry later.', { 'Retry-After': '30' });
+    }
+    throw err;
+  }
+  const [result] = await moderate(models, [item.text], { explain: true });
+  return { review_id: item.review_id, explanations: result!.explanations! };
 }
 
 export async function listAuditRequest({ request }: ApiV1Context): Promise<AuditList> {

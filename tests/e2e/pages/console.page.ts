@@ -77,6 +77,57 @@ export class ConsolePage {
     }).toPass({ timeout: 30_000 });
     return item;
   }
+  get reviewList() {
+    return this.page.getByTestId('review-list');
+  }
+  get reviewItems() {
+    return this.page.getByTestId('review-item');
+  }
+  get reviewCount() {
+    return this.page.getByTestId('review-count');
+  }
+  get reviewMessage() {
+    return this.page.getByTestId('review-message');
+  }
+  /** Types a search and waits for the list to answer it. */
+  async searchReviews(q: string): Promise<void> {
+    const box = this.page.getByTestId('review-search');
+    // The tab trims the search; the same search again is a refresh.
+    const answered = this.page.waitForResponse((r) => r.url().includes('/api/v1/reviews?') && new URL(r.url()).searchParams.get('q') === q.trim(), { timeout: 10_000 });
+    if ((await box.inputValue()) === q) await this.page.getByTestId('review-refresh').click();
+    else await box.fill(q);
+    await answered;
+  }
+  /** Records texts through the moderation API (what the queue holds is what the server flagged). */
+  static async moderate(request: import('@playwright/test').APIRequestContext, texts: string[]): Promise<{ text: string; ensemble: { summary: string } }[]> {
+    const res = await request.post('/v1/moderate/batch', { data: { texts } });
+    expect(res.ok()).toBe(true);
+    return ((await res.json()) as { results: { text: string; ensemble: { summary: string } }[] }).results;
+  }
+
+  // Batch tool (issue 15, items 6-9)
+  async uploadBatch(name: string, content: string | Buffer, mimeType = 'text/csv'): Promise<void> {
+    await this.batchFile.setInputFiles({ name, mimeType, buffer: Buffer.isBuffer(content) ? content : Buffer.from(content) });
+  }
+  get batchColumn() {
+    return this.page.getByTestId('batch-column');
+  }
+  get batchHasHeader() {
+    return this.page.getByTestId('batch-has-header');
+  }
+  async runBatchToEnd(timeout = 120_000): Promise<void> {
+    await this.batchRun.click();
+    await expect(this.batchStatus).toHaveAttribute('data-phase', /^(done|cancelled)$/, { timeout });
+  }
+  /** The export's rows (parsed by the caller). */
+  async exportBatch(): Promise<string> {
+    const download = this.page.waitForEvent('download');
+    await this.page.getByTestId('batch-export').click();
+    const file = await download;
+    const chunks = await (await file.createReadStream()).toArray();
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
   get queuedNotice() {
     return this.page.getByTestId('review-queued');
   }

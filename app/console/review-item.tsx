@@ -1,0 +1,157 @@
+'use client';
+/**
+ * One review item, as a card or as a dense row: the text (one item per distinct text, with how
+ * often and when it was seen), its verdict, a selection box for bulk actions, a note, the
+ * decision buttons, and "Why flagged?" (rule spans, sexism n-grams, the deciding model and
+ * threshold, the language), fetched on demand from /api/v1/reviews/{id}/explain.
+ */
+import { useState, type RefObject } from 'react';
+import type { Decision, ReviewExplanation, ReviewItem } from '@/lib/contracts/reviews';
+import { api } from '@/lib/browser/vigil-api';
+import { ErrorAlert } from './error-alert';
+import { DecisionLine, Highlighted, LanguageNote, NgramList } from './verdict-view';
+import styles from './console.module.css';
+
+const when = (iso: string) => new Date(iso).toLocaleString();
+const label = (s: string) => s.replace(/_/g, ' ');
+
+function WhyFlagged({ item }: { item: ReviewItem }) {
+  const [open, setOpen] = useState(false);
+  const [data, setData] = useState<ReviewExplanation | undefined>();
+  const [error, setError] = useState<unknown>();
+  const panelId = `why-${item.review_id}`;
+  async function toggle() {
+    const next = !open;
+    setOpen(next);
+    if (next && !data) {
+      setError(undefined);
+      try {
+        setData(await api.explainReview(item.review_id));
+      } catch (err) {
+        setError(err);
+      }
+    }
+  }
+  if (item.text === null) return null;
+  return (
+    <div className={styles.why}>
+      <button type="button" className="secondary" aria-expanded={open} aria-controls={panelId} data-testid="review-why" onClick={() => void toggle()}>
+        Why flagged?
+      </button>
+      {open && (
+        <div id={panelId} data-testid="review-why-panel" className={styles.whyPanel}>
+          {error !== undefined && <ErrorAlert error={error} testId="review-why-error" />}
+          {!data && error === undefined && <p className="muted">Loading…</p>}
+          {data && (
+            <>
+              {data.explanations.decision && <DecisionLine decision={data.explanations.decision} />}
+              {data.explanations.rules.length > 0 ? (
+                <Highlighted text={item.text} rules={data.explanations.rules} />
+              ) : (
+                <p className="muted">No rule matched.</p>
+              )}
+              <NgramList ngrams={data.explanations.sexism} />
+              {data.explanations.language && <LanguageNote language={data.explanations.language} />}
+            </>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+export interface ReviewItemProps {
+  item: ReviewItem;
+  dense: boolean;
+  focused: boolean;
+  /** Whether the note field is shown (always in cards; in the dense list only after `n`). */
+  showNote: boolean;
+  selected: boolean;
+  busy: boolean;
+  noteRef?: RefObject<HTMLInputElement | null>;
+  note: string;
+  onNote: (note: string) => void;
+  onSelect: (selected: boolean) => void;
+  onFocus: () => void;
+  onDecide: (decision: Decision) => void;
+}
+
+export function ReviewItemView({ item, dense, focused, showNote, selected, busy, noteRef, note, onNote, onSelect, onFocus, onDecide }: ReviewItemProps) {
+  const pending = item.status === 'pending';
+  const noteId = `note-${item.review_id}`;
+  const text = item.text ?? '';
+  const meta = (
+    <>
+      <span data-testid="review-seen" data-count={item.seen_count}>
+        seen {item.seen_count}×
+      </span>{' '}
+      · first queued <time dateTime={item.first_seen_at}>{when(item.first_seen_at)}</time>
+      {item.seen_count > 1 && (
+        <>
+          {' '}
+          · last seen <time dateTime={item.last_seen_at}>{when(item.last_seen_at)}</time>
+        </>
+      )}
+      {item.sources.length > 0 && <> · via {item.sources.join(', ')}</>}
+      {item.decided_at && (
+        <>
+          {' '}
+          · {item.status} by <span data-testid="review-decided-by">{item.decided_by}</span> at <time dateTime={item.decided_at}>{when(item.decided_at)}</time>
+        </>
+      )}
+    </>
+  );
+  const select = (
+    <input
+      type="checkbox"
+      data-testid="review-select"
+      aria-label={`Select: ${text.slice(0, 60) || 'deleted text'}`}
+      checked={selected}
+      onChange={(e) => onSelect(e.target.checked)}
+    />
+  );
+  const buttons = pending && (
+    <div className={styles.actions}>
+      <button type="button" data-testid="review-confirm" disabled={busy} onClick={() => onDecide('confirm')}>
+        Confirm harmful
+      </button>
+      <button type="button" className="secondary" data-testid="review-overturn" disabled={busy} onClick={() => onDecide('overturn')}>
+        Overturn (false positive)
+      </button>
+    </div>
+  );
+  return (
+    <li
+      className={`${dense ? styles.denseRow : styles.reviewCard} ${focused ? styles.focusedItem : ''}`}
+      data-testid="review-item"
+      data-review-id={item.review_id}
+      data-status={item.status}
+      data-focused={focused}
+      aria-current={focused ? 'true' : undefined}
+      onFocusCapture={onFocus}
+    >
+      <div className={styles.itemHead}>
+        {select}
+        <p className={dense ? styles.denseText : styles.reviewText} data-testid="review-text" title={dense ? text : undefined}>
+          {item.text ?? <em className="muted">text deleted (retention)</em>}
+        </p>
+      </div>
+      <p className={styles.reviewMeta}>
+        <span className={`badge badge-${item.summary}`}>{label(item.summary)}</span> <span className={`badge badge-${item.severity}`}>{item.severity}</span>{' '}
+        <span>{label(item.primary_issue)}</span> · <span>score {item.score.toFixed(2)}</span> · {meta}
+      </p>
+      {!dense && <WhyFlagged item={item} />}
+      {pending && (
+        <div className="field-row">
+          {showNote && (
+            <div className="field">
+              <label htmlFor={noteId}>Note (optional)</label>
+              <input id={noteId} ref={noteRef} data-testid="review-note" value={note} maxLength={2000} onChange={(e) => onNote(e.target.value)} />
+            </div>
+          )}
+          <div className="field">{buttons}</div>
+        </div>
+      )}
+    </li>
+  );
+}
