@@ -63,7 +63,7 @@ test.describe('signing in with an API key', () => {
   test('the pages ask for a key once, then work through the session cookie', async ({ page, context }, testInfo) => {
     const violations = await watchPolicies(page);
     await page.goto(`${server.url}/people`);
-    await expect(page.locator('p[role=alert]')).toContainText('Sign in first');
+    await expect(page.getByRole('alert').filter({ hasText: 'Sign in first' })).toBeVisible();
     const signIn = page.getByTestId('nav-signin');
     await expect(signIn).toBeVisible();
     await signIn.click();
