@@ -13,6 +13,7 @@ import { readJsonBody } from '@/lib/http/read-json-body';
 import { parseV1Body } from '@/lib/http/zod-issues-to-v1';
 import type { V1Context } from '@/lib/http/v1-route';
 import { moderate } from '@/lib/moderation/moderate';
+import type { WorkLimits } from '@/lib/moderation/bound-work';
 import { recordForReview } from '@/lib/reviews/record-for-review';
 import { metrics } from '@/lib/observability/metrics';
 
@@ -20,7 +21,20 @@ import { metrics } from '@/lib/observability/metrics';
 function observed(batchSize: number, explain: boolean) {
   const m = metrics();
   m.batchSize.observe(batchSize);
-  return { explain, onModelTime: (model: 'sexism' | 'toxicity' | 'rules', ms: number) => m.modelInference.observe({ model }, ms / 1000) };
+  return {
+    explain,
+    limits: workLimits(),
+    onModelTime: (model: 'sexism' | 'toxicity' | 'rules', ms: number) => m.modelInference.observe({ model }, ms / 1000),
+  };
+}
+
+export function workLimits(): WorkLimits {
+  const e = env();
+  return {
+    maxTextNormalizedChars: e.MAX_TEXT_NORMALIZED_CHARS,
+    maxTextTokens: e.MAX_TEXT_TOKENS,
+    maxBatchNormalizedChars: e.MAX_BATCH_NORMALIZED_CHARS,
+  };
 }
 
 function schemas() {
