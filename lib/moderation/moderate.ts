@@ -4,7 +4,7 @@
  * far less than 100 single calls.
  */
 import type { ModerationResponse } from '@/lib/contracts/moderation';
-import { boundTexts, type WorkLimits } from './bound-work';
+import { boundTexts, type BoundedText, type WorkLimits } from './bound-work';
 import { combine } from './ensemble';
 import type { LoadedModels } from './model-registry';
 import { preprocess } from './preprocess';
@@ -35,7 +35,7 @@ export async function moderate(
   options: ModerateOptions = {},
 ): Promise<ModerationResponse[]> {
   const started = performance.now();
-  const bounded = options.limits ? boundTexts(texts, options.limits) : texts.map((analyzed) => ({ analyzed }));
+  const bounded: BoundedText[] = options.limits ? boundTexts(texts, options.limits) : texts.map((analyzed) => ({ analyzed }));
   const pre = bounded.map((b) => preprocess(b.analyzed));
   const timed = options.onModelTime;
   const toxicityStarted = performance.now();
