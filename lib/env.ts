@@ -40,6 +40,13 @@ export const envSchema = z
   TRUST_PROXY: bool.default(false),
   /** Texts in one ONNX run; a larger batch is split. */
   TOXICITY_MAX_BATCH: int(1, 1024).default(8),
+  /**
+   * Worker threads for moderation and face inference (docs/decisions/051-inference-pool.md);
+   * unset = cores - 1 (1 to 4); 0 = run inference in the request thread.
+   */
+  INFERENCE_WORKERS: int(0, 64).optional(),
+  /** Inference tasks that may wait for a worker; beyond, requests answer 503 with Retry-After. */
+  INFERENCE_QUEUE_MAX: int(0, 10_000).default(8),
   /** How long SIGTERM waits for in-flight requests (read by server.mjs). */
   SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
 
