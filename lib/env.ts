@@ -4,6 +4,7 @@
  * later inside a request.
  */
 import { z } from 'zod';
+import { parseTrustProxy } from './http/trust-proxy';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -36,8 +37,21 @@ export const envSchema = z
   MAX_BODY_BYTES: int(1_024, 100 * 1024 * 1024).default(1_048_576),
   /** Moderation requests per client per minute; 0 disables. A batch counts as one request. */
   RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(120),
-  /** Trust the left-most X-Forwarded-For address as the client (only behind your own proxy). */
-  TRUST_PROXY: bool.default(false),
+  /**
+   * Proxies whose X-Forwarded-For/-Proto/-Host are believed: `false`, a hop count (`true` = 1), or
+   * addresses/CIDRs; the client is the right-most untrusted hop (lib/http/trust-proxy.ts).
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((v, ctx) => {
+      try {
+        return parseTrustProxy(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: err instanceof Error ? err.message : String(err) });
+        return z.NEVER;
+      }
+    }),
   /** Texts in one ONNX run; a larger batch is split. */
   TOXICITY_MAX_BATCH: int(1, 1024).default(8),
   /**

@@ -4,9 +4,12 @@ import { keyId } from './api-keys';
 import { authorizeApiV1, isSameOrigin, type AuthConfig } from './authorize-request';
 import { sessionSecret, signSession } from './session-token';
 import { isLoopback } from './client-address';
+import { parseTrustProxy } from '@/lib/http/trust-proxy';
+
+const noProxy = parseTrustProxy('false');
 
 const KEY = 'operator-key-0123456789';
-const open: AuthConfig = { API_KEYS: [], ALLOW_ANONYMOUS: false, SESSION_SECRET: undefined, TRUST_PROXY: false };
+const open: AuthConfig = { API_KEYS: [], ALLOW_ANONYMOUS: false, SESSION_SECRET: undefined, TRUST_PROXY: parseTrustProxy('false') };
 const keyed: AuthConfig = { ...open, API_KEYS: [KEY] };
 
 function req(headers: Record<string, string>, method = 'GET', peer = '127.0.0.1'): Request {
@@ -66,9 +69,17 @@ describe('authorizeApiV1 without API_KEYS', () => {
   });
 
   it('reads X-Forwarded-For only with TRUST_PROXY', () => {
-    const forwarded = req({ 'x-forwarded-for': '198.51.100.1, 127.0.0.1' });
+    const forwarded = req({ 'x-forwarded-for': '198.51.100.1' });
     expect(authorizeApiV1(forwarded, open, 'biometric').via).toBe('anonymous');
-    expect(statusOf(() => authorizeApiV1(forwarded, { ...open, TRUST_PROXY: true }, 'biometric'))).toBe(403);
+    expect(statusOf(() => authorizeApiV1(forwarded, { ...open, TRUST_PROXY: parseTrustProxy('1') }, 'biometric'))).toBe(403);
+  });
+
+  it('does not believe a loopback address the client wrote into X-Forwarded-For (issue 13, finding 2)', () => {
+    // The local proxy appended the real client (203.0.113.7) after the client's own forged entry.
+    const spoofed = req({ 'x-forwarded-for': '127.0.0.1, 203.0.113.7' });
+    for (const setting of ['true', '1', '127.0.0.1', 'loopback']) {
+      expect(statusOf(() => authorizeApiV1(spoofed, { ...open, TRUST_PROXY: parseTrustProxy(setting) }, 'biometric'))).toBe(403);
+    }
   });
 });
 
@@ -79,10 +90,10 @@ describe('isLoopback / isSameOrigin', () => {
   });
 
   it('prefers Sec-Fetch-Site, falls back to Origin against Host', () => {
-    expect(isSameOrigin(req({ 'sec-fetch-site': 'same-origin', origin: 'http://evil.test' }), false)).toBe(true);
-    expect(isSameOrigin(req({ 'sec-fetch-site': 'same-site' }), false)).toBe(false);
-    expect(isSameOrigin(req({ origin: 'http://vigil.test' }), false)).toBe(true);
-    expect(isSameOrigin(req({ origin: 'null' }), false)).toBe(false);
-    expect(isSameOrigin(req({}), false)).toBe(false);
+    expect(isSameOrigin(req({ 'sec-fetch-site': 'same-origin', origin: 'http://evil.test' }), noProxy)).toBe(true);
+    expect(isSameOrigin(req({ 'sec-fetch-site': 'same-site' }), noProxy)).toBe(false);
+    expect(isSameOrigin(req({ origin: 'http://vigil.test' }), noProxy)).toBe(true);
+    expect(isSameOrigin(req({ origin: 'null' }), noProxy)).toBe(false);
+    expect(isSameOrigin(req({}), noProxy)).toBe(false);
   });
 });

@@ -13,6 +13,7 @@
 import type { Env } from '@/lib/env';
 import { ApiV1Error } from '@/lib/http/api-v1-error';
 import { clientKey } from '@/lib/http/rate-limit';
+import { peerIsTrustedProxy, type TrustProxy } from '@/lib/http/trust-proxy';
 import { bearerToken, keyId, matchesApiKey } from './api-keys';
 import { isLoopback } from './client-address';
 import { readCookie, SESSION_COOKIE, sessionSecret, verifySession, type SessionPayload } from './session-token';
@@ -49,12 +50,12 @@ export function sessionOf(request: Request, config: AuthConfig, nowSeconds = Dat
  * browser and cannot be set by page script; older browsers send Origin on unsafe requests. A
  * request with neither is not from a browser page, and is refused when it relies on a cookie.
  */
-export function isSameOrigin(request: Request, trustProxy: boolean): boolean {
+export function isSameOrigin(request: Request, trustProxy: TrustProxy): boolean {
   const site = request.headers.get('sec-fetch-site');
   if (site) return site === 'same-origin';
   const origin = request.headers.get('origin');
   if (!origin) return false;
-  const host = (trustProxy && request.headers.get('x-forwarded-host')?.split(',')[0]?.trim()) || request.headers.get('host');
+  const host = (peerIsTrustedProxy(request, trustProxy) && request.headers.get('x-forwarded-host')?.split(',')[0]?.trim()) || request.headers.get('host');
   try {
     return new URL(origin).host === host;
   } catch {
@@ -88,7 +89,7 @@ export function authorizeApiV1(request: Request, config: AuthConfig, access: Api
 }
 
 /** Whether the request is served over https (directly, or per X-Forwarded-Proto behind a trusted proxy). */
-export function isHttps(request: Request, trustProxy: boolean): boolean {
+export function isHttps(request: Request, trustProxy: TrustProxy): boolean {
   if (new URL(request.url).protocol === 'https:') return true;
-  return trustProxy && request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase() === 'https';
+  return peerIsTrustedProxy(request, trustProxy) && request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase() === 'https';
 }

@@ -12,6 +12,7 @@ import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import { consumeSignInBudget } from '@/lib/http/face-rate-limit';
 import { bearerToken, keyId, matchesApiKey } from '../api-keys';
 import { forbidden, isHttps, isSameOrigin, sessionOf, unauthorized } from '../authorize-request';
+import type { TrustProxy } from '@/lib/http/trust-proxy';
 import { sessionCookie, sessionSecret, signSession } from '../session-token';
 
 const MAX_BODY_BYTES = 4 * 1024;
@@ -35,7 +36,7 @@ export async function sessionStatusRequest({ request, config }: ApiV1Context): P
  * A browser request from another site (login CSRF). Non-browser clients send neither
  * Sec-Fetch-Site nor Origin, and `none` is a navigation the user started; both are let through.
  */
-function fromOtherSite(request: Request, trustProxy: boolean): boolean {
+function fromOtherSite(request: Request, trustProxy: TrustProxy): boolean {
   const site = request.headers.get('sec-fetch-site');
   if (site === 'none' || (!site && !request.headers.get('origin'))) return false;
   return !isSameOrigin(request, trustProxy);
