@@ -126,8 +126,23 @@ export const envSchema = z
     .optional()
     .transform((v) => (v ?? '').split(',').map((k) => k.trim()).filter((k) => k.length > 0))
     .pipe(z.array(z.string().min(16, 'each key needs at least 16 characters')).max(100)),
-  /** Without API_KEYS, let non-loopback clients reach the biometric (face/person) endpoints. */
+  /** Without API_KEYS, let non-loopback clients reach /api/v1 and /metrics (otherwise 403). */
   ALLOW_ANONYMOUS: bool.default(false),
+  /**
+   * The origin browsers use for this service behind a proxy (e.g. https://vigil.example.org): its
+   * host is allowed by default and its Origin counts as same-origin (docs/decisions/053).
+   */
+  PUBLIC_ORIGIN: z
+    .string()
+    .url()
+    .refine((u) => /^https?:\/\/[^/]+\/?$/.test(u), 'scheme and host only, e.g. https://vigil.example.org')
+    .optional(),
+  /** Host names this server answers (comma-separated, `*` = any); unset = loopback names + PUBLIC_ORIGIN's host. Read by server.mjs. */
+  ALLOWED_HOSTS: z.string().optional(),
+  /** Node's server limits, read by server.mjs: headers and whole-request time, open sockets. */
+  HEADERS_TIMEOUT_MS: int(1_000, 600_000).default(15_000),
+  REQUEST_TIMEOUT_MS: int(1_000, 3_600_000).default(60_000),
+  MAX_CONNECTIONS: int(1, 1_000_000).default(512),
   /** HMAC secret of the session cookie; unset = derived from API_KEYS (sessions end when the keys change). */
   SESSION_SECRET: z.string().min(32, 'at least 32 characters').optional(),
   /** Lifetime of a session cookie, in hours. */

@@ -1,6 +1,6 @@
 /**
  * The wrapper every /api/v1 route goes through: it checks access (API key, session cookie, or
- * loopback for biometric endpoints: lib/auth/authorize-request.ts), spends the face rate limit
+ * loopback without keys: lib/auth/authorize-request.ts), spends the face rate limit
  * where asked, runs one request handler, wraps its result in the `{success, data, error}`
  * envelope (a handler may instead return a finished Response, e.g. a CSV download), maps every
  * failure through api-v1-error.ts, adds a request id, logs one line and records metrics.
@@ -30,9 +30,10 @@ export interface ApiV1Context {
 
 export interface ApiV1RouteOptions {
   /**
-   * `standard` (default): needs a key or session when API_KEYS is set. `biometric` (faces and
-   * persons): additionally loopback-only without API_KEYS unless ALLOW_ANONYMOUS. `public`: no check
-   * (the session endpoints, which verify a key themselves).
+   * `standard` (default) and `biometric` (faces and persons; the same checks since issue 13, kept as
+   * a label): a key or session when API_KEYS is set, else loopback only unless ALLOW_ANONYMOUS;
+   * cross-site unsafe requests refused. `public`: no check (the session endpoints, which verify a
+   * key themselves).
    */
   access?: ApiV1Access;
   /** Spend FACE_RATE_LIMIT_PER_MINUTE (endpoints that run the face models). */
