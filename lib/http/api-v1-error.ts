@@ -33,6 +33,17 @@ export const apiV1Errors = {
   personNotFound: (id: string) => new ApiV1Error(404, 'PERSON_NOT_FOUND', `No person with id ${id}.`),
 };
 
+/**
+ * What a zod issue says about its field: `required` when the field is absent, `expected <type>`
+ * when it has the wrong type (a `{"name": 5}` is not "missing"), else zod's message. zod 4 leaves
+ * the input off issues unless asked, so absence is read from its "received undefined".
+ */
+export function fieldProblem(issue: { code: string; message: string; expected?: unknown; input?: unknown }): string {
+  if (issue.code !== 'invalid_type') return issue.message;
+  const missing = 'input' in issue ? issue.input === undefined : /received undefined$/.test(issue.message);
+  return missing ? 'required' : `expected ${String(issue.expected)}`;
+}
+
 export function envelopeError(code: ApiV1ErrorCode, message: string) {
   return { success: false as const, data: null, error: { code, message } };
 }
