@@ -44,6 +44,11 @@ export function fieldProblem(issue: { code: string; message: string; expected?: 
   return missing ? 'required' : `expected ${String(issue.expected)}`;
 }
 
+/** The handler of /api/v1 paths no route serves (app/api/v1/[...path]/route.ts). */
+export async function unknownApiV1Path(): Promise<never> {
+  throw new ApiV1Error(404, 'NOT_FOUND', 'No /api/v1 endpoint at this path; see /openapi.json.');
+}
+
 export function envelopeError(code: ApiV1ErrorCode, message: string) {
   return { success: false as const, data: null, error: { code, message } };
 }
