@@ -153,7 +153,7 @@ describe('person fields (findings 6 and 12) and image bounds (finding 5)', () =>
     fetch(`${open.url}/api/v1/persons/${personId}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body });
 
   it('a lone surrogate answers 400, and the log holds no person data', async () => {
-    await expectEnvelope(await patch(`{"metadata": {"note": "x\\ud800"}, "name": "${SENTINEL_NAME}-2"}`), 400, 'VALIDATION_ERROR');
+    await expectEnvelope(await patch(`{"metadata": {"note": "x\\ud800"}, "name": "${SENTINEL_NAME}-2"}`), 400, 'INVALID_METADATA');
     await expectEnvelope(await patch('{"name": "Ann\\udc00"}'), 400, 'VALIDATION_ERROR');
     expect(open.output()).not.toContain('Sentinel-Person');
   });
