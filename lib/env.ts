@@ -60,7 +60,7 @@ export const envSchema = z
    */
   INFERENCE_WORKERS: int(0, 64).optional(),
   /** Inference tasks that may wait for a worker; beyond, requests answer 503 with Retry-After. */
-  INFERENCE_QUEUE_MAX: int(0, 10_000).default(8),
+  INFERENCE_QUEUE_MAX: int(0, 10_000).default(64),
   /** How long SIGTERM waits for in-flight requests (read by server.mjs). */
   SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
 
