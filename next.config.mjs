@@ -73,6 +73,8 @@ const nextConfig = {
     '@neondatabase/serverless',
     // One copy per process, loaded by Node (the registry and logger are also kept on globalThis).
     'pino',
+    // Starts the inference worker threads from a bundle built outside Next (scripts/build-workers.mjs).
+    'piscina',
     'prom-client',
   ],
   // Model artifacts and SQL migrations are read from disk at run time; make sure tracing ships them.

@@ -5,9 +5,18 @@ import http from 'node:http';
 import next from 'next';
 import pino from 'pino';
 import { rejectMalformedPath } from './lib/server/reject-malformed-path.mjs';
+import { allowedHosts, rejectForeignHost } from './lib/server/check-host.mjs';
 
 const port = Number(process.env.PORT ?? 3000);
-const hostname = process.env.HOST ?? '0.0.0.0';
+// Loopback by default: without API_KEYS the memory bank and the review queue are meant for this
+// machine only, so reaching the network is an explicit choice (HOST=0.0.0.0, with keys).
+// docs/decisions/053-hosts-and-origins.md.
+const hostname = process.env.HOST ?? '127.0.0.1';
+const allowed = allowedHosts();
+const positiveInt = (name, fallback) => {
+  const n = Number(process.env[name] ?? fallback);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+};
 const drainMs = Number(process.env.SHUTDOWN_GRACE_MS ?? 10_000);
 // Same line format as lib/observability/logger.ts (which the route handlers use).
 // An invalid LOG_LEVEL falls back here; lib/env.ts then stops the start with a readable message.
@@ -25,6 +34,7 @@ await app.prepare();
 
 const server = http.createServer((req, res) => {
   req.headers['x-vigil-client-ip'] = req.socket.remoteAddress ?? 'unknown';
+  if (rejectForeignHost(req, res, allowed)) return;
   // While draining, a keep-alive socket that just answered would hold server.close() open.
   res.on('finish', () => stopping && setImmediate(() => server.closeIdleConnections()));
   if (rejectMalformedPath(req, res)) return;
@@ -37,6 +47,11 @@ const server = http.createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 65_000;
+// Slow clients cannot hold sockets for Node's default 300 s: headers within HEADERS_TIMEOUT_MS,
+// the whole request (body included) within REQUEST_TIMEOUT_MS, at most MAX_CONNECTIONS sockets.
+server.headersTimeout = positiveInt('HEADERS_TIMEOUT_MS', 15_000);
+server.requestTimeout = positiveInt('REQUEST_TIMEOUT_MS', 60_000);
+server.maxConnections = positiveInt('MAX_CONNECTIONS', 512);
 server.listen(port, hostname, () => {
   log.info({ url: `http://${hostname}:${port}` }, 'vigil listening');
 });

@@ -4,6 +4,7 @@
  * later inside a request.
  */
 import { z } from 'zod';
+import { parseTrustProxy } from './http/trust-proxy';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -33,14 +34,42 @@ export const envSchema = z
   WARM_MODELS_ON_START: bool.default(true),
   MAX_TEXT_CHARS: int(1, 1_000_000).default(10_000),
   MAX_BATCH_ITEMS: int(1, 10_000).default(100),
+  /**
+   * Work caps (docs/decisions/050-bounded-work.md): the models read at most this many NFKC-normalised
+   * characters and whitespace tokens of a text, and a batch at most MAX_BATCH_NORMALIZED_CHARS in all;
+   * beyond, the text is cut (not refused) and the answer carries `meta.truncated`.
+   */
+  MAX_TEXT_NORMALIZED_CHARS: int(100, 10_000_000).default(12_000),
+  MAX_TEXT_TOKENS: int(10, 1_000_000).default(2_500),
+  MAX_BATCH_NORMALIZED_CHARS: int(1_000, 100_000_000).default(400_000),
   /** Request body limit for the JSON API, in bytes. */
   MAX_BODY_BYTES: int(1_024, 100 * 1024 * 1024).default(1_048_576),
   /** Moderation requests per client per minute; 0 disables. A batch counts as one request. */
   RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(120),
-  /** Trust the left-most X-Forwarded-For address as the client (only behind your own proxy). */
-  TRUST_PROXY: bool.default(false),
+  /**
+   * Proxies whose X-Forwarded-For/-Proto/-Host are believed: `false`, a hop count (`true` = 1), or
+   * addresses/CIDRs; the client is the right-most untrusted hop (lib/http/trust-proxy.ts).
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((v, ctx) => {
+      try {
+        return parseTrustProxy(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: err instanceof Error ? err.message : String(err) });
+        return z.NEVER;
+      }
+    }),
   /** Texts in one ONNX run; a larger batch is split. */
   TOXICITY_MAX_BATCH: int(1, 1024).default(8),
+  /**
+   * Worker threads for moderation and face inference (docs/decisions/051-inference-pool.md);
+   * unset = cores - 1 (1 to 4); 0 = run inference in the request thread.
+   */
+  INFERENCE_WORKERS: int(0, 64).optional(),
+  /** Inference tasks that may wait for a worker; beyond, requests answer 503 with Retry-After. */
+  INFERENCE_QUEUE_MAX: int(0, 10_000).default(64),
   /** How long SIGTERM waits for in-flight requests (read by server.mjs). */
   SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
 
@@ -127,8 +156,23 @@ export const envSchema = z
     .optional()
     .transform((v) => (v ?? '').split(',').map((k) => k.trim()).filter((k) => k.length > 0))
     .pipe(z.array(z.string().min(16, 'each key needs at least 16 characters')).max(100)),
-  /** Without API_KEYS, let non-loopback clients reach the biometric (face/person) endpoints. */
+  /** Without API_KEYS, let non-loopback clients reach /api/v1 and /metrics (otherwise 403). */
   ALLOW_ANONYMOUS: bool.default(false),
+  /**
+   * The origin browsers use for this service behind a proxy (e.g. https://vigil.example.org): its
+   * host is allowed by default and its Origin counts as same-origin (docs/decisions/053).
+   */
+  PUBLIC_ORIGIN: z
+    .string()
+    .url()
+    .refine((u) => /^https?:\/\/[^/]+\/?$/.test(u), 'scheme and host only, e.g. https://vigil.example.org')
+    .optional(),
+  /** Host names this server answers (comma-separated, `*` = any); unset = loopback names + PUBLIC_ORIGIN's host. Read by server.mjs. */
+  ALLOWED_HOSTS: z.string().optional(),
+  /** Node's server limits, read by server.mjs: headers and whole-request time, open sockets. */
+  HEADERS_TIMEOUT_MS: int(1_000, 600_000).default(15_000),
+  REQUEST_TIMEOUT_MS: int(1_000, 3_600_000).default(60_000),
+  MAX_CONNECTIONS: int(1, 1_000_000).default(512),
   /** HMAC secret of the session cookie; unset = derived from API_KEYS (sessions end when the keys change). */
   SESSION_SECRET: z.string().min(32, 'at least 32 characters').optional(),
   /** Lifetime of a session cookie, in hours. */

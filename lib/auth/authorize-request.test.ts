@@ -4,9 +4,12 @@ import { keyId } from './api-keys';
 import { authorizeApiV1, isSameOrigin, type AuthConfig } from './authorize-request';
 import { sessionSecret, signSession } from './session-token';
 import { isLoopback } from './client-address';
+import { parseTrustProxy } from '@/lib/http/trust-proxy';
+
+const noProxy = parseTrustProxy('false');
 
 const KEY = 'operator-key-0123456789';
-const open: AuthConfig = { API_KEYS: [], ALLOW_ANONYMOUS: false, SESSION_SECRET: undefined, TRUST_PROXY: false };
+const open: AuthConfig = { API_KEYS: [], ALLOW_ANONYMOUS: false, SESSION_SECRET: undefined, TRUST_PROXY: parseTrustProxy('false') };
 const keyed: AuthConfig = { ...open, API_KEYS: [KEY] };
 
 function req(headers: Record<string, string>, method = 'GET', peer = '127.0.0.1'): Request {
@@ -61,14 +64,21 @@ describe('authorizeApiV1 without API_KEYS', () => {
 
   it('refuses biometric endpoints to other clients with 403, unless ALLOW_ANONYMOUS', () => {
     expect(statusOf(() => authorizeApiV1(req({}, 'GET', '203.0.113.7'), open, 'biometric'))).toBe(403);
-    expect(authorizeApiV1(req({}, 'GET', '203.0.113.7'), open, 'standard').via).toBe('anonymous');
     expect(authorizeApiV1(req({}, 'GET', '203.0.113.7'), { ...open, ALLOW_ANONYMOUS: true }, 'biometric').via).toBe('anonymous');
   });
 
   it('reads X-Forwarded-For only with TRUST_PROXY', () => {
-    const forwarded = req({ 'x-forwarded-for': '198.51.100.1, 127.0.0.1' });
+    const forwarded = req({ 'x-forwarded-for': '198.51.100.1' });
     expect(authorizeApiV1(forwarded, open, 'biometric').via).toBe('anonymous');
-    expect(statusOf(() => authorizeApiV1(forwarded, { ...open, TRUST_PROXY: true }, 'biometric'))).toBe(403);
+    expect(statusOf(() => authorizeApiV1(forwarded, { ...open, TRUST_PROXY: parseTrustProxy('1') }, 'biometric'))).toBe(403);
+  });
+
+  it('does not believe a loopback address the client wrote into X-Forwarded-For (issue 13, finding 2)', () => {
+    // The local proxy appended the real client (203.0.113.7) after the client's own forged entry.
+    const spoofed = req({ 'x-forwarded-for': '127.0.0.1, 203.0.113.7' });
+    for (const setting of ['true', '1', '127.0.0.1', 'loopback']) {
+      expect(statusOf(() => authorizeApiV1(spoofed, { ...open, TRUST_PROXY: parseTrustProxy(setting) }, 'biometric'))).toBe(403);
+    }
   });
 });
 
@@ -79,10 +89,46 @@ describe('isLoopback / isSameOrigin', () => {
   });
 
   it('prefers Sec-Fetch-Site, falls back to Origin against Host', () => {
-    expect(isSameOrigin(req({ 'sec-fetch-site': 'same-origin', origin: 'http://evil.test' }), false)).toBe(true);
-    expect(isSameOrigin(req({ 'sec-fetch-site': 'same-site' }), false)).toBe(false);
-    expect(isSameOrigin(req({ origin: 'http://vigil.test' }), false)).toBe(true);
-    expect(isSameOrigin(req({ origin: 'null' }), false)).toBe(false);
-    expect(isSameOrigin(req({}), false)).toBe(false);
+    expect(isSameOrigin(req({ 'sec-fetch-site': 'same-origin', origin: 'http://evil.test' }), noProxy)).toBe(true);
+    expect(isSameOrigin(req({ 'sec-fetch-site': 'same-site' }), noProxy)).toBe(false);
+    expect(isSameOrigin(req({ origin: 'http://vigil.test' }), noProxy)).toBe(true);
+    expect(isSameOrigin(req({ origin: 'null' }), noProxy)).toBe(false);
+    expect(isSameOrigin(req({}), noProxy)).toBe(false);
+  });
+});
+
+describe('cross-site and non-loopback refusals without keys (issue 13, findings 3 and 8)', () => {
+  it('refuses a cross-site unsafe request from a loopback browser (multipart needs no preflight)', () => {
+    const crossSite = req({ origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }, 'POST');
+    expect(statusOf(() => authorizeApiV1(crossSite, open, 'biometric'))).toBe(403);
+    const originOnly = req({ origin: 'https://evil.example' }, 'DELETE');
+    expect(statusOf(() => authorizeApiV1(originOnly, open, 'standard'))).toBe(403);
+  });
+
+  it("accepts this site's own pages and non-browser clients (no Origin, no Sec-Fetch-Site)", () => {
+    expect(authorizeApiV1(req({ 'sec-fetch-site': 'same-origin' }, 'POST'), open, 'biometric').via).toBe('anonymous');
+    expect(authorizeApiV1(req({ origin: 'http://vigil.test' }, 'PATCH'), open, 'biometric').via).toBe('anonymous');
+    expect(authorizeApiV1(req({}, 'POST'), open, 'biometric').via).toBe('anonymous');
+  });
+
+  it('refuses every /api/v1 endpoint (reviews and audit too) to non-loopback clients without keys', () => {
+    expect(statusOf(() => authorizeApiV1(req({}, 'GET', '203.0.113.7'), open, 'standard'))).toBe(403);
+    expect(authorizeApiV1(req({}, 'GET', '203.0.113.7'), { ...open, ALLOW_ANONYMOUS: true }, 'standard').via).toBe('anonymous');
+  });
+
+  it('a Bearer key is enough for an unsafe request without Origin', () => {
+    expect(authorizeApiV1(req({ authorization: `Bearer ${KEY}` }, 'POST', '203.0.113.7'), keyed, 'biometric').via).toBe('key');
+  });
+});
+
+describe('Origin checks compare the scheme too (issue 13, finding 13)', () => {
+  it('an http page is not the https site, and the reverse', () => {
+    expect(isSameOrigin(req({ origin: 'https://vigil.test' }), noProxy)).toBe(false);
+    const https = new Request('https://vigil.test/api/v1/persons', { headers: { host: 'vigil.test', origin: 'http://vigil.test' } });
+    expect(isSameOrigin(https, noProxy)).toBe(false);
+  });
+
+  it('PUBLIC_ORIGIN counts as same-origin', () => {
+    expect(isSameOrigin(req({ origin: 'https://vigil.example.org' }), noProxy, 'https://vigil.example.org')).toBe(true);
   });
 });

@@ -4,22 +4,27 @@
  * - API_KEYS set: every endpoint but the session ones needs `Authorization: Bearer <key>` or a
  *   valid session cookie. A cookie-authenticated unsafe request (POST, PATCH, DELETE) must also
  *   come from this origin (Sec-Fetch-Site, else Origin), on top of SameSite=Strict, against CSRF.
- * - API_KEYS unset: open as before for loopback clients; the biometric endpoints (faces and
- *   persons) refuse other clients unless ALLOW_ANONYMOUS=true.
+ * - API_KEYS unset: open to loopback clients only; every endpoint but the session ones refuses
+ *   other clients unless ALLOW_ANONYMOUS=true (docs/decisions/053-hosts-and-origins.md).
+ * - Either way, an unsafe request that a browser marks as coming from another site
+ *   (Sec-Fetch-Site, else Origin, scheme included) is refused unless it carries a Bearer key:
+ *   a page elsewhere cannot drive the memory bank of a keyless server on this machine.
  *
  * The client address is the one the rate limits use (clientKey: the TCP peer set by server.mjs,
- * X-Forwarded-For only with TRUST_PROXY).
+ * X-Forwarded-For per TRUST_PROXY).
  */
 import type { Env } from '@/lib/env';
 import { ApiV1Error } from '@/lib/http/api-v1-error';
 import { clientKey } from '@/lib/http/rate-limit';
+import { peerIsTrustedProxy, type TrustProxy } from '@/lib/http/trust-proxy';
 import { bearerToken, keyId, matchesApiKey } from './api-keys';
 import { isLoopback } from './client-address';
 import { readCookie, SESSION_COOKIE, sessionSecret, verifySession, type SessionPayload } from './session-token';
 
 export type ApiV1Access = 'public' | 'standard' | 'biometric';
 
-export type AuthConfig = Pick<Env, 'API_KEYS' | 'ALLOW_ANONYMOUS' | 'SESSION_SECRET' | 'TRUST_PROXY'>;
+export type AuthConfig = Pick<Env, 'API_KEYS' | 'ALLOW_ANONYMOUS' | 'SESSION_SECRET' | 'TRUST_PROXY'> &
+  Partial<Pick<Env, 'PUBLIC_ORIGIN'>>;
 
 export interface Principal {
   via: 'key' | 'session' | 'anonymous';
@@ -44,22 +49,40 @@ export function sessionOf(request: Request, config: AuthConfig, nowSeconds = Dat
   return verifySession(token, sessionSecret(config.SESSION_SECRET, config.API_KEYS), nowSeconds, keyIds(config.API_KEYS));
 }
 
+/** This server's origin as the client addressed it: scheme (per isHttps) and Host (or a trusted X-Forwarded-Host). */
+function ownOrigin(request: Request, trustProxy: TrustProxy): string | null {
+  const host = (peerIsTrustedProxy(request, trustProxy) && request.headers.get('x-forwarded-host')?.split(',')[0]?.trim()) || request.headers.get('host');
+  if (!host) return null;
+  try {
+    return new URL(`${isHttps(request, trustProxy) ? 'https' : 'http'}://${host}`).origin;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Whether the request comes from a page of this origin. Sec-Fetch-Site is set by every current
- * browser and cannot be set by page script; older browsers send Origin on unsafe requests. A
- * request with neither is not from a browser page, and is refused when it relies on a cookie.
+ * browser and cannot be set by page script; older browsers send Origin on unsafe requests, which
+ * must match scheme and host (an http page cannot act for the https site), or PUBLIC_ORIGIN.
+ * A request with neither is not from a browser page, and is refused when it relies on a cookie.
  */
-export function isSameOrigin(request: Request, trustProxy: boolean): boolean {
+export function isSameOrigin(request: Request, trustProxy: TrustProxy, publicOrigin?: string): boolean {
   const site = request.headers.get('sec-fetch-site');
   if (site) return site === 'same-origin';
   const origin = request.headers.get('origin');
   if (!origin) return false;
-  const host = (trustProxy && request.headers.get('x-forwarded-host')?.split(',')[0]?.trim()) || request.headers.get('host');
   try {
-    return new URL(origin).host === host;
+    const theirs = new URL(origin).origin;
+    return theirs === ownOrigin(request, trustProxy) || (publicOrigin !== undefined && theirs === new URL(publicOrigin).origin);
   } catch {
     return false;
   }
+}
+
+/** Whether a browser says this request comes from a page of another site (both headers absent: not a browser page). */
+export function isCrossSiteBrowserRequest(request: Request, config: AuthConfig): boolean {
+  if (!request.headers.has('sec-fetch-site') && !request.headers.has('origin')) return false;
+  return !isSameOrigin(request, config.TRUST_PROXY, config.PUBLIC_ORIGIN);
 }
 
 /** Throws the 401/403 ApiV1Error when the request may not reach an endpoint of this access class. */
@@ -76,19 +99,23 @@ export function authorizeApiV1(request: Request, config: AuthConfig, access: Api
     if (!session) {
       throw unauthorized('An API key is required: send Authorization: Bearer <key>, or sign in at /signin.');
     }
-    if (UNSAFE.has(request.method.toUpperCase()) && !isSameOrigin(request, config.TRUST_PROXY)) {
+    if (UNSAFE.has(request.method.toUpperCase()) && !isSameOrigin(request, config.TRUST_PROXY, config.PUBLIC_ORIGIN)) {
       throw forbidden('Cross-site request refused: a session cookie is only accepted from this site\'s own pages.');
     }
     return { via: 'session', keyId: session.kid };
   }
-  if (access === 'biometric' && !config.ALLOW_ANONYMOUS && !isLoopback(clientKey(request, config.TRUST_PROXY))) {
-    throw forbidden('Face and person endpoints are only open to this machine: configure API_KEYS (or ALLOW_ANONYMOUS=true).');
+  if (!config.ALLOW_ANONYMOUS && !isLoopback(clientKey(request, config.TRUST_PROXY))) {
+    throw forbidden('Without API_KEYS, /api/v1 is only open to this machine: configure API_KEYS (or ALLOW_ANONYMOUS=true).');
+  }
+  // No key to prove intent: a page of another site open in this machine's browser must not act.
+  if (UNSAFE.has(request.method.toUpperCase()) && isCrossSiteBrowserRequest(request, config)) {
+    throw forbidden("Cross-site request refused: /api/v1 only accepts changes from this site's own pages or with an API key.");
   }
   return { via: 'anonymous' };
 }
 
 /** Whether the request is served over https (directly, or per X-Forwarded-Proto behind a trusted proxy). */
-export function isHttps(request: Request, trustProxy: boolean): boolean {
+export function isHttps(request: Request, trustProxy: TrustProxy): boolean {
   if (new URL(request.url).protocol === 'https:') return true;
-  return trustProxy && request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase() === 'https';
+  return peerIsTrustedProxy(request, trustProxy) && request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase() === 'https';
 }

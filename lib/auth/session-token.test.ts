@@ -29,6 +29,18 @@ describe('signSession / verifySession', () => {
     }
   });
 
+  it('rejects a signature with anything appended or altered in its encoding (issue 13, finding 13)', () => {
+    expect(verifySession(token, SECRET, NOW + 10, KIDS)).not.toBeNull();
+    for (const junk of ['!', '!!!!', '=', '%20', ' ', 'A', '*x']) {
+      expect(verifySession(token + junk, SECRET, NOW + 10, KIDS)).toBeNull();
+    }
+    // The last character carries 2 unused bits: other values decode to the same bytes.
+    const [body, sig] = token.split('.') as [string, string];
+    const last = sig.at(-1)!;
+    const sibling = String.fromCharCode(last.charCodeAt(0) ^ 1);
+    if (/[A-Za-z0-9_-]/.test(sibling)) expect(verifySession(`${body}.${sig.slice(0, -1)}${sibling}`, SECRET, NOW + 10, KIDS)).toBeNull();
+  });
+
   it('rejects a session whose key is no longer configured', () => {
     expect(verifySession(token, SECRET, NOW, new Set(['kid-b']))).toBeNull();
   });

@@ -18,6 +18,9 @@ export interface SessionPayload {
 }
 
 const b64url = (b: Buffer | string) => Buffer.from(b).toString('base64url');
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+/** An HMAC-SHA256 is 32 bytes: 43 base64url characters without padding. */
+const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;
 const mac = (secret: string, data: string) => createHmac('sha256', secret).update(data, 'utf8').digest();
 
 export function signSession(payload: Omit<SessionPayload, 'v'>, secret: string): string {
@@ -36,7 +39,12 @@ export function verifySession(
   const dot = token.indexOf('.');
   if (dot <= 0 || dot !== token.lastIndexOf('.')) return null;
   const body = token.slice(0, dot);
-  const given = Buffer.from(token.slice(dot + 1), 'base64url');
+  const signature = token.slice(dot + 1);
+  // Buffer's base64url decoder skips characters it does not know and ignores trailing bits, so a
+  // signature with junk appended would still verify: accept exactly one canonical encoding.
+  if (!BASE64URL.test(body) || !SIGNATURE.test(signature)) return null;
+  const given = Buffer.from(signature, 'base64url');
+  if (b64url(given) !== signature) return null;
   const expected = mac(secret, body);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   let payload: SessionPayload;

@@ -139,6 +139,17 @@ export const moderationResponseSchema = z.object({
   meta: z.object({
     processing_time_ms: z.number().int().min(0),
     models_used: z.tuple([z.literal(SEXISM_VERSION), z.literal(TOXICITY_VERSION), z.literal(RULES_VERSION)]),
+    truncated: z
+      .object({
+        reason: z
+          .enum(['text_chars', 'text_tokens', 'batch_chars'])
+          .describe('Which cap cut the text: its normalised length, its token count, or the batch budget.'),
+        analyzed_chars: z.number().int().min(0).describe('Code points of the raw text (from its start) that the models read.'),
+      })
+      .optional()
+      .describe(
+        'Beyond the spec, only when the models read a prefix of the text (caps on normalised length, tokens and batch work: README "Configuration").',
+      ),
   }),
   explanations: explanationsSchema.optional().describe('Only with `explain: true`.'),
 });

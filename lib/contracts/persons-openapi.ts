@@ -47,7 +47,7 @@ export function registerPersonPaths(registry: OpenAPIRegistry): void {
     415: json(error, 'UNSUPPORTED_MEDIA_TYPE: not multipart/form-data.'),
     429: json(error, 'RATE_LIMITED: over FACE_RATE_LIMIT_PER_MINUTE; see Retry-After and RateLimit-* headers.'),
     500: json(error, 'INTERNAL_ERROR.'),
-    503: json(error, 'DATABASE_UNAVAILABLE: the database cannot be reached; SERVICE_UNAVAILABLE: the face models are not loaded. Both with Retry-After.'),
+    503: json(error, 'DATABASE_UNAVAILABLE: the database cannot be reached; SERVICE_UNAVAILABLE: the face models are not loaded; SERVER_BUSY: every inference worker is busy and the queue is full. All with Retry-After.'),
   };
 
   registry.registerPath({

@@ -28,6 +28,7 @@ export const API_V1_ERROR_CODES = [
   'FORBIDDEN',
   'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
+  'SERVER_BUSY',
   'DATABASE_UNAVAILABLE',
   'INTERNAL_ERROR',
 ] as const;
@@ -68,20 +69,27 @@ export const metadataSchema = z
   .record(z.string(), z.unknown())
   .describe(`Free JSON object, at most ${MAX_METADATA_BYTES} bytes serialised; returned as sent.`);
 
-/** PostgreSQL text and jsonb cannot hold U+0000; refused as a validation error, not a 500 from the database. */
-export const hasNoNul = (s: string) => !s.includes('\u0000');
-export const NO_NUL_MESSAGE = 'must not contain NUL (U+0000) characters';
+/**
+ * What PostgreSQL text and jsonb cannot hold: U+0000, and unpaired UTF-16 surrogates (valid in
+ * JSON, not encodable as UTF-8). Refused as a validation error, not a 500 from the database
+ * (issue 13, finding 6).
+ */
+export const isStorableText = (s: string) => !s.includes('\u0000') && s.isWellFormed();
+export const UNSTORABLE_TEXT_MESSAGE = 'must not contain NUL (U+0000) characters or unpaired surrogates';
+/** The earlier names of isStorableText / UNSTORABLE_TEXT_MESSAGE (the review contracts use them). */
+export const hasNoNul = isStorableText;
+export const NO_NUL_MESSAGE = UNSTORABLE_TEXT_MESSAGE;
 
 export const nameSchema = z
   .string()
-  .refine(hasNoNul, NO_NUL_MESSAGE)
+  .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
   .trim()
   .min(1, 'must not be empty')
   .max(MAX_NAME_CHARS, `must be at most ${MAX_NAME_CHARS} characters`)
   .describe(`Person's name, trimmed, 1 to ${MAX_NAME_CHARS} characters.`);
 export const relationshipSchema = z
   .string()
-  .refine(hasNoNul, NO_NUL_MESSAGE)
+  .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
   .trim()
   .max(MAX_RELATIONSHIP_CHARS, `must be at most ${MAX_RELATIONSHIP_CHARS} characters`)
   .describe(`Relationship to the user, at most ${MAX_RELATIONSHIP_CHARS} characters; empty when not sent.`);

@@ -5,7 +5,6 @@
  * packs them.
  */
 import { createRequire } from 'node:module';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -13,6 +12,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { logger } from '@/lib/observability/logger';
 import { errorForLog } from '@/lib/observability/redact';
 import * as schema from './schema';
+import { ownerOnlyDirectory, restrictTree } from './restrict-permissions';
 
 export type AppDb = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type DatabaseKind = 'pglite' | 'pg' | 'neon';
@@ -63,16 +63,28 @@ export async function openDatabase(o: DatabaseOptions): Promise<Database> {
     const { vector } = req('@electric-sql/pglite-pgvector') as typeof import('@electric-sql/pglite-pgvector');
     let dataDir: string | undefined;
     if (o.DATA_DIR !== ':memory:') {
+      ownerOnlyDirectory(path.resolve(o.DATA_DIR));
       dataDir = path.resolve(o.DATA_DIR, 'pglite');
-      mkdirSync(dataDir, { recursive: true });
+      ownerOnlyDirectory(dataDir);
     }
     // shared_buffers sits inside PGlite's wasm heap, so every page it touches stays resident; the
     // kernel's page cache below NODEFS already caches the files (docs/benchmarks.md, memory).
     const postgresqlconf = o.PGLITE_SHARED_BUFFERS ? [`shared_buffers = ${o.PGLITE_SHARED_BUFFERS}`] : undefined;
     const client = await PGlite.create(dataDir, { extensions: { vector }, postgresqlconf });
+    const lockDown = () => dataDir && restrictTree(dataDir);
+    lockDown();
     const db = drizzlePglite(client, { schema }) as unknown as AppDb;
     // One embedded connection that serialises its queries; PGlite exposes no queue length.
-    return { kind, db, hasVector: false, stats: () => ({ total: 1 }), close: () => client.close() };
+    return {
+      kind,
+      db,
+      hasVector: false,
+      stats: () => ({ total: 1 }),
+      close: async () => {
+        await client.close();
+        lockDown();
+      },
+    };
   }
   if (kind === 'pg') {
     const pg = req('pg') as typeof import('pg');

@@ -22,6 +22,16 @@ describe('decodeImage', () => {
     expect(await codeOf(decodeImage(png, 400 * 300))).toBe('OK');
   });
 
+  it('refuses over-long sides and absurd aspect ratios before decoding (issue 13, finding 5)', async () => {
+    const message = async (p: Promise<unknown>) => p.then(() => 'OK', (e: Error) => e.message);
+    // Under the pixel limit (13,000 px), yet refused by the side bound.
+    const long = await solid(1, 13_000).png().toBuffer();
+    expect(await message(decodeImage(long, 40_000_000))).toMatch(/13000 px exceeds 12000 px/);
+    const thin = await solid(5, 500).png().toBuffer();
+    expect(await message(decodeImage(thin, 40_000_000))).toMatch(/aspect ratio/);
+    expect(await codeOf(decodeImage(await solid(100, 2_000).png().toBuffer(), 40_000_000))).toBe('OK');
+  });
+
   it('applies EXIF orientation and drops alpha', async () => {
     const rotated = await solid(40, 20).jpeg().withMetadata({ orientation: 6 }).toBuffer();
     const img = await decodeImage(rotated, 1e6);

@@ -1,7 +1,9 @@
 /**
  * Bytes -> RGB pixels. The format is decided from the magic bytes, never from the client's
  * content type; EXIF orientation is applied; sharp's `limitInputPixels` refuses decompression
- * bombs before any pixel is allocated. Large photos are scaled down for detection (faces stay
+ * bombs before any pixel is allocated, and the header's width and height are checked against
+ * MAX_IMAGE_SIDE and MAX_ASPECT_RATIO before decoding: a 1 x 39,999,999 PNG is under the pixel
+ * limit yet takes ~10 s of a sharp thread to decode (issue 13, finding 5). Large photos are scaled down for detection (faces stay
  * far above the descriptor's 150 px input), and boxes are mapped back with `scale`.
  */
 import sharp from 'sharp';
@@ -22,6 +24,11 @@ export interface DecodedImage {
   format: ImageFormat;
 }
 
+/** Longest accepted side, in pixels: above any camera or phone photo (a 200 Mpx sensor is ~16,000 x 12,000). */
+export const MAX_IMAGE_SIDE = 12_000;
+/** Longest side over shortest side: panoramas reach about 10; beyond this no face fits usefully. */
+export const MAX_ASPECT_RATIO = 20;
+
 /** Longest side fed to the detector; larger photos are resized (the detector itself runs at 256 px). */
 export const MAX_WORKING_SIDE = 1280;
 
@@ -40,6 +47,15 @@ export async function decodeImage(bytes: Uint8Array, maxPixels: number): Promise
     const base = () => sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error', sequentialRead: true });
     const meta = await base().metadata();
     if (meta.format !== format) throw apiV1Errors.invalidImage('the file content does not match its signature');
+    const w = meta.width ?? 0;
+    const h = meta.height ?? 0;
+    if (w < 1 || h < 1) throw apiV1Errors.invalidImage('the image has no size');
+    if (Math.max(w, h) > MAX_IMAGE_SIDE) {
+      throw apiV1Errors.invalidImage(`a side of ${Math.max(w, h)} px exceeds ${MAX_IMAGE_SIDE} px`);
+    }
+    if (Math.max(w, h) / Math.min(w, h) > MAX_ASPECT_RATIO) {
+      throw apiV1Errors.invalidImage(`the aspect ratio exceeds ${MAX_ASPECT_RATIO}:1`);
+    }
     const swap = (meta.orientation ?? 1) >= 5; // 5-8 rotate by 90 degrees
     const originalWidth = (swap ? meta.height : meta.width) ?? 0;
     const originalHeight = (swap ? meta.width : meta.height) ?? 0;

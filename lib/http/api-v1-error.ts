@@ -36,6 +36,22 @@ export const apiV1Errors = {
   faceNotFound: (personId: string, faceId: string) => new ApiV1Error(404, 'FACE_NOT_FOUND', `Person ${personId} has no face with id ${faceId}.`),
 };
 
+/**
+ * What a zod issue says about its field: `required` when the field is absent, `expected <type>`
+ * when it has the wrong type (a `{"name": 5}` is not "missing"), else zod's message. zod 4 leaves
+ * the input off issues unless asked, so absence is read from its "received undefined".
+ */
+export function fieldProblem(issue: { code: string; message: string; expected?: unknown; input?: unknown }): string {
+  if (issue.code !== 'invalid_type') return issue.message;
+  const missing = 'input' in issue ? issue.input === undefined : /received undefined$/.test(issue.message);
+  return missing ? 'required' : `expected ${String(issue.expected)}`;
+}
+
+/** The handler of /api/v1 paths no route serves (app/api/v1/[...path]/route.ts). */
+export async function unknownApiV1Path(): Promise<never> {
+  throw new ApiV1Error(404, 'NOT_FOUND', 'No /api/v1 endpoint at this path; see /openapi.json.');
+}
+
 export function envelopeError(code: ApiV1ErrorCode, message: string, details?: ApiErrorDetails) {
   return { success: false as const, data: null, error: details ? { code, message, details } : { code, message } };
 }

@@ -1,6 +1,6 @@
 /**
  * The wrapper every /api/v1 route goes through: it checks access (API key, session cookie, or
- * loopback for biometric endpoints: lib/auth/authorize-request.ts), spends the face rate limit
+ * loopback without keys: lib/auth/authorize-request.ts), spends the face rate limit
  * where asked, runs one request handler, wraps its result in the `{success, data, error}`
  * envelope (a handler may instead return a finished Response, e.g. a CSV download), maps every
  * failure through api-v1-error.ts, adds a request id, logs one line and records metrics.
@@ -15,9 +15,10 @@ import { requestLogger } from '@/lib/observability/logger';
 import { errorForLog } from '@/lib/observability/redact';
 import { metrics, routeTemplate, startRequest } from '@/lib/observability/metrics';
 import { ApiV1Error, apiV1ErrorResponse } from './api-v1-error';
-import { consumeFaceBudget } from './face-rate-limit';
+import { consumeFaceBudget, recordFailedKey, refuseKeyGuessing } from './face-rate-limit';
 import { requestIdOf } from './request-id';
 import { apiV1Unavailable } from './api-v1-unavailable';
+import { clientClosed, clientClosedResponse } from './client-closed';
 
 export interface ApiV1Context {
   request: Request;
@@ -30,13 +31,16 @@ export interface ApiV1Context {
 
 export interface ApiV1RouteOptions {
   /**
-   * `standard` (default): needs a key or session when API_KEYS is set. `biometric` (faces and
-   * persons): additionally loopback-only without API_KEYS unless ALLOW_ANONYMOUS. `public`: no check
-   * (the session endpoints, which verify a key themselves).
+   * `standard` (default) and `biometric` (faces and persons; the same checks since issue 13, kept as
+   * a label): a key or session when API_KEYS is set, else loopback only unless ALLOW_ANONYMOUS;
+   * cross-site unsafe requests refused. `public`: no check (the session endpoints, which verify a
+   * key themselves).
    */
   access?: ApiV1Access;
   /** Spend FACE_RATE_LIMIT_PER_MINUTE (endpoints that run the face models). */
   faceRateLimited?: boolean;
+  /** The metrics' route label, when the path itself must not be one (unknown paths: unbounded labels). */
+  routeLabel?: string;
 }
 
 type RouteContext = { params?: Promise<Record<string, string | string[]>> };
@@ -56,7 +60,15 @@ export function apiV1Route(
       const raw = (await context?.params) ?? {};
       params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]));
       const config = faceConfig();
-      const principal = authorizeApiV1(request, config, options.access ?? 'standard');
+      const presentsKey = config.API_KEYS.length > 0 && request.headers.has('authorization') && options.access !== 'public';
+      if (presentsKey) await refuseKeyGuessing(request);
+      let principal: Principal;
+      try {
+        principal = authorizeApiV1(request, config, options.access ?? 'standard');
+      } catch (err) {
+        if (presentsKey && ApiV1Error.is(err) && err.status === 401) await recordFailedKey(request);
+        throw err;
+      }
       if (options.faceRateLimited) headers = { ...headers, ...(await consumeFaceBudget(request)) };
       const data = await handler({ request, params, bank: memoryBank, config, principal, requestId });
       if (data instanceof Response) {
@@ -67,7 +79,9 @@ export function apiV1Route(
       }
     } catch (err) {
       const unavailable = apiV1Unavailable(err, headers);
-      if (unavailable) {
+      if (clientClosed(request)) {
+        response = clientClosedResponse(headers);
+      } else if (unavailable) {
         log.error({ err: errorForLog(err) }, unavailable.reason);
         response = unavailable.response;
       } else {
@@ -75,7 +89,7 @@ export function apiV1Route(
         response = apiV1ErrorResponse(err, headers);
       }
     }
-    const route = routeTemplate(request.url, params);
+    const route = options.routeLabel ?? routeTemplate(request.url, params);
     const seconds = done(route, response.status);
     log.info({ method: request.method, route, status: response.status, ms: Math.round(seconds * 1000) }, 'api/v1 request');
     return response;

@@ -6,6 +6,7 @@
 import { isDatabaseUnavailableError } from '@/lib/db/database-unavailable';
 import { hasErrorBrand } from './error-brand';
 import { ApiV1Error, apiV1ErrorResponse } from './api-v1-error';
+import { BUSY_RETRY_AFTER_S } from './v1-error';
 
 const RETRY_AFTER_S = '30';
 
@@ -13,7 +14,11 @@ const RETRY_AFTER_S = '30';
 export function apiV1Unavailable(
   err: unknown,
   headers: Record<string, string>,
-): { response: Response; reason: 'database unavailable' | 'face models unavailable' } | undefined {
+): { response: Response; reason: 'database unavailable' | 'face models unavailable' | 'inference pool busy' } | undefined {
+  if (hasErrorBrand(err, 'InferenceBusyError')) {
+    const busy = new ApiV1Error(503, 'SERVER_BUSY', 'The server is busy: every inference worker is working and the queue is full. Retry later.');
+    return { response: apiV1ErrorResponse(busy, { ...headers, 'Retry-After': String(BUSY_RETRY_AFTER_S) }), reason: 'inference pool busy' };
+  }
   const database = isDatabaseUnavailableError(err);
   if (!database && !hasErrorBrand(err, 'FaceServiceUnavailableError')) return undefined;
   const error = database

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clientKey, createRateLimiter, CLIENT_IP_HEADER } from './rate-limit';
+import { parseTrustProxy } from './trust-proxy';
 import { V1Error } from './v1-error';
 
 describe('createRateLimiter', () => {
@@ -29,7 +30,8 @@ describe('clientKey', () => {
   const r = (h: Record<string, string>) => new Request('http://x', { headers: h });
   it('ignores X-Forwarded-For unless the proxy is trusted', () => {
     const req = r({ 'x-forwarded-for': '1.2.3.4, 5.6.7.8', [CLIENT_IP_HEADER]: '9.9.9.9' });
-    expect(clientKey(req, false)).toBe('9.9.9.9');
-    expect(clientKey(req, true)).toBe('1.2.3.4');
+    expect(clientKey(req, parseTrustProxy('false'))).toBe('9.9.9.9');
+    // One trusted hop: the address that proxy appended, never the client-written left-most one.
+    expect(clientKey(req, parseTrustProxy('true'))).toBe('5.6.7.8');
   });
 });

@@ -4,6 +4,7 @@
  * bound the work one request can ask for. Answers carry IETF `RateLimit-*` headers.
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { clientAddress, type TrustProxy } from './trust-proxy';
 import { V1Error } from './v1-error';
 
 export interface RateLimitDecision {
@@ -64,13 +65,9 @@ export function createRateLimiter(perMinute: number, options: RateLimiterOptions
   };
 }
 
-/** Header set by server.mjs from the TCP peer address; a client cannot forge it. */
-export const CLIENT_IP_HEADER = 'x-vigil-client-ip';
+export { CLIENT_IP_HEADER } from './trust-proxy';
 
-export function clientKey(request: Request, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  return request.headers.get(CLIENT_IP_HEADER) ?? 'unknown';
+/** The key a client's budgets are counted under: its address per TRUST_PROXY (trust-proxy.ts). */
+export function clientKey(request: Request, trust: TrustProxy): string {
+  return clientAddress(request, trust);
 }

@@ -53,11 +53,20 @@ export class ModelsUnavailableError extends Error {
   }
 }
 
+/** Seconds a client refused because every inference worker is busy is asked to wait (lib/server/inference-pool.ts). */
+export const BUSY_RETRY_AFTER_S = 5;
+
 export const PROCESSING_FAILED_PREFIX = 'Moderation processing failed: ';
 
 export function v1ErrorResponse(err: unknown, extraHeaders: Record<string, string> = {}): Response {
   if (V1Error.is(err)) {
     return Response.json({ detail: err.detail }, { status: err.status, headers: { ...err.headers, ...extraHeaders } });
+  }
+  if (hasErrorBrand(err, 'InferenceBusyError')) {
+    return Response.json(
+      { detail: err instanceof Error ? err.message : 'The server is busy. Retry later.' },
+      { status: 503, headers: { 'Retry-After': String(BUSY_RETRY_AFTER_S), ...extraHeaders } },
+    );
   }
   if (ModelsUnavailableError.is(err)) {
     return Response.json(

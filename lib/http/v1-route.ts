@@ -11,6 +11,7 @@ import { errorForLog } from '@/lib/observability/redact';
 import { metrics, routeTemplate, startRequest } from '@/lib/observability/metrics';
 import { clientKey } from './rate-limit';
 import { requestIdOf } from './request-id';
+import { clientClosed, clientClosedResponse } from './client-closed';
 import { V1Error, v1ErrorResponse } from './v1-error';
 
 export interface V1Context {
@@ -41,8 +42,12 @@ export function v1Route(
       const body = await handler({ request, services: svc });
       response = Response.json(body, { status: 200, headers });
     } catch (err) {
-      if (!V1Error.is(err)) log.error({ err: errorForLog(err) }, 'v1 request failed');
-      response = v1ErrorResponse(err, headers);
+      if (clientClosed(request)) {
+        response = clientClosedResponse(headers);
+      } else {
+        if (!V1Error.is(err)) log.error({ err: errorForLog(err) }, 'v1 request failed');
+        response = v1ErrorResponse(err, headers);
+      }
     }
     const route = routeTemplate(request.url);
     const seconds = done(route, response.status);

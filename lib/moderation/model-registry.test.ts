@@ -93,3 +93,25 @@ describe('moderate', () => {
     for (const [, ms] of seen) expect(ms).toBeGreaterThanOrEqual(0);
   });
 });
+
+describe('moderate() with work limits', () => {
+  it('reads only the capped prefix and says so in meta.truncated; the text field stays whole', async () => {
+    const calls: number[][] = [];
+    const registry = new ModelRegistry(loaders({}, calls));
+    const text = '\uFDFA'.repeat(10_000);
+    const [r] = await moderate(await registry.models(), [text, 'hello'], {
+      limits: { maxTextNormalizedChars: 12_000, maxTextTokens: 1_000_000, maxBatchNormalizedChars: 400_000 },
+    });
+    expect(r!.text).toBe(text);
+    expect(r!.meta.truncated?.reason).toBe('text_chars');
+    expect(calls[0]![0]).toBeLessThanOrEqual(12_000);
+  });
+
+  it('omits meta.truncated when nothing was cut (the spec shape)', async () => {
+    const registry = new ModelRegistry(loaders());
+    const [r] = await moderate(await registry.models(), ['hello'], {
+      limits: { maxTextNormalizedChars: 12_000, maxTextTokens: 2_500, maxBatchNormalizedChars: 400_000 },
+    });
+    expect(Object.keys(r!.meta).sort()).toEqual(['models_used', 'processing_time_ms']);
+  });
+});

@@ -4,6 +4,7 @@
  * far less than 100 single calls.
  */
 import type { ModerationResponse } from '@/lib/contracts/moderation';
+import { boundTexts, type BoundedText, type WorkLimits } from './bound-work';
 import { combine } from './ensemble';
 import { detectLanguage } from './detect-language';
 import { explainDecision } from './explain-decision';
@@ -21,6 +22,11 @@ export interface ModerateOptions {
    * The transformer runs off the main thread, so its time is from the call until its scores arrive.
    */
   onModelTime?: (model: 'sexism' | 'toxicity' | 'rules', ms: number) => void;
+  /**
+   * Caps on the normalised text the models read (bound-work.ts). The server always passes them;
+   * a text cut short answers `meta.truncated`. Without them every text is read whole.
+   */
+  limits?: WorkLimits;
 }
 
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
@@ -31,7 +37,8 @@ export async function moderate(
   options: ModerateOptions = {},
 ): Promise<ModerationResponse[]> {
   const started = performance.now();
-  const pre = texts.map(preprocess);
+  const bounded: BoundedText[] = options.limits ? boundTexts(texts, options.limits) : texts.map((analyzed) => ({ analyzed }));
+  const pre = bounded.map((b) => preprocess(b.analyzed));
   const timed = options.onModelTime;
   const toxicityStarted = performance.now();
   const toxicityPromise = models.toxicity.score(pre);
@@ -71,6 +78,8 @@ export async function moderate(
       ensemble: combine(s, t, r.label, models.policy),
       meta: { processing_time_ms: perText, models_used: [...MODEL_VERSIONS] },
     };
+    const truncated = bounded[i]!.truncated;
+    if (truncated) response.meta.truncated = truncated;
     if (options.explain) {
       response.explanations = {
         rules: r.matches.map((m) => ({ flag: m.flag, term: m.term, start: m.start, end: m.end })),

@@ -75,9 +75,22 @@ export function redactForLog(obj: Record<string, unknown>, depth = 0): Record<st
   return out;
 }
 
-/** An error as a log field: its class and message, cut short (no stack, no attached request data). */
-export function errorForLog(err: unknown): { type: string; message: string } {
+/**
+ * drizzle's query errors put the bound parameters (names, notes, metadata: user content) in the
+ * message, after `params:`; the SQL text before it holds only placeholders.
+ */
+const QUERY_PARAMS = /\nparams: [\s\S]*$/;
+
+/**
+ * An error as a log field: its class and message, cut short (no stack, no attached request data,
+ * no query parameters), plus the message of its cause (the database's own error, e.g. an encoding
+ * failure) when it has one.
+ */
+export function errorForLog(err: unknown): { type: string; message: string; cause?: string } {
   const type = err instanceof Error ? err.name : typeof err;
-  const message = err instanceof Error ? err.message : String(err);
-  return { type, message: message.length > 300 ? `${message.slice(0, 300)}…` : message };
+  const raw = (err instanceof Error ? err.message : String(err)).replace(QUERY_PARAMS, '\nparams: [redacted]');
+  const out: { type: string; message: string; cause?: string } = { type, message: raw.length > 300 ? `${raw.slice(0, 300)}…` : raw };
+  const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message.replace(QUERY_PARAMS, '') : undefined;
+  if (cause) out.cause = cause.length > 200 ? `${cause.slice(0, 200)}…` : cause;
+  return out;
 }

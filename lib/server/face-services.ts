@@ -15,6 +15,7 @@ import { migrate } from '@/lib/db/migrate';
 import { openDatabase, type Database } from '@/lib/db/open-database';
 import { createPersonStore } from '@/lib/db/person-store';
 import { metrics } from '@/lib/observability/metrics';
+import { inferencePool } from './inference-pool';
 
 export class FaceServiceUnavailableError extends Error {
   /** Which dependency failed: answered 503 DATABASE_UNAVAILABLE or SERVICE_UNAVAILABLE. */
@@ -34,7 +35,7 @@ export class FaceServiceUnavailableError extends Error {
 
 interface FaceServicesState {
   config: FaceConfig;
-  models?: Promise<{ models: FaceModels; engine: FaceEngine }>;
+  models?: Promise<{ models?: FaceModels; engine: FaceEngine }>;
   database?: Promise<Database>;
   bank?: Promise<MemoryBank>;
 }
@@ -65,6 +66,16 @@ export function faceEngine(): Promise<FaceEngine> {
     () => s.models,
     (p) => (s.models = p),
     async () => {
+      // With the worker pool the models live in the workers; this thread only holds a proxy engine.
+      const pool = inferencePool();
+      if (pool) {
+        try {
+          return { engine: await pool.faceEngine() };
+        } catch (err) {
+          if (hasErrorBrand(err, 'InferenceBusyError')) throw err;
+          throw new FaceServiceUnavailableError('face models', err);
+        }
+      }
       try {
         const models = await loadFaceModels();
         return { models, engine: createFaceEngine(models) };
@@ -122,5 +133,5 @@ export async function disposeFaceServices(): Promise<void> {
   if (db) metrics().databaseStats = undefined;
   await db?.close();
   const m = await s.models?.catch(() => undefined);
-  m?.models.dispose();
+  m?.models?.dispose();
 }

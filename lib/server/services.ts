@@ -3,36 +3,23 @@
  * per route bundle, so the instances live on globalThis: one set of models per process.
  */
 import 'server-only';
-import path from 'node:path';
 import { env } from '@/lib/env';
 import { createRateLimiter, type RateLimiter, type RateLimitStore } from '@/lib/http/rate-limit';
 import { chooseDriver, type Database } from '@/lib/db/open-database';
 import { databaseRateLimitStore } from '@/lib/db/rate-limit-store';
-import { ModelRegistry, type ModelLoaders } from '@/lib/moderation/model-registry';
-import { loadSexismModel } from '@/lib/moderation/sexism/load-sexism-model';
-import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
-import { resolveToxicityModelDir } from '@/lib/moderation/toxicity/resolve-toxicity-model-dir';
-import { createRulesEngine } from '@/lib/moderation/rules';
-import { SEXISM_VERSION } from '@/lib/moderation/types';
+import { ModelRegistry } from '@/lib/moderation/model-registry';
+import { defaultModelLoaders } from './model-loaders';
+import { inferencePool, type InferencePool } from './inference-pool';
+
 
 export interface Services {
   registry: ModelRegistry;
   moderationLimiter: RateLimiter;
-}
-
-export function defaultModelLoaders(): ModelLoaders {
-  const e = env();
-  const modelsDir = path.resolve(e.MODELS_DIR);
-  return {
-    sexism: () => loadSexismModel(e.SEXISM_MODEL_PATH ?? path.join(modelsDir, SEXISM_VERSION, 'model.json')),
-    toxicity: () =>
-      loadToxicityModel({
-        dir: resolveToxicityModelDir(e),
-        intraOpThreads: e.ORT_INTRA_OP_THREADS,
-        maxBatch: e.TOXICITY_MAX_BATCH,
-      }),
-    rules: async () => createRulesEngine(),
-  };
+  /**
+   * The worker-thread pool moderation runs in (inference-pool.ts); undefined = in this thread,
+   * with `registry`'s models (INFERENCE_WORKERS=0, no worker build, or tests injecting fakes).
+   */
+  inference?: InferencePool;
 }
 
 /** The memory bank's database (one pool, one migrations run), loaded lazily: moderation must not wait for it. */
@@ -59,6 +46,7 @@ export function services(): Services {
     g[KEY] = {
       registry: new ModelRegistry(defaultModelLoaders()),
       moderationLimiter: createRateLimiter(e.RATE_LIMIT_PER_MINUTE, { keyPrefix: 'moderation', store: rateLimitStore() }),
+      inference: inferencePool(),
     };
   }
   return g[KEY];

@@ -6,6 +6,7 @@
  */
 import 'server-only';
 import { disposeFaceServices } from './face-services';
+import { closeInferencePool } from './inference-pool';
 import { disposeReviewService } from '@/lib/reviews/review-service';
 import { logger } from '@/lib/observability/logger';
 
@@ -14,6 +15,7 @@ export const SHUTDOWN_HOOK = Symbol.for('vigil.shutdown');
 export async function closeServerResources(): Promise<void> {
   disposeReviewService();
   await disposeFaceServices();
+  await closeInferencePool();
   logger().info('database closed');
 }
 

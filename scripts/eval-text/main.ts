@@ -17,7 +17,7 @@ import { join, resolve } from 'node:path';
 import { env } from '@/lib/env';
 import { ModelRegistry } from '@/lib/moderation/model-registry';
 import { RULES_VERSION, SEXISM_VERSION, TOXICITY_VERSION } from '@/lib/moderation/types';
-import { defaultModelLoaders } from '@/lib/server/services';
+import { defaultModelLoaders } from '@/lib/server/model-loaders';
 import { resolveDataDir } from '@/models/sexism_lasso_v1/edos';
 import { loadEdosTest, loadOutOfDomain, loadToxicityData, seededSample } from './datasets';
 import { evaluateFunctionalSuite } from './functional-evaluation';

@@ -253,13 +253,15 @@ describe('without API_KEYS', () => {
     expect(s).toMatchObject({ data: { auth_required: false } });
   });
 
-  it('refuses the biometric endpoints to a non-loopback client with 403, but not the review queue', async () => {
+  it('refuses every /api/v1 endpoint and /metrics to a non-loopback client with 403 (issue 13, finding 8)', async () => {
     const remote = from('203.0.113.9');
     await expectEnvelopeError(await fetch(`${open.url}/api/v1/persons`, { headers: remote }), 403, 'FORBIDDEN');
     await expectEnvelopeError(await fetch(`${open.url}/api/v1/persons/${MISSING_ID}`, { headers: remote }), 403, 'FORBIDDEN');
     const register = await fetch(`${open.url}/api/v1/register`, { method: 'POST', headers: { ...remote, 'content-type': 'text/plain' }, body: 'x' });
     await expectEnvelopeError(register, 403, 'FORBIDDEN');
-    expect((await fetch(`${open.url}/api/v1/reviews`, { headers: remote })).status).toBe(200);
+    await expectEnvelopeError(await fetch(`${open.url}/api/v1/reviews`, { headers: remote }), 403, 'FORBIDDEN');
+    await expectEnvelopeError(await fetch(`${open.url}/api/v1/reviews/audit`, { headers: remote }), 403, 'FORBIDDEN');
+    expect((await fetch(`${open.url}/metrics`, { headers: remote })).status).toBe(403);
   });
 });
 

@@ -11,7 +11,7 @@ import type { ApiV1Context } from '@/lib/http/api-v1-route';
 import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import { consumeSignInBudget } from '@/lib/http/face-rate-limit';
 import { bearerToken, keyId, matchesApiKey } from '../api-keys';
-import { forbidden, isHttps, isSameOrigin, sessionOf, unauthorized } from '../authorize-request';
+import { forbidden, isCrossSiteBrowserRequest, isHttps, sessionOf, unauthorized, type AuthConfig } from '../authorize-request';
 import { sessionCookie, sessionSecret, signSession } from '../session-token';
 
 const MAX_BODY_BYTES = 4 * 1024;
@@ -38,15 +38,13 @@ export async function sessionStatusRequest({ request, config }: ApiV1Context): P
  * A browser request from another site (login CSRF). Non-browser clients send neither
  * Sec-Fetch-Site nor Origin, and `none` is a navigation the user started; both are let through.
  */
-function fromOtherSite(request: Request, trustProxy: boolean): boolean {
-  const site = request.headers.get('sec-fetch-site');
-  if (site === 'none' || (!site && !request.headers.get('origin'))) return false;
-  return !isSameOrigin(request, trustProxy);
+function fromOtherSite(request: Request, config: AuthConfig): boolean {
+  return request.headers.get('sec-fetch-site') !== 'none' && isCrossSiteBrowserRequest(request, config);
 }
 
 /** POST {api_key}: verify the key, set the session cookie. */
 export async function signInRequest({ request, config }: ApiV1Context): Promise<Response> {
-  if (fromOtherSite(request, config.TRUST_PROXY)) throw forbidden('Sign-in is only accepted from this site\'s own pages.');
+  if (fromOtherSite(request, config)) throw forbidden('Sign-in is only accepted from this site\'s own pages.');
   const headers = await consumeSignInBudget(request);
   const body = await readApiV1Json(request, MAX_BODY_BYTES);
   const parsed = signInRequestSchema.safeParse(body);

@@ -13,7 +13,7 @@ import {
   registerFieldsSchema,
   updatePersonSchema,
 } from '@/lib/contracts/persons';
-import { ApiV1Error, apiV1Errors } from '@/lib/http/api-v1-error';
+import { ApiV1Error, apiV1Errors, fieldProblem } from '@/lib/http/api-v1-error';
 import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
 import { readMultipart, type MultipartForm } from '@/lib/http/read-multipart';
@@ -33,8 +33,7 @@ const MAX_JSON_BODY_BYTES = 64 * 1024;
 function firstIssue(error: z.ZodError, fallbackField: string): ApiV1Error {
   const issue = error.issues[0];
   const field = issue?.path.length ? issue.path.join('.') : fallbackField;
-  const message = issue?.code === 'invalid_type' && issue.input === undefined ? 'required' : (issue?.message ?? 'invalid');
-  return apiV1Errors.validation(field, message);
+  return apiV1Errors.validation(field, issue ? fieldProblem(issue) : 'invalid');
 }
 
 export function parseMetadata(raw: string | undefined, truncated: boolean): Record<string, unknown> {

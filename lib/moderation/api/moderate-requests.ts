@@ -12,16 +12,40 @@ import {
 import { readJsonBody } from '@/lib/http/read-json-body';
 import { parseV1Body } from '@/lib/http/zod-issues-to-v1';
 import type { V1Context } from '@/lib/http/v1-route';
+import type { Services } from '@/lib/server/services';
 import { moderate } from '@/lib/moderation/moderate';
 import { clientKey } from '@/lib/http/rate-limit';
+import type { WorkLimits } from '@/lib/moderation/bound-work';
 import { recordForReview } from '@/lib/reviews/record-for-review';
 import { metrics } from '@/lib/observability/metrics';
 
-/** moderate() options that feed the per-model time and batch-size metrics. */
-function observed(batchSize: number, explain: boolean) {
+/**
+ * Moderate `texts` in the inference pool when there is one (off the event loop), else in this
+ * thread with the registry's models (tests inject fakes there). Feeds the per-model time and
+ * batch-size metrics either way.
+ */
+async function runModeration(services: Services, texts: string[], explain: boolean): Promise<ModerationResponse[]> {
   const m = metrics();
-  m.batchSize.observe(batchSize);
-  return { explain, onModelTime: (model: 'sexism' | 'toxicity' | 'rules', ms: number) => m.modelInference.observe({ model }, ms / 1000) };
+  m.batchSize.observe(texts.length);
+  const observe = (model: 'sexism' | 'toxicity' | 'rules', ms: number) => m.modelInference.observe({ model }, ms / 1000);
+  const limits = workLimits();
+  if (services.inference) {
+    // The request thread's registry still says whether the model files load (health, 503 early).
+    await services.registry.models();
+    const { results, modelMs } = await services.inference.moderate(texts, { explain, limits });
+    for (const [model, ms] of Object.entries(modelMs)) observe(model as keyof typeof modelMs, ms);
+    return results;
+  }
+  return moderate(await services.registry.models(), texts, { explain, limits, onModelTime: observe });
+}
+
+export function workLimits(): WorkLimits {
+  const e = env();
+  return {
+    maxTextNormalizedChars: e.MAX_TEXT_NORMALIZED_CHARS,
+    maxTextTokens: e.MAX_TEXT_TOKENS,
+    maxBatchNormalizedChars: e.MAX_BATCH_NORMALIZED_CHARS,
+  };
 }
 
 function schemas() {
@@ -31,8 +55,7 @@ function schemas() {
 
 export async function moderateTextRequest({ request, services }: V1Context): Promise<ModerationResponse> {
   const body = parseV1Body(schemas().text, await readJsonBody(request, env().MAX_BODY_BYTES));
-  const models = await services.registry.models();
-  const [result] = await moderate(models, [body.text], observed(1, body.explain === true));
+  const [result] = await runModeration(services, [body.text], body.explain === true);
   // Fire-and-forget: never awaited, never throws (lib/reviews/record-for-review.ts).
   recordForReview([result!], { client: clientKey(request, env().TRUST_PROXY), source: 'text' });
   return result!;
@@ -41,8 +64,7 @@ export async function moderateTextRequest({ request, services }: V1Context): Pro
 export async function moderateBatchRequest({ request, services }: V1Context): Promise<BatchResponse> {
   const started = performance.now();
   const body = parseV1Body(schemas().batch, await readJsonBody(request, env().MAX_BODY_BYTES));
-  const models = await services.registry.models();
-  const results = await moderate(models, body.texts, observed(body.texts.length, body.explain === true));
+  const results = await runModeration(services, body.texts, body.explain === true);
   recordForReview(results, { client: clientKey(request, env().TRUST_PROXY), source: 'batch' });
   return {
     results,

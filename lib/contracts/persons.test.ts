@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { ApiV1Error } from '@/lib/http/api-v1-error';
+import { parseMetadata } from '@/lib/faces/api/person-requests';
+import { nameSchema, relationshipSchema, updatePersonSchema } from './persons';
+
+const LONE = '\uD800';
+
+describe('unpaired surrogates are refused as validation errors, not 500s (issue 13, finding 6)', () => {
+  it('in metadata keys and values', () => {
+    for (const json of [`{"a":"x${'\\ud800'}"}`, `{"${'\\udc00'}":1}`, `{"a":{"b":["${'\\ud83d'}"]}}`]) {
+      let status = 0;
+      try {
+        parseMetadata(json, false);
+      } catch (err) {
+        if (ApiV1Error.is(err)) status = err.status;
+      }
+      expect(status).toBe(400);
+    }
+    expect(parseMetadata('{"emoji":"\\ud83d\\ude00"}', false)).toEqual({ emoji: '😀' });
+  });
+
+  it('in name and relationship', () => {
+    expect(nameSchema.safeParse(`Ann${LONE}`).success).toBe(false);
+    expect(relationshipSchema.safeParse(`friend${LONE}`).success).toBe(false);
+    expect(updatePersonSchema.safeParse({ name: 'Ann 😀' }).success).toBe(true);
+  });
+});

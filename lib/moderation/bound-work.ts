@@ -1,0 +1,104 @@
+/**
+ * Bounds the work one request can cause (docs/decisions/050-bounded-work.md).
+ *
+ * The spec allows 10,000 characters per text, but what the models pay for is the *normalised*
+ * text: NFKC expands some code points up to 18-fold (U+FDFA), so 10,000 raw characters can become
+ * 180,000. Each text is therefore cut, before preprocessing, to the longest prefix whose NFKC form
+ * stays within a character and a token cap, and a batch shares one budget of normalised
+ * characters (short texts keep their full length, long ones share what is left evenly). Nothing
+ * is rejected: the response's `meta.truncated` says how much of the text the models read.
+ */
+
+export interface WorkLimits {
+  /** Most NFKC-normalised characters (UTF-16 units) of one text that the models read. */
+  maxTextNormalizedChars: number;
+  /** Most whitespace-separated tokens of one normalised text that the models read. */
+  maxTextTokens: number;
+  /** Normalised characters the whole batch may cost; shared fairly between its texts. */
+  maxBatchNormalizedChars: number;
+}
+
+export type TruncationReason = 'text_chars' | 'text_tokens' | 'batch_chars';
+
+export interface BoundedText {
+  /** The prefix of the raw text the models read (the whole text when not truncated). */
+  analyzed: string;
+  truncated?: { reason: TruncationReason; analyzed_chars: number };
+}
+
+const TOKEN = /\S+/gu;
+
+function tokenCount(s: string, stopAfter: number): number {
+  TOKEN.lastIndex = 0;
+  let n = 0;
+  while (TOKEN.exec(s) !== null) if (++n > stopAfter) break;
+  return n;
+}
+
+function codePoints(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/** Whether `s[0..end)` would split a surrogate pair. */
+function splitsPair(s: string, end: number): boolean {
+  if (end <= 0 || end >= s.length) return false;
+  const hi = s.charCodeAt(end - 1);
+  const lo = s.charCodeAt(end);
+  return hi >= 0xd800 && hi <= 0xdbff && lo >= 0xdc00 && lo <= 0xdfff;
+}
+
+/**
+ * The longest prefix of `text` whose NFKC form has at most `maxChars` units and `maxTokens`
+ * tokens. Binary search over cut points: about log2(length) normalisations of at most the
+ * whole text, which is native (ICU) work and far cheaper than what follows it.
+ */
+function fittingPrefix(text: string, maxChars: number, maxTokens: number): string {
+  const fits = (end: number) => {
+    const n = text.slice(0, end).normalize('NFKC');
+    return n.length <= maxChars && tokenCount(n, maxTokens) <= maxTokens;
+  };
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fits(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  let end = lo;
+  if (splitsPair(text, end)) end--;
+  return text.slice(0, end);
+}
+
+/** Per-text share of the batch budget: short texts are not cut, long ones split what remains (water-filling). */
+function fairShares(lengths: readonly number[], budget: number): number[] {
+  const order = lengths.map((_, i) => i).sort((a, b) => lengths[a]! - lengths[b]!);
+  const shares = new Array<number>(lengths.length);
+  let remaining = budget;
+  order.forEach((idx, k) => {
+    const share = Math.floor(remaining / (order.length - k));
+    shares[idx] = Math.min(lengths[idx]!, share);
+    remaining -= shares[idx]!;
+  });
+  return shares;
+}
+
+export function boundTexts(texts: readonly string[], limits: WorkLimits): BoundedText[] {
+  const normalizedLengths = texts.map((t) => t.normalize('NFKC').length);
+  const perText = normalizedLengths.map((n) => Math.min(n, limits.maxTextNormalizedChars));
+  const shares = fairShares(perText, limits.maxBatchNormalizedChars);
+  return texts.map((text, i) => {
+    const n = normalizedLengths[i]!;
+    const cap = shares[i]!;
+    const overTokens = n <= cap && tokenCount(text.normalize('NFKC'), limits.maxTextTokens) > limits.maxTextTokens;
+    if (n <= cap && !overTokens) return { analyzed: text };
+    const analyzed = fittingPrefix(text, cap, limits.maxTextTokens);
+    const reason: TruncationReason = overTokens
+      ? 'text_tokens'
+      : cap < perText[i]!
+        ? 'batch_chars'
+        : 'text_chars';
+    return { analyzed, truncated: { reason, analyzed_chars: codePoints(analyzed) } };
+  });
+}

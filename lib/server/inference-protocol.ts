@@ -1,0 +1,28 @@
+/**
+ * Messages between the request thread (inference-pool.ts) and the inference workers
+ * (inference-worker.ts). Errors cross as data, not as thrown objects: structured cloning keeps
+ * only an Error's message, so a worker says which kind of failure it was.
+ */
+import type { ModerationResponse } from '@/lib/contracts/moderation';
+import type { DecodedImage } from '@/lib/faces/decode-image';
+import type { DetectedFace } from '@/lib/faces/face-engine';
+import type { WorkLimits } from '@/lib/moderation/bound-work';
+
+export type ModelTimes = Partial<Record<'sexism' | 'toxicity' | 'rules', number>>;
+
+export type InferenceTask =
+  | { kind: 'moderate'; texts: string[]; explain: boolean; limits: WorkLimits }
+  | { kind: 'load-faces' }
+  | { kind: 'detect-faces'; image: DecodedImage };
+
+export type InferenceFailure = {
+  /** models_unavailable -> /v1 503; face_models_unavailable -> /api/v1 503; failed -> 500. */
+  kind: 'models_unavailable' | 'face_models_unavailable' | 'failed';
+  message: string;
+};
+
+export type InferenceResult =
+  | { ok: true; kind: 'moderate'; results: ModerationResponse[]; modelMs: ModelTimes }
+  | { ok: true; kind: 'load-faces'; modelVersion: string }
+  | { ok: true; kind: 'detect-faces'; faces: DetectedFace[] }
+  | { ok: false; error: InferenceFailure };

@@ -1,0 +1,66 @@
+/**
+ * Entry of an inference worker thread (piscina; built to .next/vigil-workers/ by
+ * scripts/build-workers.mjs). Each worker loads the moderation models through the same loaders
+ * as the request thread, and the face models on first use, and keeps them for its lifetime:
+ * CPU-heavy work (normalisation, rules, sexism features, tokenisation, the transformer, face
+ * detection and descriptors) runs here, never on the event loop that answers health checks.
+ */
+import { ModelRegistry } from '@/lib/moderation/model-registry';
+import { moderate } from '@/lib/moderation/moderate';
+import { ModelsUnavailableError } from '@/lib/http/v1-error';
+import { createFaceEngine } from '@/lib/faces/detect-faces';
+import type { FaceEngine } from '@/lib/faces/face-engine';
+import { loadFaceModels } from '@/lib/faces/load-face-models';
+import { defaultModelLoaders } from './model-loaders';
+import type { InferenceResult, InferenceTask, ModelTimes } from './inference-protocol';
+
+let registry: ModelRegistry | undefined;
+let faces: Promise<FaceEngine> | undefined;
+
+function faceEngine(): Promise<FaceEngine> {
+  if (!faces) {
+    const loading = loadFaceModels().then(createFaceEngine);
+    faces = loading;
+    // A failed load is forgotten, so the next task retries (as face-services.ts does).
+    loading.catch(() => {
+      if (faces === loading) faces = undefined;
+    });
+  }
+  return faces;
+}
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500);
+
+export default async function runInference(task: InferenceTask): Promise<InferenceResult> {
+  if (task.kind === 'moderate') {
+    try {
+      registry ??= new ModelRegistry(defaultModelLoaders());
+      const models = await registry.models();
+      const modelMs: ModelTimes = {};
+      const results = await moderate(models, task.texts, {
+        explain: task.explain,
+        limits: task.limits,
+        onModelTime: (model, ms) => (modelMs[model] = ms),
+      });
+      return { ok: true, kind: 'moderate', results, modelMs };
+    } catch (err) {
+      const kind = ModelsUnavailableError.is(err) ? 'models_unavailable' : 'failed';
+      return { ok: false, error: { kind, message: messageOf(err) } };
+    }
+  }
+  let engine: FaceEngine;
+  try {
+    engine = await faceEngine();
+  } catch (err) {
+    return { ok: false, error: { kind: 'face_models_unavailable', message: messageOf(err) } };
+  }
+  if (task.kind === 'load-faces') return { ok: true, kind: 'load-faces', modelVersion: engine.modelVersion };
+  try {
+    // Structured cloning turns the Buffer into a plain Uint8Array; the engine reads it as pixels only.
+    const data = Buffer.from(task.image.data.buffer, task.image.data.byteOffset, task.image.data.byteLength);
+    const detected = await engine.detect({ ...task.image, data });
+    return { ok: true, kind: 'detect-faces', faces: detected };
+  } catch (err) {
+    return { ok: false, error: { kind: 'failed', message: messageOf(err) } };
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * Where the moderation models come from, per the configuration. Shared by the request thread
+ * (services.ts, whose registry answers /v1/health and /v1/models) and the inference workers
+ * (inference-worker.ts), so both load exactly the same files. No `server-only` here: the worker
+ * bundle is built outside Next (scripts/build-workers.mjs).
+ */
+import path from 'node:path';
+import { env } from '@/lib/env';
+import type { ModelLoaders } from '@/lib/moderation/model-registry';
+import { loadSexismModel } from '@/lib/moderation/sexism/load-sexism-model';
+import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
+import { resolveToxicityModelDir } from '@/lib/moderation/toxicity/resolve-toxicity-model-dir';
+import { createRulesEngine } from '@/lib/moderation/rules';
+import { SEXISM_VERSION } from '@/lib/moderation/types';
+
+export function defaultModelLoaders(): ModelLoaders {
+  const e = env();
+  const modelsDir = path.resolve(e.MODELS_DIR);
+  return {
+    sexism: () => loadSexismModel(e.SEXISM_MODEL_PATH ?? path.join(modelsDir, SEXISM_VERSION, 'model.json')),
+    toxicity: () =>
+      loadToxicityModel({
+        dir: resolveToxicityModelDir(e),
+        intraOpThreads: e.ORT_INTRA_OP_THREADS,
+        maxBatch: e.TOXICITY_MAX_BATCH,
+      }),
+    rules: async () => createRulesEngine(),
+  };
+}

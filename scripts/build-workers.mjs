@@ -1,0 +1,29 @@
+// Bundles the inference worker (lib/server/inference-worker.ts) for piscina. Next compiles only
+// what routes import, and a worker thread needs a file Node can load on its own, so this runs
+// after `next build` (which empties .next/) and writes .next/vigil-workers/inference-worker.mjs.
+// Packages stay external (loaded from node_modules at run time, as serverExternalPackages are for
+// the routes); `server-only` is a Next-only marker and becomes an empty module here.
+import { build } from 'esbuild';
+
+const serverOnlyIsEmpty = {
+  name: 'server-only-empty',
+  setup(b) {
+    b.onResolve({ filter: /^server-only$/ }, () => ({ path: 'server-only', namespace: 'empty' }));
+    b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: '', loader: 'js' }));
+  },
+};
+
+await build({
+  entryPoints: ['lib/server/inference-worker.ts'],
+  outfile: '.next/vigil-workers/inference-worker.mjs',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  tsconfig: 'tsconfig.json',
+  plugins: [serverOnlyIsEmpty],
+  sourcemap: true,
+  logLevel: 'warning',
+});
+console.log('built .next/vigil-workers/inference-worker.mjs');
