@@ -20,7 +20,7 @@ else
 fi
 
 echo "== production build"
-npx next build
+npm run build
 
 echo "== HTTP contract tests (against the production server)"
 npx vitest run --config tests/contract/vitest.config.ts
