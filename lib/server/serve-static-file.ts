@@ -2,9 +2,9 @@
  * Serve one file from disk with browser caching: `Cache-Control: public, max-age=86400`, an ETag
  * (SHA-256 of the content) and `304 Not Modified` for a matching `If-None-Match`.
  *
- * Used by the routes that hand the model files and onnxruntime-web's runtime to the browser
- * (docs/decisions/004-browser-inference.md). Callers resolve the path from an allow-list; this
- * module never sees a user-supplied path. The hash is computed once per file version (size +
+ * Used through `allowListRoute` by the routes that hand Human, the model files and
+ * onnxruntime-web's runtime to the browser (docs/decisions/004-browser-inference.md). Callers
+ * resolve the path from an allow-list; this module never sees a user-supplied path. The hash is computed once per file version (size +
  * mtime), so a file replaced on disk gets a new ETag without a restart, and the body is streamed,
  * never held in memory (the wasm runtime is 14-27 MB).
  */
@@ -61,7 +61,8 @@ export function ifNoneMatchHits(header: string | null, etag: string): boolean {
   return header.split(',').some((t) => bare(t) === bare(etag));
 }
 
-const notFound = () =>
+/** The one 404 of the static-file routes: no body detail beyond the status, never cached. */
+export const notFound = () =>
   Response.json({ detail: 'Not Found' }, { status: 404, headers: { 'Cache-Control': 'no-store' } });
 
 /** Respond with `file` (an absolute path chosen by the caller from an allow-list). */
