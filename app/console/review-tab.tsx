@@ -19,6 +19,7 @@ import { DEFAULT_MODERATOR, REVIEW_SOURCES, REVIEW_STATUSES, SEVERITIES, type De
 import { enqueueDecision, newDecisionId, queuedDecisions, syncQueuedDecisions } from '@/lib/browser/offline-decisions';
 import { api, ApiError, type ReviewListFilters } from '@/lib/browser/vigil-api';
 import { ErrorAlert } from './error-alert';
+import { FilterSelect, optionsOf } from './filter-select';
 import { ReviewItemView } from './review-item';
 import { ShortcutsDialog } from './shortcuts-dialog';
 import styles from './console.module.css';
@@ -376,49 +377,44 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
       </div>
       <fieldset className={styles.filters} data-testid="review-filters">
         <legend>Filters</legend>
-        <div className="field">
-          <label htmlFor="review-status">Status</label>
-          <select id="review-status" data-testid="review-filter-status" value={filters.status} onChange={(e) => setFilter('status', e.target.value)}>
-            {[...REVIEW_STATUSES, 'all'].map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="review-issue">Primary issue</label>
-          <select id="review-issue" data-testid="review-filter-issue" value={filters.primary_issue} onChange={(e) => setFilter('primary_issue', e.target.value)}>
-            <option value="">All</option>
-            {PRIMARY_ISSUES.filter((i) => i !== 'none').map((i) => (
-              <option key={i} value={i}>
-                {i.replace(/_/g, ' ')}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="review-severity">Severity</label>
-          <select id="review-severity" data-testid="review-filter-severity" value={filters.severity} onChange={(e) => setFilter('severity', e.target.value)}>
-            <option value="">All</option>
-            {SEVERITIES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="review-source">Source</label>
-          <select id="review-source" data-testid="review-filter-source" value={filters.source} onChange={(e) => setFilter('source', e.target.value)}>
-            <option value="">All</option>
-            {REVIEW_SOURCES.map((s) => (
-              <option key={s} value={s}>
-                {s === 'text' ? 'single texts' : 'batches'}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="review-status"
+          testId="review-filter-status"
+          label="Status"
+          value={filters.status}
+          onChange={(v) => setFilter('status', v)}
+          options={optionsOf([...REVIEW_STATUSES, 'all'])}
+        />
+        <FilterSelect
+          id="review-issue"
+          testId="review-filter-issue"
+          label="Primary issue"
+          value={filters.primary_issue}
+          onChange={(v) => setFilter('primary_issue', v)}
+          options={optionsOf(
+            PRIMARY_ISSUES.filter((i) => i !== 'none'),
+            (i) => i.replace(/_/g, ' '),
+          )}
+          allLabel="All"
+        />
+        <FilterSelect
+          id="review-severity"
+          testId="review-filter-severity"
+          label="Severity"
+          value={filters.severity}
+          onChange={(v) => setFilter('severity', v)}
+          options={optionsOf(SEVERITIES)}
+          allLabel="All"
+        />
+        <FilterSelect
+          id="review-source"
+          testId="review-filter-source"
+          label="Source"
+          value={filters.source}
+          onChange={(v) => setFilter('source', v)}
+          options={optionsOf(REVIEW_SOURCES, (s) => (s === 'text' ? 'single texts' : 'batches'))}
+          allLabel="All"
+        />
         <div className="field">
           <label htmlFor="review-from">Seen from</label>
           <input id="review-from" type="date" data-testid="review-filter-from" value={filters.from} onChange={(e) => setFilter('from', e.target.value)} />
