@@ -43,6 +43,23 @@ interface Filters {
 }
 const NO_FILTERS: Filters = { status: 'pending', primary_issue: '', severity: '', source: '', q: '', from: '', to: '' };
 
+/** The queue's select filters; "All" (the empty value) turns one off, except status, which has its own "all". */
+const FILTER_SELECTS: { key: keyof Filters; id: string; label: string; options: { value: string; label: string }[]; allLabel?: string }[] = [
+  { key: 'status', id: 'status', label: 'Status', options: optionsOf([...REVIEW_STATUSES, 'all']) },
+  {
+    key: 'primary_issue',
+    id: 'issue',
+    label: 'Primary issue',
+    options: optionsOf(
+      PRIMARY_ISSUES.filter((i) => i !== 'none'),
+      (i) => i.replace(/_/g, ' '),
+    ),
+    allLabel: 'All',
+  },
+  { key: 'severity', id: 'severity', label: 'Severity', options: optionsOf(SEVERITIES), allLabel: 'All' },
+  { key: 'source', id: 'source', label: 'Source', options: optionsOf(REVIEW_SOURCES, (s) => (s === 'text' ? 'single texts' : 'batches')), allLabel: 'All' },
+];
+
 /** Date inputs give local calendar days; the API takes instants: `to` is the end of that day. */
 function toQuery(f: Filters): ReviewListFilters {
   const day = (d: string, plus = 0) => {
@@ -377,44 +394,18 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
       </div>
       <fieldset className={styles.filters} data-testid="review-filters">
         <legend>Filters</legend>
-        <FilterSelect
-          id="review-status"
-          testId="review-filter-status"
-          label="Status"
-          value={filters.status}
-          onChange={(v) => setFilter('status', v)}
-          options={optionsOf([...REVIEW_STATUSES, 'all'])}
-        />
-        <FilterSelect
-          id="review-issue"
-          testId="review-filter-issue"
-          label="Primary issue"
-          value={filters.primary_issue}
-          onChange={(v) => setFilter('primary_issue', v)}
-          options={optionsOf(
-            PRIMARY_ISSUES.filter((i) => i !== 'none'),
-            (i) => i.replace(/_/g, ' '),
-          )}
-          allLabel="All"
-        />
-        <FilterSelect
-          id="review-severity"
-          testId="review-filter-severity"
-          label="Severity"
-          value={filters.severity}
-          onChange={(v) => setFilter('severity', v)}
-          options={optionsOf(SEVERITIES)}
-          allLabel="All"
-        />
-        <FilterSelect
-          id="review-source"
-          testId="review-filter-source"
-          label="Source"
-          value={filters.source}
-          onChange={(v) => setFilter('source', v)}
-          options={optionsOf(REVIEW_SOURCES, (s) => (s === 'text' ? 'single texts' : 'batches'))}
-          allLabel="All"
-        />
+        {FILTER_SELECTS.map((f) => (
+          <FilterSelect
+            key={f.key}
+            id={`review-${f.id}`}
+            testId={`review-filter-${f.id}`}
+            label={f.label}
+            value={filters[f.key]}
+            onChange={(v) => setFilter(f.key, v)}
+            options={f.options}
+            allLabel={f.allLabel}
+          />
+        ))}
         <div className="field">
           <label htmlFor="review-from">Seen from</label>
           <input id="review-from" type="date" data-testid="review-filter-from" value={filters.from} onChange={(e) => setFilter('from', e.target.value)} />

@@ -5,9 +5,8 @@
  * and POST /api/v1/persons/{id}/faces for the rest. Without a camera (or permission) the same
  * form takes uploaded photos.
  */
-import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
-import type { ApiErrorDetails, Person } from '@/lib/contracts/persons';
+import type { ApiErrorDetails } from '@/lib/contracts/persons';
 import { captureFrame } from '@/lib/browser/camera';
 import { checkPhotoFile } from '@/lib/browser/check-photo';
 import { explainError, type ExplainedError } from '@/lib/browser/explain-error';
@@ -26,6 +25,7 @@ import { api, ApiError } from '@/lib/browser/vigil-api';
 import { ErrorNotice } from '@/app/components/error-notice';
 import { useFaceGuidance } from './use-face-guidance';
 import { usePhotoTray } from './use-photo-tray';
+import { RegistrationResult, type Outcome } from './registration-result';
 import styles from './register.module.css';
 
 interface MetaRow {
@@ -33,8 +33,6 @@ interface MetaRow {
   key: string;
   value: string;
 }
-/** What the last submit did: a new person, or photos added to the person the face matched. */
-type Outcome = { person: Person; mode: 'registered' | 'added'; tried: number };
 type FileProblem = { label: string; error: ExplainedError };
 
 let nextMetaId = 1;
@@ -385,39 +383,7 @@ export function RegisterPerson() {
                   ))}
               </ul>
             )}
-            {outcome && (
-              <div
-                className={`alert ${outcome.person.embedding_count < MIN_PHOTOS ? 'alert-warn' : 'alert-ok'}`}
-                data-testid="register-result"
-                data-person-id={outcome.person.person_id}
-                tabIndex={-1}
-              >
-                {outcome.mode === 'registered' ? (
-                  <p>
-                    Registered <strong>{outcome.person.name}</strong>
-                    {outcome.person.relationship && <> ({outcome.person.relationship})</>} with {outcome.person.embedding_count} photo
-                    {outcome.person.embedding_count === 1 ? '' : 's'}.
-                  </p>
-                ) : (
-                  <p>
-                    Added {added} of {outcome.tried} photo{outcome.tried === 1 ? '' : 's'} to <strong>{outcome.person.name}</strong>, who now has{' '}
-                    {outcome.person.embedding_count} photo{outcome.person.embedding_count === 1 ? '' : 's'}.
-                  </p>
-                )}
-                {outcome.person.embedding_count < MIN_PHOTOS && (
-                  <p data-testid="register-short">
-                    That is fewer than the {MIN_PHOTOS} usable photos this page asks for, so recognition may miss {outcome.person.name}. Add more on the{' '}
-                    <Link href={`/people#person-${outcome.person.person_id}`}>People page</Link> with “Add photos”.
-                  </p>
-                )}
-                <p>
-                  <Link href="/people">See everyone registered</Link> ·{' '}
-                  <button type="button" className="secondary" data-testid="register-another" onClick={reset}>
-                    Register someone else
-                  </button>
-                </p>
-              </div>
-            )}
+            {outcome && <RegistrationResult {...outcome} added={added} onAnother={reset} />}
           </div>
         </section>
       </div>

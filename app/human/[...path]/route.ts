@@ -24,7 +24,7 @@ const FILES = new Map<string, string>([
     [`models/${m}.bin`, path.join(HUMAN, 'models', `${m}.bin`)],
   ]),
   ...['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm-threaded-simd.wasm'].map(
-    (f): [string, string] => [`wasm/${f}`, path.join(TFJS_WASM, f)],
+    (f): [string, string] => [`wasm/${f}`, path.join(/* turbopackIgnore: true */ TFJS_WASM, f)],
   ),
 ]);
 
