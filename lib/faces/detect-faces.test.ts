@@ -18,7 +18,7 @@ const hasData = existsSync(faces);
 const LEAK_ITERATIONS = 20;
 const load = (rel: string, maxPixels = 40e6) => decodeImage(readFileSync(path.join(faces, rel)), maxPixels);
 
-describe.skipIf(!hasData)(`face engine on the real models (skipped: no face photos at ${faces}; set VIGIL_DATA_DIR)`, () => {
+describe.skipIf(!hasData)(`face engine on the real models (skipped unless the face photos are in ${faces}: set VIGIL_DATA_DIR)`, () => {
   let models: FaceModels;
   let engine: ReturnType<typeof createFaceEngine>;
   beforeAll(async () => {
