@@ -19,16 +19,13 @@ const ALL = ['lib/**/*.test.ts', 'models/**/*.test.ts', 'scripts/**/*.test.ts', 
 
 const shared = {
   extends: true,
-  test: { environment: 'node', pool: 'forks', testTimeout: 30_000 },
+  // Hooks that open PGlite or load a model take seconds, far more on a loaded 2-core machine.
+  test: { environment: 'node', pool: 'forks', testTimeout: 30_000, hookTimeout: 120_000 },
 } as const;
 
 const projects: TestProjectInlineConfiguration[] = [
   { ...shared, test: { ...shared.test, name: 'unit', include: ALL, exclude: [...configDefaults.exclude, ...INTEGRATION] } },
-  {
-    ...shared,
-    // Opening PGlite (initdb + pgvector) or the face models takes seconds, far more on a loaded 2-core machine.
-    test: { ...shared.test, name: 'integration', include: INTEGRATION, hookTimeout: 120_000 },
-  },
+  { ...shared, test: { ...shared.test, name: 'integration', include: INTEGRATION } },
 ];
 
 export default defineConfig({
