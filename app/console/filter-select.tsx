@@ -1,7 +1,7 @@
 'use client';
 
 /** One labelled filter `<select>` of the console (review queue and batch results). */
-export interface FilterSelectProps {
+interface FilterSelectProps {
   id: string;
   testId: string;
   label: string;

@@ -12,7 +12,7 @@ import { allPass, evaluateFrame, type Check, type GuideFace } from '@/lib/browse
 /** Pause between guidance frames: a modest rate keeps the page responsive on slow machines. */
 const GUIDE_INTERVAL_MS = 250;
 
-export interface GuideInfo {
+interface GuideInfo {
   backend: string;
   loadMs: number;
   /** Time of the last frame's analysis. */

@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { MAX_PHOTOS } from '@/lib/browser/register-with-photos';
 
-export interface TrayPhoto {
+interface TrayPhoto {
   id: number;
   blob: Blob;
   url: string;

@@ -31,7 +31,7 @@ const decisions = () => (store ??= createStore(DB_NAME, STORE));
  */
 export const enqueueDecision = (d: QueuedDecision) =>
   decisions()('readwrite', (s) => promisifyRequest(s.keyPath === null ? s.put(d, d.client_decision_id) : s.put(d))).then(() => undefined);
-export const removeDecision = (id: string) => del(id, decisions());
+const removeDecision = (id: string) => del(id, decisions());
 export const queuedDecisions = async (): Promise<QueuedDecision[]> =>
   (await values<QueuedDecision>(decisions())).sort((a, b) => a.queued_at.localeCompare(b.queued_at));
 

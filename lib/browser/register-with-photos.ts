@@ -11,7 +11,7 @@ import { explainError, type ExplainedError } from './explain-error';
 export const MIN_PHOTOS = 3;
 export const MAX_PHOTOS = 5;
 
-export interface RegistrationPhoto {
+interface RegistrationPhoto {
   blob: Blob;
   name: string;
 }

@@ -8,7 +8,7 @@ import 'server-only';
 import { notFound, serveStaticFile } from './serve-static-file';
 
 /** URL path below the route (segments joined with `/`) -> absolute file on disk. */
-export type AllowList = ReadonlyMap<string, string>;
+type AllowList = ReadonlyMap<string, string>;
 
 type Params = Record<string, string | string[] | undefined>;
 

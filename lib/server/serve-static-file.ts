@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 
-export const CACHE_CONTROL = 'public, max-age=86400';
+const CACHE_CONTROL = 'public, max-age=86400';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
@@ -24,7 +24,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** Content type by extension; `application/octet-stream` for anything not listed. */
-export function contentTypeFor(file: string): string {
+function contentTypeFor(file: string): string {
   const dot = file.lastIndexOf('.');
   return (dot >= 0 && CONTENT_TYPES[file.slice(dot).toLowerCase()]) || 'application/octet-stream';
 }
@@ -54,7 +54,7 @@ function etagFor(file: string, version: string): Promise<string> {
 }
 
 /** RFC 9110 If-None-Match: `*` or a list of (weak or strong) tags, compared weakly. */
-export function ifNoneMatchHits(header: string | null, etag: string): boolean {
+function ifNoneMatchHits(header: string | null, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
   const bare = (t: string) => t.trim().replace(/^W\//, '');
