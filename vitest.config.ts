@@ -1,14 +1,34 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+/**
+ * Two tiers (`npx vitest run` runs both; `--project unit` or `--project integration` one):
+ *   - unit: pure code and fakes behind seams, the tier to run on every change;
+ *   - integration: tests that open a real database (PGlite: initdb + pgvector take seconds each)
+ *     or load the real face models. A new test that does either belongs in INTEGRATION.
+ * The HTTP contract tests against the built server have their own config (tests/contract).
+ */
+const INTEGRATION = [
+  'lib/db/memory-bank.test.ts',
+  'lib/db/rate-limit-store.test.ts',
+  'lib/db/restrict-permissions.test.ts',
+  'lib/reviews/review-store.test.ts',
+  'lib/faces/detect-faces.test.ts',
+];
+const ALL = ['lib/**/*.test.ts', 'models/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/unit/**/*.test.ts'];
+
+const shared = {
+  extends: true,
+  // Hooks that open PGlite or load a model take seconds, far more on a loaded 2-core machine.
+  test: { environment: 'node', pool: 'forks', testTimeout: 30_000, hookTimeout: 120_000 },
+} as const;
+
+const projects: TestProjectInlineConfiguration[] = [
+  { ...shared, test: { ...shared.test, name: 'unit', include: ALL, exclude: [...configDefaults.exclude, ...INTEGRATION] } },
+  { ...shared, test: { ...shared.test, name: 'integration', include: INTEGRATION } },
+];
 
 export default defineConfig({
   resolve: { alias: { '@': fileURLToPath(new URL('.', import.meta.url)) } },
-  test: {
-    include: ['lib/**/*.test.ts', 'models/**/*.test.ts', 'tests/unit/**/*.test.ts'],
-    environment: 'node',
-    testTimeout: 30_000,
-    // Opening PGlite (initdb + pgvector) takes seconds, far more on a loaded 2-core machine.
-    hookTimeout: 120_000,
-    pool: 'forks',
-  },
+  test: { projects },
 });

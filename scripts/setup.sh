@@ -20,7 +20,10 @@ fi
 # Install from the lockfile when node_modules is missing or older than it. Not `npm ci`: the
 # registry reachable here lacks next's macOS/Windows SWC builds, so the lockfile cannot list them
 # and `npm ci` rejects it as out of sync; `npm install` keeps every locked version and skips them.
+# onnxruntime-node's postinstall would download CUDA libraries (it fails offline, and the CPU
+# binary ships inside the package). npm 11 skips it through package.json's `allowScripts` denial;
+# the variable covers npm 10, which runs every install script (docs/decisions/100-install-scripts.md).
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: npm install (from package-lock.json)"
-  npm install --no-audit --no-fund
+  ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund
 fi

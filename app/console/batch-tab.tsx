@@ -14,6 +14,7 @@ import { rowsToModerate, runBatch, type BatchRow } from '@/lib/batch/run-batch';
 import { exportBatchCsv } from '@/lib/batch/export-batch';
 import { BatchChart } from './batch-chart';
 import { ErrorAlert } from './error-alert';
+import { FilterSelect, optionsOf } from './filter-select';
 import { EnsembleBadge } from './verdict-view';
 import styles from './console.module.css';
 
@@ -253,17 +254,15 @@ export function BatchTab() {
       {finished.length > 0 && (
         <>
           <div className="field-row">
-            <div className="field">
-              <label htmlFor="batch-filter-summary">Summary</label>
-              <select id="batch-filter-summary" data-testid="batch-filter-summary" value={filterSummary} onChange={(e) => setFilterSummary(e.target.value)}>
-                <option value="">All</option>
-                {SUMMARIES.map((s) => (
-                  <option key={s} value={s}>
-                    {label(s)}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <FilterSelect
+              id="batch-filter-summary"
+              testId="batch-filter-summary"
+              label="Summary"
+              value={filterSummary}
+              onChange={setFilterSummary}
+              options={optionsOf(SUMMARIES, label)}
+              allLabel="All"
+            />
             <div className="field">
               <label htmlFor="batch-search">Search text</label>
               <input id="batch-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} />

@@ -19,6 +19,7 @@ import { DEFAULT_MODERATOR, REVIEW_SOURCES, REVIEW_STATUSES, SEVERITIES, type De
 import { enqueueDecision, newDecisionId, queuedDecisions, syncQueuedDecisions } from '@/lib/browser/offline-decisions';
 import { api, ApiError, type ReviewListFilters } from '@/lib/browser/vigil-api';
 import { ErrorAlert } from './error-alert';
+import { FilterSelect, optionsOf } from './filter-select';
 import { ReviewItemView } from './review-item';
 import { ShortcutsDialog } from './shortcuts-dialog';
 import styles from './console.module.css';
@@ -41,6 +42,23 @@ interface Filters {
   to: string;
 }
 const NO_FILTERS: Filters = { status: 'pending', primary_issue: '', severity: '', source: '', q: '', from: '', to: '' };
+
+/** The queue's select filters; "All" (the empty value) turns one off, except status, which has its own "all". */
+const FILTER_SELECTS: { key: keyof Filters; id: string; label: string; options: { value: string; label: string }[]; allLabel?: string }[] = [
+  { key: 'status', id: 'status', label: 'Status', options: optionsOf([...REVIEW_STATUSES, 'all']) },
+  {
+    key: 'primary_issue',
+    id: 'issue',
+    label: 'Primary issue',
+    options: optionsOf(
+      PRIMARY_ISSUES.filter((i) => i !== 'none'),
+      (i) => i.replace(/_/g, ' '),
+    ),
+    allLabel: 'All',
+  },
+  { key: 'severity', id: 'severity', label: 'Severity', options: optionsOf(SEVERITIES), allLabel: 'All' },
+  { key: 'source', id: 'source', label: 'Source', options: optionsOf(REVIEW_SOURCES, (s) => (s === 'text' ? 'single texts' : 'batches')), allLabel: 'All' },
+];
 
 /** Date inputs give local calendar days; the API takes instants: `to` is the end of that day. */
 function toQuery(f: Filters): ReviewListFilters {
@@ -376,49 +394,18 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
       </div>
       <fieldset className={styles.filters} data-testid="review-filters">
         <legend>Filters</legend>
-        <div className="field">
-          <label htmlFor="review-status">Status</label>
-          <select id="review-status" data-testid="review-filter-status" value={filters.status} onChange={(e) => setFilter('status', e.target.value)}>
-            {[...REVIEW_STATUSES, 'all'].map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="review-issue">Primary issue</label>
-          <select id="review-issue" data-testid="review-filter-issue" value={filters.primary_issue} onChange={(e) => setFilter('primary_issue', e.target.value)}>
-            <option value="">All</option>
-            {PRIMARY_ISSUES.filter((i) => i !== 'none').map((i) => (
-              <option key={i} value={i}>
-                {i.replace(/_/g, ' ')}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="review-severity">Severity</label>
-          <select id="review-severity" data-testid="review-filter-severity" value={filters.severity} onChange={(e) => setFilter('severity', e.target.value)}>
-            <option value="">All</option>
-            {SEVERITIES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="review-source">Source</label>
-          <select id="review-source" data-testid="review-filter-source" value={filters.source} onChange={(e) => setFilter('source', e.target.value)}>
-            <option value="">All</option>
-            {REVIEW_SOURCES.map((s) => (
-              <option key={s} value={s}>
-                {s === 'text' ? 'single texts' : 'batches'}
-              </option>
-            ))}
-          </select>
-        </div>
+        {FILTER_SELECTS.map((f) => (
+          <FilterSelect
+            key={f.key}
+            id={`review-${f.id}`}
+            testId={`review-filter-${f.id}`}
+            label={f.label}
+            value={filters[f.key]}
+            onChange={(v) => setFilter(f.key, v)}
+            options={f.options}
+            allLabel={f.allLabel}
+          />
+        ))}
         <div className="field">
           <label htmlFor="review-from">Seen from</label>
           <input id="review-from" type="date" data-testid="review-filter-from" value={filters.from} onChange={(e) => setFilter('from', e.target.value)} />

@@ -5,67 +5,37 @@
  * and POST /api/v1/persons/{id}/faces for the rest. Without a camera (or permission) the same
  * form takes uploaded photos.
  */
-import Link from 'next/link';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ApiErrorDetails, Person } from '@/lib/contracts/persons';
+import { useEffect, useRef, useState } from 'react';
+import type { ApiErrorDetails } from '@/lib/contracts/persons';
 import { captureFrame } from '@/lib/browser/camera';
 import { checkPhotoFile } from '@/lib/browser/check-photo';
 import { explainError, type ExplainedError } from '@/lib/browser/explain-error';
-import { loadFaceGuide, type FaceGuide } from '@/lib/browser/face-guide';
-import { allPass, evaluateFrame, type Check, type GuideFace } from '@/lib/browser/face-quality';
+import {
+  addPhotosTo,
+  MAX_PHOTOS,
+  MIN_PHOTOS,
+  registerWithPhotos,
+  registrationProblem,
+  type RegistrationEvents,
+  type RegistrationProgress,
+  type StepResult,
+} from '@/lib/browser/register-with-photos';
 import { useCamera } from '@/lib/browser/use-camera';
 import { api, ApiError } from '@/lib/browser/vigil-api';
 import { ErrorNotice } from '@/app/components/error-notice';
+import { useFaceGuidance } from './use-face-guidance';
+import { usePhotoTray } from './use-photo-tray';
+import { RegistrationResult, type Outcome } from './registration-result';
 import styles from './register.module.css';
 
-const MIN_PHOTOS = 3;
-const MAX_PHOTOS = 5;
-/** Pause between guidance frames: a modest rate keeps the page responsive on slow machines. */
-const GUIDE_INTERVAL_MS = 250;
-
-interface Photo {
-  id: number;
-  blob: Blob;
-  url: string;
-  source: 'camera' | 'upload';
-  name: string;
-}
 interface MetaRow {
   id: number;
   key: string;
   value: string;
 }
-type StepResult = { photo: number; ok: boolean; error?: ExplainedError };
-/** What the last submit did: a new person, or photos added to the person the face matched. */
-type Outcome = { person: Person; mode: 'registered' | 'added'; tried: number };
 type FileProblem = { label: string; error: ExplainedError };
 
-let nextId = 1;
-
-function drawOverlay(canvas: HTMLCanvasElement, video: HTMLVideoElement, faces: GuideFace[], ready: boolean) {
-  const w = video.videoWidth;
-  const h = video.videoHeight;
-  if (canvas.width !== w || canvas.height !== h) {
-    canvas.width = w;
-    canvas.height = h;
-  }
-  const ctx = canvas.getContext('2d');
-  if (!ctx) return;
-  ctx.clearRect(0, 0, w, h);
-  // Target area: the middle of the frame.
-  ctx.setLineDash([8, 8]);
-  ctx.strokeStyle = 'rgba(255,255,255,0.7)';
-  ctx.lineWidth = Math.max(2, w / 320);
-  ctx.beginPath();
-  ctx.ellipse(w / 2, h / 2, w * 0.2, h * 0.36, 0, 0, Math.PI * 2);
-  ctx.stroke();
-  ctx.setLineDash([]);
-  for (const f of faces) {
-    ctx.strokeStyle = ready ? '#22c55e' : '#f59e0b';
-    ctx.lineWidth = Math.max(3, w / 200);
-    ctx.strokeRect(...f.box);
-  }
-}
+let nextMetaId = 1;
 
 export function RegisterPerson() {
   const camera = useCamera();
@@ -73,94 +43,26 @@ export function RegisterPerson() {
   const cameraOn = camera.status === 'live';
   const cameraFailed = camera.status === 'error';
   const overlayRef = useRef<HTMLCanvasElement>(null);
-  const guideRef = useRef<FaceGuide | null>(null);
-  const guideLoadRef = useRef<Promise<FaceGuide> | null>(null);
-  const [guideMessage, setGuideMessage] = useState('Loading face guidance…');
-  const guideStatus = camera.status === 'starting' ? 'Starting the camera…' : cameraOn ? guideMessage : '';
-  const [guideInfo, setGuideInfo] = useState<{ backend: string; loadMs: number; ms?: number } | undefined>();
-  const [checks, setChecks] = useState<Check[]>([]);
-  const [photos, setPhotos] = useState<Photo[]>([]);
+  const guidance = useFaceGuidance(cameraOn, videoRef, overlayRef);
+  const { checks, ready, info: guideInfo, ensureGuide } = guidance;
+  const guideStatus = camera.status === 'starting' ? 'Starting the camera…' : cameraOn ? guidance.message : '';
+  const tray = usePhotoTray();
+  const { photos } = tray;
   const [name, setName] = useState('');
   const [relationship, setRelationship] = useState('');
   const [meta, setMeta] = useState<MetaRow[]>([]);
   const [submitting, setSubmitting] = useState(false);
-  const [progress, setProgress] = useState<{ done: number; total: number; label: string } | undefined>();
-  const [steps, setSteps] = useState<StepResult[]>([]);
+  const [progress, setProgress] = useState<RegistrationProgress | undefined>();
+  const [steps, setSteps] = useState<readonly StepResult[]>([]);
   const [outcome, setOutcome] = useState<Outcome | undefined>();
   const [error, setError] = useState<ExplainedError | undefined>();
   const [duplicateOf, setDuplicateOf] = useState<ApiErrorDetails | undefined>();
   const [fileProblems, setFileProblems] = useState<FileProblem[]>([]);
   const [checking, setChecking] = useState('');
   const statusRef = useRef<HTMLDivElement>(null);
-  const ready = allPass(checks);
   const readyAnnouncement = !cameraOn ? '' : ready ? 'Ready: you can capture a photo.' : 'Not ready yet.';
   const finished = outcome !== undefined;
-
-  /** The page's one face detector (Human): the live guidance and the upload check share it. */
-  const ensureGuide = useCallback((): Promise<FaceGuide> => {
-    if (guideRef.current) return Promise.resolve(guideRef.current);
-    if (!guideLoadRef.current) {
-      const forced = new URLSearchParams(window.location.search).get('facebackend');
-      const loading = loadFaceGuide(forced, (m) => setGuideMessage(m)).then((guide) => {
-        guideRef.current = guide;
-        setGuideInfo({ backend: guide.backend, loadMs: guide.loadMs });
-        return guide;
-      });
-      loading.catch(() => {
-        if (guideLoadRef.current === loading) guideLoadRef.current = null; // a later call retries
-      });
-      guideLoadRef.current = loading;
-    }
-    return guideLoadRef.current;
-  }, []);
-
-  // Face guidance while the camera is live (useCamera starts it on mount and stops it on unmount).
-  useEffect(() => {
-    if (!cameraOn) return;
-    let live = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const video = videoRef.current!;
-
-    const loop = async () => {
-      const guide = guideRef.current;
-      if (!live || !guide) return;
-      try {
-        if (video.readyState >= 2 && video.videoWidth > 0) {
-          const { faces, crop, ms } = await guide.analyse(video);
-          if (!live) return;
-          const c = evaluateFrame(faces, { width: video.videoWidth, height: video.videoHeight }, crop);
-          setChecks(c);
-          setGuideInfo((g) => (g ? { ...g, ms } : g));
-          if (overlayRef.current) drawOverlay(overlayRef.current, video, faces, allPass(c));
-        }
-      } catch (err) {
-        setGuideMessage(`Face guidance stopped: ${(err as Error).message}`);
-        return;
-      }
-      timer = setTimeout(() => void loop(), GUIDE_INTERVAL_MS);
-    };
-
-    (async () => {
-      try {
-        if (!guideRef.current) setGuideMessage('Loading face guidance…');
-        await ensureGuide();
-        if (!live) return;
-        setGuideMessage('');
-        void loop();
-      } catch (err) {
-        if (live) setGuideMessage(`Face guidance is unavailable (${(err as Error).message}). Upload photos instead.`);
-      }
-    })();
-    return () => {
-      live = false;
-      if (timer) clearTimeout(timer);
-    };
-  }, [cameraOn, videoRef, ensureGuide]);
-
-  // Free the object URLs of the thumbnails.
-  const photosRef = useRef(photos);
-  photosRef.current = photos;
-  useEffect(() => () => photosRef.current.forEach((p) => URL.revokeObjectURL(p.url)), []);
+  const events: RegistrationEvents = { onProgress: setProgress, onSteps: setSteps };
 
   // A new message or result is shown where the eye is: scrolled into view and focused.
   useEffect(() => {
@@ -171,15 +73,11 @@ export function RegisterPerson() {
     box.focus({ preventScroll: true });
   }, [error, outcome, fileProblems]);
 
-  function addPhoto(blob: Blob, source: Photo['source'], fileName: string) {
-    setPhotos((ps) => (ps.length >= MAX_PHOTOS ? ps : [...ps, { id: nextId++, blob, url: URL.createObjectURL(blob), source, name: fileName }]));
-  }
-
   async function capture() {
     const video = videoRef.current;
-    if (!video || !ready || photos.length >= MAX_PHOTOS || finished) return;
+    if (!video || !ready || tray.full || finished) return;
     try {
-      addPhoto(await captureFrame(video), 'camera', `capture-${photos.length + 1}.jpg`);
+      tray.add(await captureFrame(video), 'camera', `capture-${photos.length + 1}.jpg`);
     } catch (err) {
       setError({ summary: `The photo could not be captured: ${(err as Error).message}` });
     }
@@ -201,11 +99,11 @@ export function RegisterPerson() {
       setChecking(`Checking photo ${i + 1} of ${Math.min(list.length, room)}…`);
       try {
         const verdict = await checkPhotoFile(f, ensureGuide);
-        if (verdict.ok) addPhoto(f, 'upload', f.name);
+        if (verdict.ok) tray.add(f, 'upload', f.name);
         else problems.push({ label: f.name, error: { summary: `Not added: ${verdict.reason}.` } });
       } catch (err) {
         // The detector could not load: the server checks the photo instead.
-        addPhoto(f, 'upload', f.name);
+        tray.add(f, 'upload', f.name);
         console.warn(`photo check skipped: ${(err as Error).message}`);
       }
     }
@@ -213,56 +111,19 @@ export function RegisterPerson() {
     setFileProblems(problems);
   }
 
-  function removePhoto(id: number) {
-    setPhotos((ps) => {
-      const p = ps.find((x) => x.id === id);
-      if (p) URL.revokeObjectURL(p.url);
-      return ps.filter((x) => x.id !== id);
-    });
-  }
-
-  /** Adds photos [from, end) to a person; a photo the server refuses is reported, the rest go on. */
-  async function addPhotos(person: Person, from: number, done: StepResult[]): Promise<Person> {
-    const total = photos.length;
-    for (let i = from; i < total; i++) {
-      setProgress({ done: i, total, label: `Adding photo ${i + 1} of ${total}…` });
-      try {
-        person = await api.addFace(person.person_id, photos[i]!.blob, photos[i]!.name);
-        done.push({ photo: i + 1, ok: true });
-      } catch (err) {
-        done.push({ photo: i + 1, ok: false, error: explainError(err) });
-      }
-      setSteps([...done]);
-    }
-    return person;
-  }
-
   async function submit(allowDuplicate = false) {
     setError(undefined);
     setDuplicateOf(undefined);
     setSteps([]);
     if (finished) return;
-    if (!name.trim()) return setError({ summary: 'Enter a name.' });
-    if (photos.length < MIN_PHOTOS) return setError({ summary: `Add at least ${MIN_PHOTOS} photos (you have ${photos.length}).` });
-    const metadata: Record<string, string> = {};
-    for (const r of meta) if (r.key.trim()) metadata[r.key.trim()] = r.value;
+    const problem = registrationProblem(name, photos.length);
+    if (problem) return setError({ summary: problem });
     setSubmitting(true);
-    const total = photos.length;
-    const done: StepResult[] = [];
     try {
-      setProgress({ done: 0, total, label: `Registering ${name.trim()} with photo 1 of ${total}…` });
-      const form = new FormData();
-      form.set('name', name.trim());
-      form.set('relationship', relationship.trim());
-      if (Object.keys(metadata).length) form.set('metadata', JSON.stringify(metadata));
-      if (allowDuplicate) form.set('allow_duplicate', 'true');
-      form.set('image', photos[0]!.blob, photos[0]!.name.replace(/[^\w.-]/g, '_') || 'photo.jpg');
-      const first = await api.register(form);
-      done.push({ photo: 1, ok: true });
-      const person = await addPhotos(first, 1, done);
+      const done = await registerWithPhotos({ name, relationship, details: meta, photos, allowDuplicate }, api, events);
       setProgress(undefined);
-      setSteps([...done]);
-      setOutcome({ person, mode: 'registered', tried: total });
+      setSteps(done.steps);
+      setOutcome({ person: done.person, mode: 'registered', tried: photos.length });
     } catch (err) {
       setProgress(undefined);
       if (err instanceof ApiError && err.code === 'FACE_ALREADY_REGISTERED' && err.details) {
@@ -285,11 +146,10 @@ export function RegisterPerson() {
     setError(undefined);
     setDuplicateOf(undefined);
     setSubmitting(true);
-    const done: StepResult[] = [];
     try {
-      const person = await addPhotos(await api.getPerson(target.person_id), 0, done);
+      const done = await addPhotosTo(await api.getPerson(target.person_id), photos, 0, api, events);
       setProgress(undefined);
-      setOutcome({ person, mode: 'added', tried: photos.length });
+      setOutcome({ person: done.person, mode: 'added', tried: photos.length });
     } catch (err) {
       setProgress(undefined);
       setError(explainError(err));
@@ -299,8 +159,7 @@ export function RegisterPerson() {
   }
 
   function reset() {
-    photos.forEach((p) => URL.revokeObjectURL(p.url));
-    setPhotos([]);
+    tray.clear();
     setName('');
     setRelationship('');
     setMeta([]);
@@ -353,7 +212,7 @@ export function RegisterPerson() {
                 type="button"
                 data-testid="capture"
                 onClick={() => void capture()}
-                disabled={!ready || photos.length >= MAX_PHOTOS || finished}
+                disabled={!ready || tray.full || finished}
                 aria-describedby="capture-hint"
               >
                 Capture photo ({photos.length}/{MAX_PHOTOS})
@@ -423,7 +282,7 @@ export function RegisterPerson() {
                 <li key={p.id}>
                   {/* eslint-disable-next-line @next/next/no-img-element */}
                   <img src={p.url} alt={`Photo ${i + 1} (${p.source})`} />
-                  <button type="button" className="secondary" onClick={() => removePhoto(p.id)} aria-label={`Remove photo ${i + 1}`} disabled={finished}>
+                  <button type="button" className="secondary" onClick={() => tray.remove(p.id)} aria-label={`Remove photo ${i + 1}`} disabled={finished}>
                     Remove
                   </button>
                 </li>
@@ -465,7 +324,7 @@ export function RegisterPerson() {
                     </div>
                   </div>
                 ))}
-                <button type="button" className="secondary" data-testid="meta-add" onClick={() => setMeta((m) => [...m, { id: nextId++, key: '', value: '' }])}>
+                <button type="button" className="secondary" data-testid="meta-add" onClick={() => setMeta((m) => [...m, { id: nextMetaId++, key: '', value: '' }])}>
                   Add a detail
                 </button>
               </fieldset>
@@ -524,39 +383,7 @@ export function RegisterPerson() {
                   ))}
               </ul>
             )}
-            {outcome && (
-              <div
-                className={`alert ${outcome.person.embedding_count < MIN_PHOTOS ? 'alert-warn' : 'alert-ok'}`}
-                data-testid="register-result"
-                data-person-id={outcome.person.person_id}
-                tabIndex={-1}
-              >
-                {outcome.mode === 'registered' ? (
-                  <p>
-                    Registered <strong>{outcome.person.name}</strong>
-                    {outcome.person.relationship && <> ({outcome.person.relationship})</>} with {outcome.person.embedding_count} photo
-                    {outcome.person.embedding_count === 1 ? '' : 's'}.
-                  </p>
-                ) : (
-                  <p>
-                    Added {added} of {outcome.tried} photo{outcome.tried === 1 ? '' : 's'} to <strong>{outcome.person.name}</strong>, who now has{' '}
-                    {outcome.person.embedding_count} photo{outcome.person.embedding_count === 1 ? '' : 's'}.
-                  </p>
-                )}
-                {outcome.person.embedding_count < MIN_PHOTOS && (
-                  <p data-testid="register-short">
-                    That is fewer than the {MIN_PHOTOS} usable photos this page asks for, so recognition may miss {outcome.person.name}. Add more on the{' '}
-                    <Link href={`/people#person-${outcome.person.person_id}`}>People page</Link> with “Add photos”.
-                  </p>
-                )}
-                <p>
-                  <Link href="/people">See everyone registered</Link> ·{' '}
-                  <button type="button" className="secondary" data-testid="register-another" onClick={reset}>
-                    Register someone else
-                  </button>
-                </p>
-              </div>
-            )}
+            {outcome && <RegistrationResult {...outcome} added={added} onAnother={reset} />}
           </div>
         </section>
       </div>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModerationResponse } from '@/lib/contracts/moderation';
-import { parseCsv } from '@/lib/reviews/csv';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { exportBatchCsv } from './export-batch';
 import { readCsv, rowsOf, columnsOf } from './read-batch-file';
 import { rowsToModerate, runBatch, type ModerateChunk } from './run-batch';

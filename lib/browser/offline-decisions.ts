@@ -4,6 +4,7 @@
  * server stores a `client_decision_id` once, so a replay after a lost answer never duplicates a
  * decision; a queued entry is deleted only after the server answered for it.
  */
+import { createStore, del, promisifyRequest, values, type UseStore } from 'idb-keyval';
 import type { Decision } from '@/lib/contracts/reviews';
 import { api, ApiError } from './vigil-api';
 
@@ -19,38 +20,20 @@ export interface QueuedDecision {
 const DB_NAME = 'vigil-console';
 const STORE = 'decisions';
 
-function openDb(): Promise<IDBDatabase> {
-  return new Promise((resolve, reject) => {
-    const req = indexedDB.open(DB_NAME, 1);
-    req.onupgradeneeded = () => {
-      if (!req.result.objectStoreNames.contains(STORE)) req.result.createObjectStore(STORE, { keyPath: 'client_decision_id' });
-    };
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error ?? new Error('IndexedDB open failed'));
-  });
-}
+// Opened on first use: importing this module during server rendering must not touch indexedDB.
+let store: UseStore | undefined;
+const decisions = () => (store ??= createStore(DB_NAME, STORE));
 
-async function withStore<T>(mode: IDBTransactionMode, run: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
-  const db = await openDb();
-  try {
-    return await new Promise<T>((resolve, reject) => {
-      const tx = db.transaction(STORE, mode);
-      const req = run(tx.objectStore(STORE));
-      tx.oncomplete = () => resolve(req.result);
-      tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
-      tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
-    });
-  } finally {
-    db.close();
-  }
-}
-
-export const enqueueDecision = (d: QueuedDecision) => withStore('readwrite', (s) => s.put(d)).then(() => undefined);
-export const removeDecision = (id: string) => withStore('readwrite', (s) => s.delete(id)).then(() => undefined);
+/**
+ * Databases made by builds before idb-keyval keep the key inside the value (`keyPath:
+ * 'client_decision_id'`), where a separate key is an error; idb-keyval creates out-of-line keys.
+ * Both hold the same entries, so a queue left by an older build is still replayed.
+ */
+export const enqueueDecision = (d: QueuedDecision) =>
+  decisions()('readwrite', (s) => promisifyRequest(s.keyPath === null ? s.put(d, d.client_decision_id) : s.put(d))).then(() => undefined);
+const removeDecision = (id: string) => del(id, decisions());
 export const queuedDecisions = async (): Promise<QueuedDecision[]> =>
-  (await withStore<QueuedDecision[]>('readonly', (s) => s.getAll() as IDBRequest<QueuedDecision[]>)).sort((a, b) =>
-    a.queued_at.localeCompare(b.queued_at),
-  );
+  (await values<QueuedDecision>(decisions())).sort((a, b) => a.queued_at.localeCompare(b.queued_at));
 
 export function newDecisionId(): string {
   if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') return crypto.randomUUID();

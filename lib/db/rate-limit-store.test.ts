@@ -28,7 +28,7 @@ describe('databaseRateLimitStore without a database', () => {
   });
 });
 
-describe.runIf(process.env.TEST_DATABASE_URL)('databaseRateLimitStore on PostgreSQL', () => {
+describe.runIf(process.env.TEST_DATABASE_URL)('databaseRateLimitStore on PostgreSQL (skipped unless TEST_DATABASE_URL is set: npm run test:postgres)', () => {
   const opened: Database[] = [];
   const open = async () => {
     const config = loadEnv({ DATABASE_URL: process.env.TEST_DATABASE_URL, DATABASE_DRIVER: 'pg' });

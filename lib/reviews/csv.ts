@@ -1,6 +1,6 @@
 /**
- * CSV out (audit-log and batch exports) and a small reader for tests; batch uploads are read with
- * csv-parse (lib/batch/read-batch-file.ts). RFC 4180: comma separated, CRLF rows, fields with a
+ * CSV out (audit-log and batch exports). Reading is csv-parse's job everywhere (batch uploads in
+ * lib/batch/read-batch-file.ts, exports in the tests). RFC 4180: comma separated, CRLF rows, fields with a
  * comma, quote or line break are quoted and quotes doubled. Text cells that a spreadsheet would run as a formula (`=`, `+`,
  * `-`, `@`, tab, CR first) get a leading `'`: moderated texts are untrusted input.
  */
@@ -23,39 +23,4 @@ export function toCsv<T extends Record<string, CsvCell>>(rows: readonly T[], col
   const lines = [columns.map((c) => csvCell(c)).join(',')];
   for (const row of rows) lines.push(columns.map((c) => csvCell(row[c])).join(','));
   return `${lines.join('\r\n')}\r\n`;
-}
-
-/** Parse CSV text into rows of fields (quoted fields may hold commas, quotes and line breaks). */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0; // byte-order mark
-  for (; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else field += ch;
-    } else if (ch === '"' && field === '') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += ch;
-  }
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
 }

@@ -12,7 +12,7 @@ import { loadEnv } from '@/lib/env';
 import { migrate } from '@/lib/db/migrate';
 import { openDatabase, type Database } from '@/lib/db/open-database';
 import { auditToCsv } from './audit-csv';
-import { parseCsv } from './csv';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { createReviewStore, decodeCursor, ReviewNotFoundError, UndoNotPossibleError, type ReviewStore } from './review-store';
 import { migrationsDir, readMigrations, splitStatements } from '@/lib/db/migrate';
 import { textHash } from './text-hash';

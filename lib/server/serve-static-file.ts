@@ -2,9 +2,9 @@
  * Serve one file from disk with browser caching: `Cache-Control: public, max-age=86400`, an ETag
  * (SHA-256 of the content) and `304 Not Modified` for a matching `If-None-Match`.
  *
- * Used by the routes that hand the model files and onnxruntime-web's runtime to the browser
- * (docs/decisions/004-browser-inference.md). Callers resolve the path from an allow-list; this
- * module never sees a user-supplied path. The hash is computed once per file version (size +
+ * Used through `allowListRoute` by the routes that hand Human, the model files and
+ * onnxruntime-web's runtime to the browser (docs/decisions/004-browser-inference.md). Callers
+ * resolve the path from an allow-list; this module never sees a user-supplied path. The hash is computed once per file version (size +
  * mtime), so a file replaced on disk gets a new ETag without a restart, and the body is streamed,
  * never held in memory (the wasm runtime is 14-27 MB).
  */
@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 
-export const CACHE_CONTROL = 'public, max-age=86400';
+const CACHE_CONTROL = 'public, max-age=86400';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
@@ -24,7 +24,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** Content type by extension; `application/octet-stream` for anything not listed. */
-export function contentTypeFor(file: string): string {
+function contentTypeFor(file: string): string {
   const dot = file.lastIndexOf('.');
   return (dot >= 0 && CONTENT_TYPES[file.slice(dot).toLowerCase()]) || 'application/octet-stream';
 }
@@ -54,14 +54,15 @@ function etagFor(file: string, version: string): Promise<string> {
 }
 
 /** RFC 9110 If-None-Match: `*` or a list of (weak or strong) tags, compared weakly. */
-export function ifNoneMatchHits(header: string | null, etag: string): boolean {
+function ifNoneMatchHits(header: string | null, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
   const bare = (t: string) => t.trim().replace(/^W\//, '');
   return header.split(',').some((t) => bare(t) === bare(etag));
 }
 
-const notFound = () =>
+/** The one 404 of the static-file routes: no body detail beyond the status, never cached. */
+export const notFound = () =>
   Response.json({ detail: 'Not Found' }, { status: 404, headers: { 'Cache-Control': 'no-store' } });
 
 /** Respond with `file` (an absolute path chosen by the caller from an allow-list). */

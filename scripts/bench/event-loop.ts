@@ -18,16 +18,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { postJson, startServer } from '@/tests/contract/server';
+import { median, percentile as pct } from '../lib/stats';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
 const RUNS = Number(args.runs);
 const FACES = path.resolve(process.env.VIGIL_DATA_DIR ?? '../shared/data', 'faces');
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? NaN;
-};
-const median = (xs: number[]) => pct(xs, 50);
 
 async function pollHealth(url: string, until: Promise<unknown>): Promise<number[]> {
   let settled = false;

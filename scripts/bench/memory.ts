@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { postJson, startServer } from '@/tests/contract/server';
+import { median } from '../lib/stats';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, requests: { type: 'string', default: '1000' } } });
 const RUNS = Number(values.runs);
@@ -42,7 +43,6 @@ const CONFIGS: Config[] = [
 ];
 
 const rssMb = (pid: number) => Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) / 1024;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Wait until RSS moves less than 2 MB over 2 s: warm-up work (model loads, migrations) is done. */

@@ -20,6 +20,7 @@ import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model
 import { preprocess } from '@/lib/moderation/preprocess';
 import { postJson, startServer } from '@/tests/contract/server';
 import { jigsawTestTexts } from './realistic-texts';
+import { median, percentile as pct } from '../lib/stats';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number) => {
@@ -47,14 +48,6 @@ const TEXTS = REALISTIC ?? SAMPLE;
 // Suffixes keep the sample texts distinct; the realistic rows are distinct already.
 const text = (i: number) => (REALISTIC ? TEXTS[i % TEXTS.length]! : `${TEXTS[i % TEXTS.length]} #${i}`);
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor((s.length - 1) / 2)]!;
-};
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-};
 const rssMb = (pid: number) => Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) / 1024;
 
 async function modelOnly() {

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { vocabulary } from '@/lib/moderation/normalise/vocabulary';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { VARIANTS } from '@/models/rules_v1/obfuscation-variants';
+import { median } from '../lib/stats';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number) => {
@@ -33,7 +34,6 @@ const cases: [string, string[]][] = [
   ['typical, dots between letters', TYPICAL.map(VARIANTS['dots between letters']!)],
 ];
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
 const t0 = performance.now();
 vocabulary();

@@ -16,6 +16,7 @@ import { encodeForModel, padByLength } from '@/lib/moderation/toxicity/encode-fo
 import { loadToxicityModel, TOXICITY_ONNX_FILE } from '@/lib/moderation/toxicity/load-toxicity-model';
 import { loadToxicityTokenizer } from '@/lib/moderation/toxicity/load-toxicity-tokenizer';
 import { jigsawTestTexts } from './realistic-texts';
+import { median } from '../lib/stats';
 
 const { values } = parseArgs({
   options: { rounds: { type: 'string', default: '15' }, batch: { type: 'string' }, data: { type: 'string' } },
@@ -27,7 +28,6 @@ const texts = jigsawTestTexts(values.data ? ['--data', values.data] : []);
 if (!texts) throw new Error('needs the shared data (../shared/data or --data)');
 const pre = texts.map(preprocess);
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 const cpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;

@@ -21,7 +21,7 @@ import { postJson, startServer, type RunningServer } from './server';
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const PG_CTL = process.env.TEST_PG_CTL;
 
-describe.runIf(DATABASE_URL && PG_CTL)('on one PostgreSQL', () => {
+describe.runIf(DATABASE_URL && PG_CTL)('on one PostgreSQL (skipped unless TEST_DATABASE_URL and TEST_PG_CTL are set: npm run test:postgres)', () => {
   const pgEnv = { DATABASE_URL: DATABASE_URL!, DATABASE_DRIVER: 'pg' };
 
   describe('two instances', () => {

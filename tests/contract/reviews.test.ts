@@ -18,7 +18,7 @@ import {
 } from '@/lib/contracts/reviews';
 import { sessionEnvelopeSchema } from '@/lib/contracts/session';
 import { keyId } from '@/lib/auth/api-keys';
-import { parseCsv } from '@/lib/reviews/csv';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { postJson, startServer, type RunningServer } from './server';
 
 const TOXIC = 'You are a pathetic idiot and nobody will ever like you.';

@@ -5,9 +5,9 @@
  * errors, the empty queue) and screenshots are taken at 1440×900 and 390×844.
  */
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { parseCsv } from '@/lib/reviews/csv';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { ConsolePage } from './pages/console.page';
-import { axeViolations } from './support/axe-check';
+import { expectNoAxeViolations } from './support/axe';
 import { keepScreenshot } from './support/page-errors';
 
 const DESKTOP = { width: 1440, height: 900 };
@@ -20,7 +20,7 @@ async function capture(page: Page, testInfo: TestInfo, name: string, options: { 
   for (const [suffix, size] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
     await page.setViewportSize(size);
     await keepScreenshot(page, testInfo, `${name}-${suffix}`, { fullPage: false });
-    if (options.axe !== false) expect(await axeViolations(page), `axe on ${name} at ${suffix}`).toEqual([]);
+    if (options.axe !== false) await expectNoAxeViolations(page, testInfo, `${name} at ${suffix}`);
   }
   await page.setViewportSize(DESKTOP);
 }

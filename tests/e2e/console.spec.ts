@@ -4,7 +4,7 @@
  * online, one made offline and synced later) lands in the audit log exactly once.
  */
 import { expect, test } from '@playwright/test';
-import { parseCsv } from '@/lib/reviews/csv';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { ConsolePage } from './pages/console.page';
 import { keepScreenshot, PageErrors, unlabelledControls } from './support/page-errors';
 

@@ -7,14 +7,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
-import { FAKE_CAMERA_Y4M } from './support/paths';
+import { E2E_OWNED_DATA_DIR, FAKE_CAMERA_Y4M } from './support/paths';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const port = Number(process.env.E2E_PORT ?? 3123);
 // 127.0.0.1 is a secure context like localhost (navigator.gpu needs one) and avoids ::1 lookups.
 const baseURL = `http://127.0.0.1:${port}`;
 // A fresh database per run (the config is evaluated again in each worker: the env var keeps one dir).
-const dataDir = (process.env.VIGIL_E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'vigil-e2e-')));
+// One made here is removed by global-teardown.ts; one given through VIGIL_E2E_DATA_DIR is kept.
+if (!process.env.VIGIL_E2E_DATA_DIR) {
+  process.env.VIGIL_E2E_DATA_DIR = mkdtempSync(path.join(tmpdir(), 'vigil-e2e-'));
+  process.env[E2E_OWNED_DATA_DIR] = process.env.VIGIL_E2E_DATA_DIR;
+}
+const dataDir = process.env.VIGIL_E2E_DATA_DIR;
 
 export default defineConfig({
   testDir: '.',
@@ -22,6 +27,7 @@ export default defineConfig({
   outputDir: `${root}test-results/e2e`,
   // Makes the fake camera's y4m (ffmpeg) before Chromium starts.
   globalSetup: './global-setup.ts',
+  globalTeardown: './global-teardown.ts',
   // One shared 2-core machine: model loading in parallel workers only makes every test slower.
   workers: 1,
   fullyParallel: false,

@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import { env } from '@/lib/env';
-import { serveStaticFile } from '@/lib/server/serve-static-file';
+import { allowListRoute } from '@/lib/server/allow-list-route';
 import { resolveToxicityModelDir } from '@/lib/moderation/toxicity/resolve-toxicity-model-dir';
 import { SEXISM_VERSION, TOXICITY_VERSION } from '@/lib/moderation/types';
 
@@ -32,14 +32,9 @@ function allowList(): ReadonlyMap<string, string> {
   const dir = resolveConfigured(e.MODELS_DIR);
   const toxicity = resolveToxicityModelDir(e);
   return new Map([
-    ...TOXICITY_FILES.map((f): [string, string] => [`${TOXICITY_VERSION}/${f}`, path.join(toxicity, f)]),
+    ...TOXICITY_FILES.map((f): [string, string] => [`${TOXICITY_VERSION}/${f}`, path.join(/* turbopackIgnore: true */ toxicity, f)]),
     [`${SEXISM_VERSION}/model.json`, resolveConfigured(e.SEXISM_MODEL_PATH ?? path.join(dir, SEXISM_VERSION, 'model.json'))],
   ]);
 }
 
-export async function GET(request: Request, { params }: { params: Promise<{ path: string[] }> }): Promise<Response> {
-  const { path: segments } = await params;
-  const file = allowList().get(segments.join('/'));
-  if (!file) return Response.json({ detail: 'Not Found' }, { status: 404, headers: { 'Cache-Control': 'no-store' } });
-  return serveStaticFile(request, file);
-}
+export const GET = allowListRoute('path', allowList);

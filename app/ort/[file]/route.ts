@@ -11,25 +11,23 @@
  * (`ort-version.test.ts` fails if the two drift apart).
  */
 import path from 'node:path';
-import { serveStaticFile } from '@/lib/server/serve-static-file';
+import { allowListRoute } from '@/lib/server/allow-list-route';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-const ORT_DIST = ['node_modules', 'onnxruntime-web', 'dist'];
-const FILES: Readonly<Record<string, readonly string[]>> = {
-  'transformers.min.js': ['node_modules', '@huggingface', 'transformers', 'dist', 'transformers.min.js'],
-  'ort-wasm-simd-threaded.mjs': [...ORT_DIST, 'ort-wasm-simd-threaded.mjs'],
-  'ort-wasm-simd-threaded.wasm': [...ORT_DIST, 'ort-wasm-simd-threaded.wasm'],
-  'ort-wasm-simd-threaded.asyncify.mjs': [...ORT_DIST, 'ort-wasm-simd-threaded.asyncify.mjs'],
-  'ort-wasm-simd-threaded.asyncify.wasm': [...ORT_DIST, 'ort-wasm-simd-threaded.asyncify.wasm'],
-};
+// `turbopackIgnore`: a fixed folder the bundler cannot resolve statically; without it the build
+// warns and traces the whole project.
+const NODE_MODULES = path.join(/* turbopackIgnore: true */ process.cwd(), 'node_modules');
+const ORT_DIST = path.join(NODE_MODULES, 'onnxruntime-web', 'dist');
+const FILES = new Map<string, string>([
+  ['transformers.min.js', path.join(NODE_MODULES, '@huggingface', 'transformers', 'dist', 'transformers.min.js')],
+  ...[
+    'ort-wasm-simd-threaded.mjs',
+    'ort-wasm-simd-threaded.wasm',
+    'ort-wasm-simd-threaded.asyncify.mjs',
+    'ort-wasm-simd-threaded.asyncify.wasm',
+  ].map((f): [string, string] => [f, path.join(ORT_DIST, f)]),
+]);
 
-export async function GET(request: Request, { params }: { params: Promise<{ file: string }> }): Promise<Response> {
-  const { file } = await params;
-  const parts = Object.hasOwn(FILES, file) ? FILES[file] : undefined;
-  if (!parts) {
-    return Response.json({ detail: 'Not Found' }, { status: 404, headers: { 'Cache-Control': 'no-store' } });
-  }
-  return serveStaticFile(request, path.join(process.cwd(), ...parts));
-}
+export const GET = allowListRoute('file', () => FILES);

@@ -58,7 +58,9 @@ describe('toxicity model (real int8 ONNX)', () => {
   });
 });
 
-describe.skipIf(!existsSync(join(WORK, 'torch_reference.json')) || !existsSync(FP32))('ONNX export matches torch', () => {
+describe.skipIf(!existsSync(join(WORK, 'torch_reference.json')) || !existsSync(FP32))(
+  `ONNX export matches torch (skipped unless training left torch_reference.json and the fp32 export in ${WORK})`,
+  () => {
   it('fp32 ONNX logits equal the torch logits of the same test rows', async () => {
     const ref = JSON.parse(readFileSync(join(WORK, 'torch_reference.json'), 'utf8')) as { rows: number[]; logits: number[][] };
     const lines = readFileSync(join(WORK, 'test.jsonl'), 'utf8').split('\n');

@@ -8,6 +8,10 @@
  * missing file in one readable error (the registry turns it into "not loaded" and health degraded).
  *
  * Not marked `server-only` (see local-transformers.ts).
+ *
+ * Every path here comes from configuration or the caller, never from a request; the
+ * `turbopackIgnore` comments tell the bundler so, which otherwise warns that it cannot resolve
+ * them and traces the whole project into the server output.
  */
 import { access, readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -51,7 +55,7 @@ async function missing(path: string): Promise<boolean> {
  * Throws one message naming every required file the folder lacks; returns the parsed config.
  */
 export async function checkToxicityModelDir(dir: string, onnxPath: string): Promise<ToxicityModelConfig> {
-  const required = [...FOLDER_FILES.map((f) => join(dir, f)), onnxPath];
+  const required = [...FOLDER_FILES.map((f) => join(/* turbopackIgnore: true */ dir, f)), onnxPath];
   const absent: string[] = [];
   for (const p of required) if (await missing(p)) absent.push(relative(dir, p) || p);
   if (absent.length > 0) {
@@ -82,10 +86,10 @@ function modelFileOptions(dir: string, onnxPath: string) {
 
 export async function loadToxicityModel(options: LoadToxicityModelOptions = {}): Promise<LoadedToxicityModel> {
   const given = options.dir ?? options.tokenizerDir;
-  const modelPath = options.modelPath === undefined ? undefined : resolve(options.modelPath);
+  const modelPath = options.modelPath === undefined ? undefined : resolve(/* turbopackIgnore: true */ options.modelPath);
   // Old callers name only the ONNX file; its folder (or the folder above onnx/) is the model folder.
   const fromModel = modelPath && (basename(dirname(modelPath)) === 'onnx' ? dirname(dirname(modelPath)) : dirname(modelPath));
-  const dir = resolve(given ?? fromModel ?? DEFAULT_TOXICITY_MODEL_DIR);
+  const dir = resolve(/* turbopackIgnore: true */ given ?? fromModel ?? DEFAULT_TOXICITY_MODEL_DIR);
   const onnxPath = modelPath ?? join(dir, TOXICITY_ONNX_FILE);
 
   const config = await checkToxicityModelDir(dir, onnxPath);

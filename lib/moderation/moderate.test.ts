@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { ModelRegistry } from './model-registry';
+import { moderate } from './moderate';
+import { fakeLoaders as loaders } from '@/tests/fixtures/fake-moderation-models';
+
+describe('moderate', () => {
+  it('answers in input order with one batched transformer call', async () => {
+    const calls: number[][] = [];
+    const models = await new ModelRegistry(loaders({}, calls)).models();
+    const out = await moderate(models, ['you idiot', 'a nice day', 'women belong in the kitchen']);
+    expect(calls).toHaveLength(1);
+    expect(out.map((r) => r.text)).toEqual(['you idiot', 'a nice day', 'women belong in the kitchen']);
+    expect(out.map((r) => r.ensemble.primary_issue)).toEqual(['insult', 'none', 'sexism']);
+    expect(out[0]!.meta.models_used).toEqual(['sexism_lasso_v1', 'toxic_transformer_v1', 'rules_v1']);
+    expect(Number.isInteger(out[0]!.meta.processing_time_ms)).toBe(true);
+    expect(out[0]).not.toHaveProperty('explanations');
+  });
+
+  it('adds explanations only when asked', async () => {
+    const models = await new ModelRegistry(loaders()).models();
+    const [r] = await moderate(models, ['women'], { explain: true });
+    expect(r!.explanations).toEqual({
+      rules: [],
+      sexism: [{ feature: 'women', weight: 1 }],
+      decision: { issue: 'sexism', model: 'sexism_lasso_v1', probability: 0.9, threshold: 0.5, risk: 0.9 },
+      language: { code: 'und', non_english: false },
+    });
+  });
+
+  it('reports the time spent in each model once per call (the server feeds its metrics from it)', async () => {
+    const models = await new ModelRegistry(loaders()).models();
+    const seen: [string, number][] = [];
+    await moderate(models, ['one', 'two', 'three'], { onModelTime: (model, ms) => seen.push([model, ms]) });
+    expect(seen.map(([m]) => m).sort()).toEqual(['rules', 'sexism', 'toxicity']);
+    for (const [, ms] of seen) expect(ms).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('moderate() with work limits', () => {
+  it('reads only the capped prefix and says so in meta.truncated; the text field stays whole', async () => {
+    const calls: number[][] = [];
+    const registry = new ModelRegistry(loaders({}, calls));
+    const text = '\uFDFA'.repeat(10_000);
+    const [r] = await moderate(await registry.models(), [text, 'hello'], {
+      limits: { maxTextNormalizedChars: 12_000, maxTextTokens: 1_000_000, maxBatchNormalizedChars: 400_000 },
+    });
+    expect(r!.text).toBe(text);
+    expect(r!.meta.truncated?.reason).toBe('text_chars');
+    expect(calls[0]![0]).toBeLessThanOrEqual(12_000);
+  });
+
+  it('omits meta.truncated when nothing was cut (the spec shape)', async () => {
+    const registry = new ModelRegistry(loaders());
+    const [r] = await moderate(await registry.models(), ['hello'], {
+      limits: { maxTextNormalizedChars: 12_000, maxTextTokens: 2_500, maxBatchNormalizedChars: 400_000 },
+    });
+    expect(Object.keys(r!.meta).sort()).toEqual(['models_used', 'processing_time_ms']);
+  });
+});
