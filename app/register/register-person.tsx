@@ -7,7 +7,8 @@
  */
 import Link from 'next/link';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ApiErrorDetails, Person } from '@/lib/contracts/persons';
+import type { Person } from '@/lib/contracts/persons';
+import type { ApiErrorDetails } from '@/lib/contracts/api-v1';
 import { captureFrame } from '@/lib/browser/camera';
 import { checkPhotoFile } from '@/lib/browser/check-photo';
 import { explainError, type ExplainedError } from '@/lib/browser/explain-error';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiV1Error } from '@/lib/http/api-v1-error';
-import { MAX_METADATA_DEPTH, parseMetadata } from './person-requests';
+import { MAX_METADATA_DEPTH } from '@/lib/contracts/persons';
+import { parseMetadata } from './person-requests';
 
 const code = (f: () => unknown) => {
   try {
