@@ -1,6 +1,7 @@
-// drizzle-kit configuration: `npx drizzle-kit check` / `generate` against lib/db/schema.ts.
-// The committed migrations in lib/db/migrations are applied by lib/db/migrate.ts at start-up;
-// 0001_pgvector.sql is hand-written (applied only where pgvector exists).
+// drizzle-kit's CLI (studio, introspection) against lib/db/schema.ts. Migrations are not generated:
+// the hand-written files in lib/db/migrations run at start-up (lib/db/migrate.ts), and
+// lib/db/schema-matches-migrations.test.ts uses drizzle-kit's API to check that schema.ts
+// describes what they build (docs/decisions/095-one-schema-source.md).
 import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({

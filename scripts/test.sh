@@ -9,7 +9,7 @@ bash scripts/setup.sh chromium ffmpeg postgresql-15
 echo "== typecheck"
 npx tsc --noEmit
 
-echo "== unit tests"
+echo "== unit tests (with the schema.ts/migrations and docs/openapi.json checks)"
 npx vitest run
 
 echo "== sexism_lasso_v1: the committed artifact reproduces metrics.json (a few seconds; needs EDOS)"

@@ -6,7 +6,7 @@
  * form takes uploaded photos.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { ApiErrorDetails } from '@/lib/contracts/persons';
+import type { ApiErrorDetails } from '@/lib/contracts/api-v1';
 import { captureFrame } from '@/lib/browser/camera';
 import { checkPhotoFile } from '@/lib/browser/check-photo';
 import { explainError, type ExplainedError } from '@/lib/browser/explain-error';

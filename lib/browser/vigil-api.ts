@@ -21,11 +21,11 @@ import {
   deleteEnvelopeSchema,
   deleteFaceEnvelopeSchema,
   faceListEnvelopeSchema,
-  type ApiErrorDetails,
   type FaceList,
   type Person,
   type RecognizeResult,
 } from '@/lib/contracts/persons';
+import type { ApiErrorDetails } from '@/lib/contracts/api-v1';
 import {
   auditListEnvelopeSchema,
   decisionEnvelopeSchema,

@@ -5,12 +5,12 @@ import {
   deleteEnvelopeSchema,
   deleteFaceEnvelopeSchema,
   faceListEnvelopeSchema,
-  errorEnvelopeSchema,
   personEnvelopeSchema,
   personListEnvelopeSchema,
   recognizeEnvelopeSchema,
   updatePersonSchema,
 } from './persons';
+import { errorEnvelopeSchema } from './api-v1';
 
 const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiV1Error } from '@/lib/http/api-v1-error';
 import { parseMetadata } from '@/lib/faces/api/person-requests';
-import { nameSchema, relationshipSchema, updatePersonSchema } from './persons';
+import { MAX_METADATA_BYTES, MAX_METADATA_DEPTH, metadataSchema, nameSchema, relationshipSchema, updatePersonSchema } from './persons';
 
 const LONE = '\uD800';
 
@@ -23,5 +23,43 @@ describe('unpaired surrogates are refused as validation errors, not 500s (issue 
     expect(nameSchema.safeParse(`Ann${LONE}`).success).toBe(false);
     expect(relationshipSchema.safeParse(`friend${LONE}`).success).toBe(false);
     expect(updatePersonSchema.safeParse({ name: 'Ann 😀' }).success).toBe(true);
+  });
+});
+
+describe('metadataSchema holds every metadata rule (issue 14, item 4)', () => {
+  const problem = (value: unknown) => {
+    const r = metadataSchema.safeParse(value);
+    return r.success ? 'ok' : r.error.issues.map((i) => i.message).join('; ');
+  };
+  const nested = (depth: number): unknown => (depth <= 1 ? {} : { a: nested(depth - 1) });
+
+  it('a JSON object', () => {
+    for (const v of [[1], null, 'x', 3]) expect(problem(v)).toBe('must be a JSON object');
+    expect(problem({ a: [1, { b: null }] })).toBe('ok');
+  });
+
+  it('storable text in keys and values', () => {
+    expect(problem({ a: 'x\u0000y' })).toMatch(/NUL/);
+    expect(problem({ 'a\u0000': 1 })).toMatch(/NUL/);
+    expect(problem({ a: [LONE] })).toMatch(/surrogates/);
+  });
+
+  it('bounded depth, checked before anything serialises it', () => {
+    expect(problem(nested(MAX_METADATA_DEPTH))).toBe('ok');
+    expect(problem(nested(MAX_METADATA_DEPTH + 1))).toBe(`must not be nested more than ${MAX_METADATA_DEPTH} levels deep`);
+    let deep: unknown = [];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(problem({ a: deep })).toMatch(/nested/);
+  });
+
+  it('a bounded serialised size', () => {
+    const at = (bytes: number) => ({ a: 'x'.repeat(bytes - '{"a":""}'.length) });
+    expect(problem(at(MAX_METADATA_BYTES))).toBe('ok');
+    expect(problem(at(MAX_METADATA_BYTES + 1))).toBe(`must be at most ${MAX_METADATA_BYTES} bytes of JSON`);
+  });
+
+  it('is what PATCH validates', () => {
+    expect(updatePersonSchema.safeParse({ metadata: { a: 'x\u0000' } }).success).toBe(false);
+    expect(updatePersonSchema.safeParse({ metadata: [] }).success).toBe(false);
   });
 });

@@ -5,69 +5,13 @@
  * is recorded in docs/decisions/011-memory-bank-storage.md.
  */
 import { z } from 'zod';
+import { envelopeSchema } from './api-v1';
 import './zod-config';
-
-export const API_V1_ERROR_CODES = [
-  'VALIDATION_ERROR',
-  'INVALID_METADATA',
-  'INVALID_IMAGE',
-  'PAYLOAD_TOO_LARGE',
-  'UNSUPPORTED_MEDIA_TYPE',
-  'NO_FACE_DETECTED',
-  'MULTIPLE_FACES',
-  'FACE_TOO_SMALL',
-  'LOW_QUALITY',
-  'FACE_ALREADY_REGISTERED',
-  'FACE_MISMATCH',
-  'LAST_FACE',
-  'PERSON_NOT_FOUND',
-  'FACE_NOT_FOUND',
-  'NOT_FOUND',
-  'UNDO_NOT_POSSIBLE',
-  'UNAUTHORIZED',
-  'FORBIDDEN',
-  'RATE_LIMITED',
-  'SERVICE_UNAVAILABLE',
-  'SERVER_BUSY',
-  'DATABASE_UNAVAILABLE',
-  'INTERNAL_ERROR',
-] as const;
-export type ApiV1ErrorCode = (typeof API_V1_ERROR_CODES)[number];
 
 export const MAX_NAME_CHARS = 200;
 export const MAX_RELATIONSHIP_CHARS = 100;
 export const MAX_METADATA_BYTES = 16 * 1024;
 
-/**
- * Machine-readable facts behind a 409 on the memory bank, so a page can name the person and
- * offer the next step without parsing `message` (docs/decisions/061-face-conflict-details.md).
- */
-export const apiErrorDetailsSchema = z.object({
-  person_id: z.uuid().describe('FACE_ALREADY_REGISTERED: the person the face matches; FACE_MISMATCH, LAST_FACE: the person addressed.'),
-  name: z.string(),
-  similarity: z.number().min(0).max(1).optional().describe('To the nearest stored face of that person (1 - distance, clipped).'),
-  distance: z.number().min(0).optional().describe('Euclidean distance to the nearest stored face of that person.'),
-});
-export type ApiErrorDetails = z.infer<typeof apiErrorDetailsSchema>;
-
-export const apiErrorSchema = z.object({
-  code: z.enum(API_V1_ERROR_CODES),
-  message: z.string(),
-  details: apiErrorDetailsSchema.optional().describe('Only on FACE_ALREADY_REGISTERED, FACE_MISMATCH and LAST_FACE.'),
-});
-
-/** `{success, data, error}` around `data`. */
-export function envelopeSchema<T extends z.ZodType>(data: T) {
-  return z.union([
-    z.object({ success: z.literal(true), data, error: z.null() }),
-    z.object({ success: z.literal(false), data: z.null(), error: apiErrorSchema }),
-  ]);
-}
-export const errorEnvelopeSchema = z.object({ success: z.literal(false), data: z.null(), error: apiErrorSchema });
-
-export const metadataSchema = z
-  .record(z.string(), z.unknown())
-  .describe(`Free JSON object, at most ${MAX_METADATA_BYTES} bytes serialised; returned as sent.`);
 
 /**
  * What PostgreSQL text and jsonb cannot hold: U+0000, and unpaired UTF-16 surrogates (valid in
@@ -79,6 +23,46 @@ export const UNSTORABLE_TEXT_MESSAGE = 'must not contain NUL (U+0000) characters
 /** The earlier names of isStorableText / UNSTORABLE_TEXT_MESSAGE (the review contracts use them). */
 export const hasNoNul = isStorableText;
 export const NO_NUL_MESSAGE = UNSTORABLE_TEXT_MESSAGE;
+
+/** Deeper metadata is refused: beyond it JSON.stringify's recursion (and jsonb's) is at risk. */
+export const MAX_METADATA_DEPTH = 32;
+export const METADATA_TOO_LARGE_MESSAGE = `must be at most ${MAX_METADATA_BYTES} bytes of JSON`;
+
+/**
+ * What jsonb would refuse with a 500 (found by tests/contract/fuzz.test.ts): unstorable text in a
+ * key or string, or nesting deeper than MAX_METADATA_DEPTH. Walked iteratively so a deep
+ * document cannot overflow the stack here, and before anything serialises it.
+ */
+function metadataProblem(root: unknown): string | undefined {
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (!isStorableText(value)) return UNSTORABLE_TEXT_MESSAGE;
+    } else if (value !== null && typeof value === 'object') {
+      if (depth > MAX_METADATA_DEPTH) return `must not be nested more than ${MAX_METADATA_DEPTH} levels deep`;
+      for (const [k, v] of Object.entries(value)) {
+        if (!isStorableText(k)) return UNSTORABLE_TEXT_MESSAGE;
+        stack.push([v, depth + 1]);
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Every rule of `metadata`, in the order they are answered: a JSON object, storable text and
+ * bounded depth, then at most MAX_METADATA_BYTES serialised. The routes answer any issue here
+ * as INVALID_METADATA (lib/faces/api/person-requests.ts).
+ */
+export const metadataSchema = z
+  .record(z.string(), z.unknown(), { error: 'must be a JSON object' })
+  .superRefine((value, ctx) => {
+    const problem =
+      metadataProblem(value) ?? (new TextEncoder().encode(JSON.stringify(value)).length > MAX_METADATA_BYTES ? METADATA_TOO_LARGE_MESSAGE : undefined);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .describe(`Free JSON object, at most ${MAX_METADATA_BYTES} bytes serialised; returned as sent.`);
 
 export const nameSchema = z
   .string()

@@ -8,7 +8,8 @@ import { z } from 'zod';
 import './zod-config';
 import { SEVERITIES } from '@/lib/moderation/types';
 import { explanationsSchema, PRIMARY_ISSUES, SUMMARIES } from './moderation';
-import { envelopeSchema, errorEnvelopeSchema, hasNoNul, NO_NUL_MESSAGE } from './persons';
+import { hasNoNul, NO_NUL_MESSAGE } from './persons';
+import { envelopeSchema, errorEnvelopeSchema } from './api-v1';
 import { TEXT_HASH_PATTERN } from '@/lib/reviews/normalise-text';
 
 export { PRIMARY_ISSUES, SEVERITIES, SUMMARIES };

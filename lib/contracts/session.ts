@@ -5,7 +5,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import './zod-config';
-import { envelopeSchema, errorEnvelopeSchema } from './persons';
+import { envelopeSchema, errorEnvelopeSchema } from './api-v1';
 
 export const signInRequestSchema = z.strictObject({
   api_key: z.string().min(1).max(1024).describe('One of the keys in API_KEYS.'),

@@ -1,8 +1,11 @@
 /**
- * Applies lib/db/migrations/*.sql in name order, once each, at start-up. A migration whose
- * first line is `-- requires: vector` runs only where the pgvector extension is available; it
- * is retried on a later start if the extension appears. An advisory lock keeps two processes
- * starting together from applying the same file twice.
+ * Applies lib/db/migrations/*.sql in name order, once each, at start-up, all in one transaction;
+ * each file is sent whole through the driver's multi-statement path, so a file must not hold its
+ * own BEGIN/COMMIT nor anything that refuses a transaction (CREATE INDEX CONCURRENTLY). Files are
+ * tracked by name in `vigil_migrations`: an applied file is never run again, so a change goes in
+ * a new file. A migration whose first line is `-- requires: vector` runs only where the pgvector
+ * extension is available; it is retried on a later start if the extension appears. An advisory
+ * lock keeps two processes starting together from applying the same file twice.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -33,40 +36,33 @@ export function readMigrations(dir = migrationsDir()): Migration[] {
     });
 }
 
-/** Our migration files hold no function bodies, so a semicolon at a line end ends a statement. */
-export function splitStatements(text: string): string[] {
-  return text
-    .split(/;\s*$/m)
-    .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
-    .filter((s) => s.length > 0);
-}
-
 function rows<T>(result: unknown): T[] {
   return ((result as { rows?: T[] }).rows ?? []) as T[];
 }
 
 export async function migrate(database: Database, dir = migrationsDir()): Promise<{ applied: string[]; hasVector: boolean }> {
-  const { db } = database;
-  const applied: string[] = [];
-  await db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(${MIGRATIONS_LOCK})`);
-    await tx.execute(sql`CREATE TABLE IF NOT EXISTS vigil_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
-    const done = new Set(rows<{ name: string }>(await tx.execute(sql`SELECT name FROM vigil_migrations`)).map((r) => r.name));
+  const applied = await database.scriptTransaction(async (tx) => {
+    const done: string[] = [];
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATIONS_LOCK]);
+    await tx.exec('CREATE TABLE IF NOT EXISTS vigil_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    const recorded = new Set((await tx.query<{ name: string }>('SELECT name FROM vigil_migrations')).map((r) => r.name));
     const available = new Set(
-      rows<{ name: string }>(await tx.execute(sql`SELECT name FROM pg_available_extensions WHERE name IN ('vector')`)).map((r) => r.name),
+      (await tx.query<{ name: string }>("SELECT name FROM pg_available_extensions WHERE name IN ('vector')")).map((r) => r.name),
     );
     for (const m of readMigrations(dir)) {
-      if (done.has(m.name)) continue;
+      if (recorded.has(m.name)) continue;
       if (!m.requires.every((ext) => available.has(ext))) continue;
-      // One statement at a time: PGlite's extended protocol refuses several in one query.
-      for (const statement of splitStatements(m.sql)) await tx.execute(sql.raw(statement));
-      await tx.execute(sql`INSERT INTO vigil_migrations (name) VALUES (${m.name})`);
-      applied.push(m.name);
+      // The file as written, in one round trip: the driver's multi-statement path parses dollar
+      // quotes and function bodies, which no split on `;` can do safely.
+      await tx.exec(m.sql);
+      await tx.query('INSERT INTO vigil_migrations (name) VALUES ($1)', [m.name]);
+      done.push(m.name);
     }
+    return done;
   });
   const hasVector =
     rows<{ ok: boolean }>(
-      await db.execute(
+      await database.db.execute(
         sql`SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_name = 'face_embeddings' AND column_name = 'embedding_vec') AS ok`,
       ),
     )[0]?.ok === true;

@@ -17,9 +17,24 @@ import { ownerOnlyDirectory, restrictTree } from './restrict-permissions';
 export type AppDb = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type DatabaseKind = 'pglite' | 'pg' | 'neon';
 
+/** One connection inside a transaction, as the migrations runner needs it. */
+export interface ScriptSession {
+  /** A whole SQL script, several statements, through the driver's multi-statement path. */
+  exec(script: string): Promise<void>;
+  /** One parameterised statement. */
+  query<R>(text: string, params?: unknown[]): Promise<R[]>;
+}
+
 export interface Database {
   kind: DatabaseKind;
   db: AppDb;
+  /**
+   * Runs `fn` in one transaction on one connection, committed when it resolves. Its `exec` sends a
+   * script as written (PGlite `exec`; node-postgres and Neon: the simple query protocol, a query
+   * without parameters), so migration files with function bodies and dollar quotes need no
+   * splitting (docs/decisions/095-one-schema-source.md).
+   */
+  scriptTransaction<T>(fn: (tx: ScriptSession) => Promise<T>): Promise<T>;
   /** Whether nearest-neighbour search may use pgvector (set by the migrations runner). */
   hasVector: boolean;
   /** Connection counts for the metrics: the pool's for node-postgres and Neon, one connection for PGlite. */
@@ -45,6 +60,33 @@ const poolStats = (pool: { totalCount: number; idleCount: number; waitingCount: 
 });
 
 const CONNECT_TIMEOUT_MS = 5_000;
+
+type PoolLike = Pick<import('pg').Pool, 'connect'>;
+
+/** BEGIN … COMMIT on one pooled connection; a connection whose ROLLBACK failed is dropped, not reused. */
+async function poolScriptTransaction<T>(pool: PoolLike, fn: (tx: ScriptSession) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    const out = await fn({
+      // A string with no values goes through the simple query protocol, which runs several statements.
+      exec: async (script) => {
+        await client.query(script);
+      },
+      query: async <R>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as R[],
+    });
+    await client.query('COMMIT');
+    return out;
+  } catch (err) {
+    await client.query('ROLLBACK').catch((e: Error) => {
+      broken = e;
+    });
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}
 
 const runtimeRequire = () => createRequire(path.join(process.cwd(), 'package.json'));
 
@@ -79,6 +121,15 @@ export async function openDatabase(o: DatabaseOptions): Promise<Database> {
       kind,
       db,
       hasVector: false,
+      scriptTransaction: (fn) =>
+        client.transaction((tx) =>
+          fn({
+            exec: async (script) => {
+              await tx.exec(script);
+            },
+            query: async <R>(text: string, params?: unknown[]) => (await tx.query<R>(text, params)).rows,
+          }),
+        ),
       stats: () => ({ total: 1 }),
       close: async () => {
         await client.close();
@@ -92,7 +143,15 @@ export async function openDatabase(o: DatabaseOptions): Promise<Database> {
     const pool = new pg.Pool({ connectionString: o.DATABASE_URL, max: o.DATABASE_POOL_MAX, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     pool.on('error', (err) => logger().error({ err: errorForLog(err) }, 'postgres pool error'));
     const db = drizzlePg(pool, { schema }) as unknown as AppDb;
-    return { kind, db, hasVector: false, pool, stats: () => poolStats(pool), close: () => pool.end() };
+    return {
+      kind,
+      db,
+      hasVector: false,
+      pool,
+      scriptTransaction: (fn) => poolScriptTransaction(pool, fn),
+      stats: () => poolStats(pool),
+      close: () => pool.end(),
+    };
   }
   const neon = req('@neondatabase/serverless') as typeof import('@neondatabase/serverless');
   if (typeof WebSocket === 'undefined' && !neon.neonConfig.webSocketConstructor) {
@@ -102,5 +161,13 @@ export async function openDatabase(o: DatabaseOptions): Promise<Database> {
   const pool = new neon.Pool({ connectionString: o.DATABASE_URL, max: o.DATABASE_POOL_MAX, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   const db = drizzleNeon(pool, { schema }) as unknown as AppDb;
   // Neon's Pool is node-postgres' Pool over a WebSocket: same query API.
-  return { kind, db, hasVector: false, pool: pool as unknown as import('pg').Pool, stats: () => poolStats(pool), close: () => pool.end() };
+  return {
+    kind,
+    db,
+    hasVector: false,
+    pool: pool as unknown as import('pg').Pool,
+    scriptTransaction: (fn) => poolScriptTransaction(pool as unknown as PoolLike, fn),
+    stats: () => poolStats(pool),
+    close: () => pool.end(),
+  };
 }

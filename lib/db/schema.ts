@@ -1,34 +1,60 @@
 /**
- * The memory bank's tables (drizzle). Embeddings are `real[]` so the schema runs on any
- * PostgreSQL; where pgvector exists, migration 0001 adds a generated `vector(128)` copy with an
- * HNSW index for nearest-neighbour search (docs/decisions/011-memory-bank-storage.md).
+ * Every table of the database (drizzle), as the SQL migrations in lib/db/migrations leave it:
+ * columns, defaults, CHECK constraints, index names and column order (DESC included).
+ * lib/db/schema-matches-migrations.test.ts builds this schema with drizzle-kit and compares it
+ * with a migrated database, on PGlite and on PostgreSQL (docs/decisions/095-one-schema-source.md);
+ * a migration that changes the database changes this file too.
+ *
+ * Embeddings are `real[]` so the schema runs on any PostgreSQL; where pgvector exists, migration
+ * 0001 adds a generated `vector(128)` copy with an HNSW index for nearest-neighbour search
+ * (docs/decisions/011-memory-bank-storage.md). That column is not declared here: drizzle selects
+ * every declared column, and it does not exist without pgvector.
  */
 import { sql } from 'drizzle-orm';
-import { boolean, customType, index, integer, jsonb, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  customType,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  varchar,
+} from 'drizzle-orm/pg-core';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
   fromDriver: (v) => Buffer.from(v),
 });
 
-export const persons = pgTable('persons', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
-  name: text('name').notNull(),
-  relationship: text('relationship').notNull().default(''),
-  metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
-  /** Kept in step with face_embeddings inside the same transactions: listing never counts rows. */
-  embeddingCount: integer('embedding_count').notNull().default(0),
-  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-});
+export const persons = pgTable(
+  'persons',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    name: text('name').notNull(),
+    relationship: text('relationship').notNull().default(''),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    /** Kept in step with face_embeddings inside the same transactions: listing never counts rows. */
+    embeddingCount: integer('embedding_count').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  // The listing's order (oldest first, id as the tie-break).
+  (t) => [index('persons_created_at_idx').on(t.createdAt, t.id)],
+);
 
 export const faceEmbeddings = pgTable(
   'face_embeddings',
   {
     id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
-    personId: uuid('person_id')
-      .notNull()
-      .references(() => persons.id, { onDelete: 'cascade' }),
+    personId: uuid('person_id').notNull(),
     embedding: real('embedding').array().notNull(),
     modelVersion: text('model_version').notNull(),
     /** Detector confidence of the face, [0, 1]. */
@@ -42,7 +68,12 @@ export const faceEmbeddings = pgTable(
     mismatchConfirmed: boolean('mismatch_confirmed').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('face_embeddings_person_id_idx').on(t.personId)],
+  (t) => [
+    // Named as PostgreSQL names the inline `REFERENCES` of migration 0000.
+    foreignKey({ name: 'face_embeddings_person_id_fkey', columns: [t.personId], foreignColumns: [persons.id] }).onDelete('cascade'),
+    check('face_embeddings_embedding_check', sql`array_length(${t.embedding}, 1) = 128`),
+    index('face_embeddings_person_id_idx').on(t.personId),
+  ],
 );
 
 export type PersonRow = typeof persons.$inferSelect;
@@ -70,15 +101,20 @@ export const reviewItems = pgTable(
     /** When the text was first queued. */
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     /** Migration 0005: SHA-256 of the normalised text (lib/reviews/text-hash.ts); one item per hash. */
-    textHash: text('text_hash').unique('review_items_text_hash_idx'),
+    textHash: text('text_hash'),
     seenCount: integer('seen_count').notNull().default(1),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     /** Endpoints that saw the text: `text`, `batch`. */
     sources: text('sources').array().notNull().default(sql`'{}'`),
   },
   (t) => [
-    index('review_items_status_created_idx').on(t.status, t.createdAt, t.id),
-    index('review_items_status_last_seen_idx').on(t.status, t.lastSeenAt, t.id),
+    check('review_items_status_check', sql`${t.status} IN ('pending', 'confirmed', 'overturned', 'expired')`),
+    // A unique index, not a constraint (migration 0005); ON CONFLICT (text_hash) infers it.
+    uniqueIndex('review_items_text_hash_idx').on(t.textHash),
+    // Newest first within a status: the console's queue order. NULLS FIRST is what a plain DESC means
+    // in SQL (drizzle-kit would write NULLS LAST); the columns are NOT NULL either way.
+    index('review_items_status_created_idx').on(t.status, t.createdAt.desc().nullsFirst(), t.id),
+    index('review_items_status_last_seen_idx').on(t.status, t.lastSeenAt.desc().nullsFirst(), t.id),
   ],
 );
 
@@ -92,15 +128,31 @@ export const reviewDecisions = pgTable(
     moderator: text('moderator').notNull(),
     note: text('note').notNull().default(''),
     /** Idempotency key from the browser's offline queue: a replayed decision is stored once. */
-    clientDecisionId: text('client_decision_id').unique(),
+    clientDecisionId: text('client_decision_id').unique('review_decisions_client_decision_id_key'),
     summary: text('summary').notNull(),
     primaryIssue: text('primary_issue').notNull(),
     severity: text('severity').notNull(),
     score: real('score').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('review_decisions_created_idx').on(t.createdAt, t.id)],
+  (t) => [
+    // Migration 0005 widened it to `undo` (replaced by name).
+    check('review_decisions_decision_check', sql`${t.decision} IN ('confirm', 'overturn', 'undo')`),
+    index('review_decisions_created_idx').on(t.createdAt.desc().nullsFirst(), t.id),
+  ],
 );
 
 export type ReviewItemRow = typeof reviewItems.$inferSelect;
 export type ReviewDecisionRow = typeof reviewDecisions.$inferSelect;
+
+/**
+ * Rate-limit counters shared by the instances on one PostgreSQL/Neon database (migration 0003).
+ * rate-limiter-flexible's RateLimiterPostgres reads and writes it with its own SQL
+ * (lib/db/rate-limit-store.ts); it is declared here so this file describes the whole database.
+ */
+export const rateLimits = pgTable('rate_limits', {
+  key: varchar('key', { length: 255 }).primaryKey(),
+  points: integer('points').notNull().default(0),
+  /** Epoch milliseconds; NULL for a counter that never expires. */
+  expire: bigint('expire', { mode: 'number' }),
+});

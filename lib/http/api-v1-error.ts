@@ -3,7 +3,7 @@
  * `{success:false, data:null, error:{code, message}}` with a documented code. Anything
  * unexpected becomes 500 INTERNAL_ERROR without a stack trace.
  */
-import type { ApiErrorDetails, ApiV1ErrorCode } from '@/lib/contracts/persons';
+import type { ApiErrorDetails, ApiV1ErrorCode } from '@/lib/contracts/api-v1';
 import { brandError, hasErrorBrand } from './error-brand';
 
 export class ApiV1Error extends Error {

@@ -14,7 +14,7 @@ import { openDatabase, type Database } from '@/lib/db/open-database';
 import { auditToCsv } from './audit-csv';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { createReviewStore, decodeCursor, ReviewNotFoundError, UndoNotPossibleError, type ReviewStore } from './review-store';
-import { migrationsDir, readMigrations, splitStatements } from '@/lib/db/migrate';
+import { migrationsDir, readMigrations } from '@/lib/db/migrate';
 import { textHash } from './text-hash';
 
 function verdict(text: string, summary: ModerationResponse['ensemble']['summary'], primary: ModerationResponse['ensemble']['primary_issue'], severity: ModerationResponse['ensemble']['severity'], score: number): ModerationResponse {
@@ -320,7 +320,6 @@ describe.each(migrationTargets)('migration 0005 on a queue recorded before it (%
       expect(kept.last_seen_at).toBe('2026-01-04T00:00:00.000Z');
       // The SQL hash is the application's: a new sighting lands on the kept item.
       expect(await s.record([verdict('you idiot', 'likely_harmful', 'insult', 'medium', 0.7)])).toMatchObject({ added: 0, seen: 1 });
-      expect(splitStatements(readMigrations().find((m) => m.name.startsWith('0005_review'))!.sql).length).toBeGreaterThan(5);
     } finally {
       await db.close();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { errorEnvelopeSchema } from '@/lib/contracts/persons';
+import { errorEnvelopeSchema } from '@/lib/contracts/api-v1';
 
 export const facesDir = path.resolve(process.env.VIGIL_DATA_DIR ?? '../shared/data', 'faces');
 export const photo = (rel: string) => readFileSync(path.join(facesDir, rel));

@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { errorEnvelopeSchema } from '@/lib/contracts/persons';
+import { errorEnvelopeSchema } from '@/lib/contracts/api-v1';
 import { photo, tempDirs } from './fixtures';
 import { startServer, type RunningServer } from './server';
 

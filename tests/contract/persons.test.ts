@@ -11,12 +11,12 @@ import sharp from 'sharp';
 import {
   deleteEnvelopeSchema,
   deleteFaceEnvelopeSchema,
-  errorEnvelopeSchema,
   faceListEnvelopeSchema,
   personEnvelopeSchema,
   personListEnvelopeSchema,
   recognizeEnvelopeSchema,
 } from '@/lib/contracts/persons';
+import { errorEnvelopeSchema } from '@/lib/contracts/api-v1';
 import { startServer, type RunningServer } from './server';
 
 const faces = path.resolve(process.env.VIGIL_DATA_DIR ?? '../shared/data', 'faces');

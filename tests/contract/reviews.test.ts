@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorEnvelopeSchema } from '@/lib/contracts/persons';
+import { errorEnvelopeSchema } from '@/lib/contracts/api-v1';
 import {
   auditListEnvelopeSchema,
   decisionEnvelopeSchema,
@@ -136,6 +136,11 @@ describe('review queue (REVIEW_QUEUE on)', () => {
     const url = `${server.url}/api/v1/reviews/${threatId}/decision`;
     expect(await expectError(await postJson(url, { decision: 'maybe' }), 400, 'VALIDATION_ERROR')).toMatch(/decision/);
     expect(await expectError(await postJson(url, {}), 400, 'VALIDATION_ERROR')).toMatch(/decision/);
+    // A present field of the wrong type is not "required" (issue 13's leftover; the persons routes already said so).
+    expect(await expectError(await postJson(url, { decision: 'confirm', moderator: 5 }), 400, 'VALIDATION_ERROR')).toBe(
+      "Field 'moderator': expected string",
+    );
+    expect(await expectError(await postJson(url, { decision: 'confirm', note: ['x'] }), 400, 'VALIDATION_ERROR')).toBe("Field 'note': expected string");
     expect(await expectError(await postJson(url, { decision: 'confirm', extra: 1 }), 400, 'VALIDATION_ERROR')).toMatch(/extra/);
     await expectError(await postJson(url, '{not json'), 400, 'VALIDATION_ERROR');
     await expectError(await postJson(url, { decision: 'confirm', moderator: '   ' }), 400, 'VALIDATION_ERROR');

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorEnvelopeSchema } from '@/lib/contracts/persons';
+import { errorEnvelopeSchema } from '@/lib/contracts/api-v1';
 import { sessionEnvelopeSchema } from '@/lib/contracts/session';
 import { postJson, startServer, type RunningServer } from './server';
 

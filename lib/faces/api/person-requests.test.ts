@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiV1Error } from '@/lib/http/api-v1-error';
-import { MAX_METADATA_DEPTH, parseMetadata } from './person-requests';
+import { MAX_METADATA_DEPTH } from '@/lib/contracts/persons';
+import type { ApiV1Context } from '@/lib/http/api-v1-route';
+import { parseMetadata, updatePersonRequest } from './person-requests';
 
 const code = (f: () => unknown) => {
   try {
@@ -23,5 +25,32 @@ describe('parseMetadata refuses what jsonb would refuse with a 500 (found by the
     expect(code(() => parseMetadata(nested(MAX_METADATA_DEPTH), false))).toBe('ok');
     expect(code(() => parseMetadata(nested(MAX_METADATA_DEPTH + 1), false))).toBe('400 INVALID_METADATA');
     expect(code(() => parseMetadata('{"a":' + '['.repeat(5000) + ']'.repeat(5000) + '}', false))).toBe('400 INVALID_METADATA');
+  });
+});
+
+describe('PATCH /api/v1/persons/{id} validates with updatePersonSchema once', () => {
+  // Validation fails before any service is reached, so the context needs only the request.
+  const patch = async (body: string) => {
+    const request = new Request('http://localhost/api/v1/persons/x', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body });
+    try {
+      await updatePersonRequest({ request, params: { person_id: '00000000-0000-4000-8000-000000000000' } } as unknown as ApiV1Context);
+      return 'ok';
+    } catch (err) {
+      return ApiV1Error.is(err) ? `${err.status} ${err.code} ${err.message}` : String(err);
+    }
+  };
+
+  it('answers metadata problems as INVALID_METADATA, ahead of other fields', async () => {
+    expect(await patch('{"name": "", "metadata": [1]}')).toBe("400 INVALID_METADATA Field 'metadata': must be a JSON object.");
+    expect(await patch('{"metadata": {"a": "x\\u0000"}}')).toMatch(/^400 INVALID_METADATA Field 'metadata': must not contain NUL/);
+    expect(await patch(`{"metadata": {"a": ${'['.repeat(5000)}${']'.repeat(5000)}}}`)).toBe(
+      `400 INVALID_METADATA Field 'metadata': must not be nested more than ${MAX_METADATA_DEPTH} levels deep.`,
+    );
+    expect(await patch(JSON.stringify({ metadata: { a: 'x'.repeat(17_000) } }))).toBe("400 INVALID_METADATA Field 'metadata': must be at most 16384 bytes of JSON.");
+  });
+
+  it('names other fields as VALIDATION_ERROR', async () => {
+    expect(await patch('{"name": 5}')).toBe("400 VALIDATION_ERROR Field 'name': expected string");
+    expect(await patch('{"nickname": "x"}')).toBe("400 VALIDATION_ERROR Field 'nickname': unknown field");
   });
 });

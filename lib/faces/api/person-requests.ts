@@ -3,17 +3,17 @@
  * function, return its data (apiV1Route wraps it in the envelope). Validation failures name the
  * field: `Field 'name': must not be empty`.
  */
-import type { z } from 'zod';
 import {
   MAX_METADATA_BYTES,
+  METADATA_TOO_LARGE_MESSAGE,
   addFaceFieldsSchema,
-  NO_NUL_MESSAGE,
-  hasNoNul,
   listPersonsQuerySchema,
+  metadataSchema,
   registerFieldsSchema,
   updatePersonSchema,
 } from '@/lib/contracts/persons';
-import { ApiV1Error, apiV1Errors, fieldProblem } from '@/lib/http/api-v1-error';
+import { ApiV1Error, apiV1Errors } from '@/lib/http/api-v1-error';
+import { apiV1ValidationError } from '@/lib/http/zod-issue-to-api-v1';
 import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
 import { readMultipart, type MultipartForm } from '@/lib/http/read-multipart';
@@ -30,52 +30,23 @@ import { updatePerson } from '../update-person';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_JSON_BODY_BYTES = 64 * 1024;
 
-function firstIssue(error: z.ZodError, fallbackField: string): ApiV1Error {
-  const issue = error.issues[0];
-  const field = issue?.path.length ? issue.path.join('.') : fallbackField;
-  return apiV1Errors.validation(field, issue ? fieldProblem(issue) : 'invalid');
-}
+const invalidMetadata = (problem: string) => new ApiV1Error(400, 'INVALID_METADATA', `Field 'metadata': ${problem}.`);
 
+/** The multipart `metadata` field: JSON text, checked by metadataSchema (the same rules as PATCH). */
 export function parseMetadata(raw: string | undefined, truncated: boolean): Record<string, unknown> {
   if (raw === undefined || raw.trim() === '') return {};
-  if (truncated || Buffer.byteLength(raw, 'utf8') > MAX_METADATA_BYTES) {
-    throw new ApiV1Error(400, 'INVALID_METADATA', `Field 'metadata': must be at most ${MAX_METADATA_BYTES} bytes of JSON.`);
-  }
+  // The text as sent is bounded too: the field is cut at MAX_METADATA_BYTES + 1 while streaming.
+  if (truncated || Buffer.byteLength(raw, 'utf8') > MAX_METADATA_BYTES) throw invalidMetadata(METADATA_TOO_LARGE_MESSAGE);
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch {
-    throw new ApiV1Error(400, 'INVALID_METADATA', "Field 'metadata': must be valid JSON.");
+    throw invalidMetadata('must be valid JSON');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ApiV1Error(400, 'INVALID_METADATA', "Field 'metadata': must be a JSON object.");
-  }
-  const problem = metadataProblem(value);
-  if (problem) throw new ApiV1Error(400, 'INVALID_METADATA', `Field 'metadata': ${problem}.`);
+  const checked = metadataSchema.safeParse(value);
+  if (!checked.success) throw invalidMetadata(checked.error.issues[0]!.message);
+  // The parsed value, not zod's copy: a record copy drops an own `__proto__` key, which jsonb keeps.
   return value as Record<string, unknown>;
-}
-
-/**
- * What jsonb would refuse with a 500 (found by tests/contract/fuzz.test.ts): a NUL character in
- * a key or string, or nesting deeper than MAX_METADATA_DEPTH (also what keeps JSON.stringify's
- * recursion safe). Walked iteratively so a deep document cannot overflow the stack here.
- */
-export const MAX_METADATA_DEPTH = 32;
-function metadataProblem(root: unknown): string | undefined {
-  const stack: [unknown, number][] = [[root, 1]];
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop()!;
-    if (typeof value === 'string') {
-      if (!hasNoNul(value)) return NO_NUL_MESSAGE;
-    } else if (value !== null && typeof value === 'object') {
-      if (depth > MAX_METADATA_DEPTH) return `must not be nested more than ${MAX_METADATA_DEPTH} levels deep`;
-      for (const [k, v] of Object.entries(value)) {
-        if (!hasNoNul(k)) return NO_NUL_MESSAGE;
-        stack.push([v, depth + 1]);
-      }
-    }
-  }
-  return undefined;
 }
 
 async function readImageForm(ctx: ApiV1Context): Promise<{ form: MultipartForm; image: Buffer }> {
@@ -105,7 +76,7 @@ export async function registerRequest(ctx: ApiV1Context) {
     if (form.truncatedFields.has(f)) throw apiV1Errors.validation(f, 'too long');
   }
   const fields = registerFieldsSchema.safeParse(Object.fromEntries(form.fields));
-  if (!fields.success) throw firstIssue(fields.error, 'name');
+  if (!fields.success) throw apiV1ValidationError(fields.error, 'name');
   const metadata = parseMetadata(form.fields.get('metadata'), form.truncatedFields.has('metadata'));
   return registerPerson(await ctx.bank(), {
     name: fields.data.name,
@@ -120,7 +91,7 @@ export async function addFaceRequest(ctx: ApiV1Context) {
   const id = personId(ctx);
   const { form, image } = await readImageForm(ctx);
   const fields = addFaceFieldsSchema.safeParse(Object.fromEntries(form.fields));
-  if (!fields.success) throw firstIssue(fields.error, 'confirm_mismatch');
+  if (!fields.success) throw apiV1ValidationError(fields.error, 'confirm_mismatch');
   return addFace(await ctx.bank(), id, image, { confirmMismatch: fields.data.confirm_mismatch });
 }
 
@@ -143,7 +114,7 @@ export async function recognizeRequest(ctx: ApiV1Context) {
 export async function listPersonsRequest(ctx: ApiV1Context) {
   const url = new URL(ctx.request.url);
   const query = listPersonsQuerySchema.safeParse(Object.fromEntries(url.searchParams));
-  if (!query.success) throw firstIssue(query.error, 'limit');
+  if (!query.success) throw apiV1ValidationError(query.error, 'limit');
   return listPersons(await ctx.bank(), query.data.limit, query.data.offset);
 }
 
@@ -154,16 +125,13 @@ export async function getPersonRequest(ctx: ApiV1Context) {
 export async function updatePersonRequest(ctx: ApiV1Context) {
   const id = personId(ctx);
   const body = await readApiV1Json(ctx.request, MAX_JSON_BODY_BYTES);
-  if (body !== null && typeof body === 'object' && 'metadata' in body) {
-    const m = (body as { metadata: unknown }).metadata;
-    // Same rules (object, depth, NUL, size) and code as registration; the depth check runs
-    // before JSON.stringify, whose recursion a deeply nested body could overflow.
-    const problem = metadataProblem(m);
-    if (problem) throw new ApiV1Error(400, 'INVALID_METADATA', `Field 'metadata': ${problem}.`);
-    parseMetadata(JSON.stringify(m), false);
-  }
   const patch = updatePersonSchema.safeParse(body);
-  if (!patch.success) throw firstIssue(patch.error, 'body');
+  if (!patch.success) {
+    // A metadata problem answers INVALID_METADATA, ahead of any other field's, as on registration.
+    const metadataIssue = patch.error.issues.find((i) => i.path[0] === 'metadata');
+    if (metadataIssue) throw invalidMetadata(metadataIssue.message);
+    throw apiV1ValidationError(patch.error, 'body');
+  }
   return updatePerson(await ctx.bank(), id, patch.data);
 }
 

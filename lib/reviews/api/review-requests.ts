@@ -3,7 +3,6 @@
  * store, return the data (apiV1Route wraps it in the `{success, data, error}` envelope).
  */
 import 'server-only';
-import type { z } from 'zod';
 import {
   DEFAULT_MODERATOR,
   decisionRequestSchema,
@@ -17,6 +16,7 @@ import {
 } from '@/lib/contracts/reviews';
 import { env } from '@/lib/env';
 import { ApiV1Error, apiV1Errors } from '@/lib/http/api-v1-error';
+import { apiV1ValidationError } from '@/lib/http/zod-issue-to-api-v1';
 import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
 import { auditToCsv } from '../audit-csv';
@@ -29,14 +29,6 @@ import { moderatorOf } from '../moderator-identity';
 
 const MAX_JSON_BODY_BYTES = 16 * 1024;
 
-function firstIssue(error: z.ZodError, fallbackField: string): ApiV1Error {
-  const issue = error.issues[0];
-  const field = issue?.path.length ? issue.path.join('.') : fallbackField;
-  const message = issue?.code === 'invalid_type' && issue.input === undefined ? 'required' : (issue?.message ?? 'invalid');
-  if (issue?.code === 'unrecognized_keys') return apiV1Errors.validation(issue.keys.join(', '), 'unknown field');
-  return apiV1Errors.validation(field, message);
-}
-
 function queryOf(request: Request): Record<string, string> {
   const out: Record<string, string> = {};
   new URL(request.url).searchParams.forEach((v, k) => {
@@ -47,7 +39,7 @@ function queryOf(request: Request): Record<string, string> {
 
 export async function listReviewsRequest({ request }: ApiV1Context): Promise<ReviewList> {
   const parsed = listReviewsQuerySchema.safeParse(queryOf(request));
-  if (!parsed.success) throw firstIssue(parsed.error, 'query');
+  if (!parsed.success) throw apiV1ValidationError(parsed.error, 'query');
   const store = await reviewStore();
   try {
     const { items, total, nextCursor } = await store.list(parsed.data);
@@ -62,7 +54,7 @@ export async function decideReviewRequest({ request, params, principal }: ApiV1C
   const body = await readApiV1Json(request, MAX_JSON_BODY_BYTES);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw apiV1Errors.validation('body', 'must be a JSON object');
   const parsed = decisionRequestSchema.safeParse(body);
-  if (!parsed.success) throw firstIssue(parsed.error, 'body');
+  if (!parsed.success) throw apiV1ValidationError(parsed.error, 'body');
   const id = params.review_id ?? '';
   const store = await reviewStore();
   try {
@@ -110,7 +102,7 @@ export async function explainReviewRequest({ params }: ApiV1Context): Promise<Re
 
 export async function listAuditRequest({ request }: ApiV1Context): Promise<AuditList> {
   const parsed = listAuditQuerySchema.safeParse(queryOf(request));
-  if (!parsed.success) throw firstIssue(parsed.error, 'query');
+  if (!parsed.success) throw apiV1ValidationError(parsed.error, 'query');
   const store = await reviewStore();
   const { entries, total } = await store.audit(parsed.data.limit, parsed.data.offset);
   return { entries, total, limit: parsed.data.limit, offset: parsed.data.offset };
