@@ -11,7 +11,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorEnvelopeSchema, personEnvelopeSchema } from '@/lib/contracts/persons';
-import { postJson, startServer, type RunningServer } from './server';
+import { postJson, startServer, type RunningServer } from '../../scripts/lib/server';
 
 const faces = path.resolve(process.env.VIGIL_DATA_DIR ?? '../shared/data', 'faces');
 const KEY = 'hardening-key-0123456789abcdef';

@@ -17,7 +17,7 @@ import {
   personListEnvelopeSchema,
   recognizeEnvelopeSchema,
 } from '@/lib/contracts/persons';
-import { startServer, type RunningServer } from './server';
+import { startServer, type RunningServer } from '../../scripts/lib/server';
 
 const faces = path.resolve(process.env.VIGIL_DATA_DIR ?? '../shared/data', 'faces');
 const photo = (rel: string) => readFileSync(path.join(faces, rel));
