@@ -39,9 +39,9 @@ export async function startServer(extraEnv: Record<string, string> = {}, options
   const port = await freePort();
   // The memory settings `npm start` uses (docs/decisions/110-memory-under-load.md), so tests and
   // benchmarks run the server the way it is deployed; the caller's env or extraEnv can override them.
-  const env = { MALLOC_ARENA_MAX: '2', MAX_OLD_SPACE_MB: '256', ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', ...extraEnv };
-  const child = spawn(process.execPath, [`--max-old-space-size=${env.MAX_OLD_SPACE_MB}`, 'server.mjs'], {
-    env,
+  const heapMb = extraEnv.MAX_OLD_SPACE_MB ?? process.env.MAX_OLD_SPACE_MB ?? '256';
+  const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, 'server.mjs'], {
+    env: { MALLOC_ARENA_MAX: '2', ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const limit = options.outputLimit ?? Number.POSITIVE_INFINITY;
