@@ -105,6 +105,8 @@ async function main() {
     );
     const url = server.url;
     const child = server.process;
+    let exited: string | undefined;
+    child.once('exit', (code, signal) => (exited = `code ${code}, signal ${signal}`));
     for (const [name, file] of REGISTER) {
       const res = await fetch(`${url}/api/v1/register`, { method: 'POST', body: form(photos.get(file!)!, { name: name!, allow_duplicate: 'true' }) });
       if (res.status !== 200) throw new Error(`registering ${name}: ${res.status} ${await res.text()}`);
@@ -186,6 +188,7 @@ async function main() {
       }),
     ]);
     const loadAfter = loadavg();
+    if (exited !== undefined) throw new Error(`the server exited during the load (${exited}):\n${server.output()}`);
     const memory = processMemory(child.pid!);
     const elapsed = (Date.now() - started) / 1000;
     clearInterval(sampler);
