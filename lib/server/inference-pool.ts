@@ -21,8 +21,10 @@ import type { DetectedFace, FaceEngine } from '@/lib/faces/face-engine';
 import { brandError, hasErrorBrand } from '@/lib/http/error-brand';
 import { BUSY_RETRY_AFTER_S, ModelsUnavailableError } from '@/lib/http/v1-error';
 import type { WorkLimits } from '@/lib/moderation/bound-work';
+import type { ModelLoaders } from '@/lib/moderation/model-registry';
+import { RULES_VERSION, SEXISM_VERSION, TOXICITY_VERSION, type ToxicityScores } from '@/lib/moderation/types';
 import { logger } from '@/lib/observability/logger';
-import type { InferenceResult, InferenceTask, ModelTimes } from './inference-protocol';
+import type { InferenceResult, InferenceTask, ModelTimes, WorkerModels } from './inference-protocol';
 
 /** Where scripts/build-workers.mjs writes the worker; the server runs from the project root. */
 export const WORKER_BUNDLE = path.join('.next', 'vigil-workers', 'inference-worker.mjs');
@@ -48,10 +50,20 @@ export class WorkerFaceModelsError extends Error {
   }
 }
 
+/** Until all three models load, moderation answers 503 and no threshold is read. */
+const UNKNOWN_THRESHOLDS: ToxicityScores = { overall: Number.NaN, insult: Number.NaN, threat: Number.NaN, identity_attack: Number.NaN, profanity: Number.NaN };
+
 export interface InferencePool {
   readonly threads: number;
   readonly maxQueue: number;
-  moderate(texts: string[], options: { explain: boolean; limits: WorkLimits }): Promise<{ results: ModerationResponse[]; modelMs: ModelTimes }>;
+  moderate(texts: string[], options: { explain: boolean; limits?: WorkLimits }): Promise<{ results: ModerationResponse[]; modelMs: ModelTimes }>;
+  /**
+   * Loaders for the request thread's ModelRegistry that load nothing in this thread: they report
+   * what a worker loaded (health, /v1/models, the 503 before a task is queued) and carry the
+   * thresholds, while scoring happens only in the workers. A second copy of the models in the
+   * request thread cost about 130-175 MB of RSS (docs/decisions/110-memory-under-load.md).
+   */
+  modelLoaders(): ModelLoaders;
   /** A FaceEngine whose detect() runs in the pool; resolves once a worker has loaded the face models. */
   faceEngine(): Promise<FaceEngine>;
   /** Tasks running and waiting (for /metrics). */
@@ -76,7 +88,8 @@ export function createInferencePool(filename: string, threads: number, maxQueue:
   let running = 0;
 
   async function run(task: InferenceTask, transfer?: ArrayBuffer[]): Promise<InferenceResult> {
-    if (pool.queueSize >= maxQueue) throw new InferenceBusyError();
+    // Loading the models is asked once per process and its answer is kept for good: never refuse it as busy.
+    if (task.kind !== 'load-models' && pool.queueSize >= maxQueue) throw new InferenceBusyError();
     running++;
     try {
       return await pool.run(task, transfer ? { transferList: transfer } : undefined);
@@ -103,6 +116,40 @@ export function createInferencePool(filename: string, threads: number, maxQueue:
       if (!result.ok) fail(result);
       if (result.kind !== 'moderate') throw new Error('unexpected worker answer');
       return { results: result.results, modelMs: result.modelMs };
+    },
+    modelLoaders(): ModelLoaders {
+      let loading: Promise<WorkerModels> | undefined;
+      const workerModels = () => {
+        loading ??= run({ kind: 'load-models' }).then((result) => {
+          if (!result.ok) fail(result);
+          if (result.kind !== 'load-models') throw new Error('unexpected worker answer');
+          return result.models;
+        });
+        return loading;
+      };
+      const loaded = async (key: keyof WorkerModels['status']) => {
+        const models = await workerModels();
+        const status = models.status[key];
+        if (!status.loaded) throw new Error(status.error ?? `${key} did not load in the inference worker`);
+        return models.policy;
+      };
+      const inWorkers = (): never => {
+        throw new Error('the moderation models run in the inference workers: use InferencePool.moderate()');
+      };
+      return {
+        sexism: async () => {
+          const policy = await loaded('sexism');
+          return { version: SEXISM_VERSION, threshold: policy?.sexismThreshold ?? Number.NaN, score: inWorkers, explain: inWorkers };
+        },
+        toxicity: async () => {
+          const policy = await loaded('toxicity');
+          return { version: TOXICITY_VERSION, thresholds: policy?.toxicityThresholds ?? UNKNOWN_THRESHOLDS, score: async () => inWorkers() };
+        },
+        rules: async () => {
+          await loaded('rules');
+          return { version: RULES_VERSION, evaluate: inWorkers };
+        },
+      };
     },
     async faceEngine() {
       const loaded = await run({ kind: 'load-faces' });

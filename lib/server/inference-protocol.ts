@@ -7,11 +7,19 @@ import type { ModerationResponse } from '@/lib/contracts/moderation';
 import type { DecodedImage } from '@/lib/faces/decode-image';
 import type { DetectedFace } from '@/lib/faces/face-engine';
 import type { WorkLimits } from '@/lib/moderation/bound-work';
+import type { EnsemblePolicy } from '@/lib/moderation/ensemble';
 
 export type ModelTimes = Partial<Record<'sexism' | 'toxicity' | 'rules', number>>;
 
+/** Whether each moderation model loaded in a worker, and the thresholds once all three did. */
+export interface WorkerModels {
+  status: Record<'sexism' | 'toxicity' | 'rules', { loaded: boolean; error?: string }>;
+  policy?: EnsemblePolicy;
+}
+
 export type InferenceTask =
-  | { kind: 'moderate'; texts: string[]; explain: boolean; limits: WorkLimits }
+  | { kind: 'load-models' }
+  | { kind: 'moderate'; texts: string[]; explain: boolean; limits?: WorkLimits }
   | { kind: 'load-faces' }
   | { kind: 'detect-faces'; image: DecodedImage };
 
@@ -22,6 +30,7 @@ export type InferenceFailure = {
 };
 
 export type InferenceResult =
+  | { ok: true; kind: 'load-models'; models: WorkerModels }
   | { ok: true; kind: 'moderate'; results: ModerationResponse[]; modelMs: ModelTimes }
   | { ok: true; kind: 'load-faces'; modelVersion: string }
   | { ok: true; kind: 'detect-faces'; faces: DetectedFace[] }

@@ -12,7 +12,7 @@ import { createFaceEngine } from '@/lib/faces/detect-faces';
 import type { FaceEngine } from '@/lib/faces/face-engine';
 import { loadFaceModels } from '@/lib/faces/load-face-models';
 import { defaultModelLoaders } from './model-loaders';
-import type { InferenceResult, InferenceTask, ModelTimes } from './inference-protocol';
+import type { InferenceResult, InferenceTask, ModelTimes, WorkerModels } from './inference-protocol';
 
 let registry: ModelRegistry | undefined;
 let faces: Promise<FaceEngine> | undefined;
@@ -31,7 +31,23 @@ function faceEngine(): Promise<FaceEngine> {
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500);
 
+/** What the request thread's registry reports (health, /v1/models): it holds no models itself. */
+async function loadModels(): Promise<WorkerModels> {
+  registry ??= new ModelRegistry(defaultModelLoaders());
+  await registry.load();
+  const status = Object.fromEntries(registry.status().map((s) => [s.key, s.error === undefined ? { loaded: s.loaded } : { loaded: s.loaded, error: s.error }]));
+  const policy = registry.allLoaded() ? (await registry.models()).policy : undefined;
+  return { status: status as WorkerModels['status'], ...(policy ? { policy } : {}) };
+}
+
 export default async function runInference(task: InferenceTask): Promise<InferenceResult> {
+  if (task.kind === 'load-models') {
+    try {
+      return { ok: true, kind: 'load-models', models: await loadModels() };
+    } catch (err) {
+      return { ok: false, error: { kind: 'failed', message: messageOf(err) } };
+    }
+  }
   if (task.kind === 'moderate') {
     try {
       registry ??= new ModelRegistry(defaultModelLoaders());

@@ -43,10 +43,12 @@ export function services(): Services {
   const g = globalThis as GlobalWithServices;
   if (!g[KEY]) {
     const e = env();
+    const inference = inferencePool();
     g[KEY] = {
-      registry: new ModelRegistry(defaultModelLoaders()),
+      // With a pool the models live only in the workers; this registry reports what they loaded.
+      registry: new ModelRegistry(inference?.modelLoaders() ?? defaultModelLoaders()),
       moderationLimiter: createRateLimiter(e.RATE_LIMIT_PER_MINUTE, { keyPrefix: 'moderation', store: rateLimitStore() }),
-      inference: inferencePool(),
+      inference,
     };
   }
   return g[KEY];

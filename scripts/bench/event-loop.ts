@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
-import { postJson, startServer } from '@/tests/contract/server';
+import { postJson, startServer } from '../lib/server';
 import { median, percentile as pct } from '../lib/stats';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });

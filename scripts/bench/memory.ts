@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { postJson, startServer } from '@/tests/contract/server';
+import { postJson, startServer } from '../lib/server';
 import { median } from '../lib/stats';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, requests: { type: 'string', default: '1000' } } });

@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
 import { preprocess } from '@/lib/moderation/preprocess';
-import { postJson, startServer } from '@/tests/contract/server';
+import { postJson, startServer } from '../lib/server';
 import { jigsawTestTexts } from './realistic-texts';
 import { median, percentile as pct } from '../lib/stats';
 

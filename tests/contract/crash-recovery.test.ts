@@ -15,7 +15,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { personEnvelopeSchema, personListEnvelopeSchema } from '@/lib/contracts/persons';
 import { imageForm, photo, tempDirs } from './fixtures';
-import { startServer } from './server';
+import { startServer } from '../../scripts/lib/server';
 
 const dirs = tempDirs('vigil-crash-');
 afterAll(() => dirs.cleanup());

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postJson, startServer, type RunningServer } from './server';
+import { postJson, startServer, type RunningServer } from '../../scripts/lib/server';
 
 // A model folder that does not exist: the server starts, reports degraded, and refuses to
 // moderate with 503 rather than crashing or answering with two models.

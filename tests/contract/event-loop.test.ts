@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postJson, startServer, type RunningServer } from './server';
+import { postJson, startServer, type RunningServer } from '../../scripts/lib/server';
 
 const faces = path.resolve(process.env.VIGIL_DATA_DIR ?? '../shared/data', 'faces');
 /** 100 texts of 10,000 U+FDFA: NFKC expands each character to 18, 18 million characters uncapped. */

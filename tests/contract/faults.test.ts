@@ -8,7 +8,7 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectEnvelopeError, imageForm, photo, tempDirs } from './fixtures';
-import { postJson, startServer, type RunningServer } from './server';
+import { postJson, startServer, type RunningServer } from '../../scripts/lib/server';
 
 const dirs = tempDirs('vigil-faults-');
 afterAll(() => dirs.cleanup());

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { errorEnvelopeSchema } from '@/lib/contracts/api-v1';
 import { photo, tempDirs } from './fixtures';
-import { startServer, type RunningServer } from './server';
+import { startServer, type RunningServer } from '../../scripts/lib/server';
 
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Date.now() % 2_147_483_647;
 const SCALE = Number(process.env.FUZZ_RUNS_SCALE ?? 3);

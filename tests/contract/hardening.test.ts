@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { personEnvelopeSchema } from '@/lib/contracts/persons';
 import { errorEnvelopeSchema } from '@/lib/contracts/api-v1';
-import { postJson, startServer, type RunningServer } from './server';
+import { postJson, startServer, type RunningServer } from '../../scripts/lib/server';
 
 const faces = path.resolve(process.env.VIGIL_DATA_DIR ?? '../shared/data', 'faces');
 const KEY = 'hardening-key-0123456789abcdef';

@@ -6,7 +6,7 @@ import {
   moderationResponseSchema,
   type ModerationResponse,
 } from '@/lib/contracts/moderation';
-import { postJson, startServer, type RunningServer } from './server';
+import { postJson, startServer, type RunningServer } from '../../scripts/lib/server';
 
 let server: RunningServer;
 beforeAll(async () => {

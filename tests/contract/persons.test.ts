@@ -17,7 +17,7 @@ import {
   recognizeEnvelopeSchema,
 } from '@/lib/contracts/persons';
 import { errorEnvelopeSchema } from '@/lib/contracts/api-v1';
-import { startServer, type RunningServer } from './server';
+import { startServer, type RunningServer } from '../../scripts/lib/server';
 
 const faces = path.resolve(process.env.VIGIL_DATA_DIR ?? '../shared/data', 'faces');
 const photo = (rel: string) => readFileSync(path.join(faces, rel));

@@ -16,7 +16,7 @@ import {
   recognizeEnvelopeSchema,
 } from '@/lib/contracts/persons';
 import { expectEnvelopeError, imageForm, photo } from './fixtures';
-import { postJson, startServer, type RunningServer } from './server';
+import { postJson, startServer, type RunningServer } from '../../scripts/lib/server';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const PG_CTL = process.env.TEST_PG_CTL;

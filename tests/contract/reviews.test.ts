@@ -19,7 +19,7 @@ import {
 import { sessionEnvelopeSchema } from '@/lib/contracts/session';
 import { keyId } from '@/lib/auth/api-keys';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { postJson, startServer, type RunningServer } from './server';
+import { postJson, startServer, type RunningServer } from '../../scripts/lib/server';
 
 const TOXIC = 'You are a pathetic idiot and nobody will ever like you.';
 const THREAT = 'I know where you live and I am going to kill you tonight.';

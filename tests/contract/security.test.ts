@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorEnvelopeSchema } from '@/lib/contracts/api-v1';
 import { sessionEnvelopeSchema } from '@/lib/contracts/session';
-import { postJson, startServer, type RunningServer } from './server';
+import { postJson, startServer, type RunningServer } from '../../scripts/lib/server';
 
 const KEY = 'contract-key-0123456789abcdef';
 const OTHER_KEY = 'contract-key-second-0123456789';

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageForm, photo, tempDirs } from './fixtures';
-import { startServer, type RunningServer } from './server';
+import { startServer, type RunningServer } from '../../scripts/lib/server';
 
 const dirs = tempDirs('vigil-shutdown-');
 afterAll(() => dirs.cleanup());

@@ -11,7 +11,7 @@ import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model
 import { TOXICITY_HEADS, type ToxicityScores } from '@/lib/moderation/types';
 import { writeTinyToxicityModel } from '../fixtures/tiny-toxicity-model';
 import { tempDirs } from './fixtures';
-import { postJson, startServer, type RunningServer } from './server';
+import { postJson, startServer, type RunningServer } from '../../scripts/lib/server';
 
 const TEXTS = ['You are an idiot!', 'Thanks for the cake, have a nice day.', 'I will kill you', 'what is this ?'];
 const dirs = tempDirs('vigil-tiny-tox-');

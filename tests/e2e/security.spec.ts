@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { startServer, type RunningServer } from '../contract/server';
+import { startServer, type RunningServer } from '../../scripts/lib/server';
 import { keepScreenshot } from './support/page-errors';
 
 const PAGES = ['/', '/console', '/register', '/people', '/recognize', '/lab/browser-inference', '/signin'];

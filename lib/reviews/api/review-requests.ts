@@ -96,7 +96,9 @@ export async function explainReviewRequest({ params }: ApiV1Context): Promise<Re
     }
     throw err;
   }
-  const [result] = await moderate(models, [item.text], { explain: true });
+  // With the inference pool the request thread holds no models (lib/server/inference-pool.ts).
+  const inference = services().inference;
+  const [result] = inference ? (await inference.moderate([item.text], { explain: true })).results : await moderate(models, [item.text], { explain: true });
   return { review_id: item.review_id, explanations: result!.explanations! };
 }
 
