@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiV1Error } from '@/lib/http/api-v1-error';
+import { DomainError } from '@/lib/errors/domain-error';
+import { apiV1Status } from '@/lib/http/api-v1-status';
 import { parseMetadata } from '@/lib/faces/api/person-requests';
 import { nameSchema, relationshipSchema, updatePersonSchema } from './persons';
 
@@ -12,7 +13,7 @@ describe('unpaired surrogates are refused as validation errors, not 500s (issue 
       try {
         parseMetadata(json, false);
       } catch (err) {
-        if (ApiV1Error.is(err)) status = err.status;
+        if (DomainError.is(err)) status = apiV1Status(err.code);
       }
       expect(status).toBe(400);
     }

@@ -3,7 +3,7 @@ import { ModelRegistry, type ModelLoaders, type SexismRuntime, type ToxicityRunt
 import { moderate } from './moderate';
 import { emptyRulesLabel } from './rules/rules-engine';
 import type { RulesEngine } from './types';
-import { ModelsUnavailableError } from '@/lib/http/v1-error';
+import { ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
 
 // Fakes behind the registry's loader seam: deterministic scores derived from the text.
 const fakeSexism: SexismRuntime = {

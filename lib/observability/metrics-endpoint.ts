@@ -6,7 +6,7 @@
 import 'server-only';
 import { env, type Env } from '@/lib/env';
 import { isLoopback } from '@/lib/auth/client-address';
-import { clientKey } from '@/lib/http/rate-limit';
+import { clientKey } from '@/lib/rate-limit/create-rate-limiter';
 import { bearerToken, matchesApiKey } from '@/lib/auth/api-keys';
 import { metrics } from './metrics';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiV1Error } from '@/lib/http/api-v1-error';
+import { DomainError } from '@/lib/errors/domain-error';
+import { apiV1Status } from '@/lib/http/api-v1-status';
 import { MAX_METADATA_DEPTH, parseMetadata } from './person-requests';
 
 const code = (f: () => unknown) => {
@@ -7,7 +8,7 @@ const code = (f: () => unknown) => {
     f();
     return 'ok';
   } catch (err) {
-    return ApiV1Error.is(err) ? `${err.status} ${err.code}` : String(err);
+    return DomainError.is(err) ? `${apiV1Status(err.code)} ${err.code}` : String(err);
   }
 };
 

@@ -13,10 +13,13 @@ import {
   registerFieldsSchema,
   updatePersonSchema,
 } from '@/lib/contracts/persons';
+import { faceErrors } from '@/lib/errors/domain-error';
 import { ApiV1Error, apiV1Errors, fieldProblem } from '@/lib/http/api-v1-error';
 import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
 import { readMultipart, type MultipartForm } from '@/lib/http/read-multipart';
+import { env } from '@/lib/env';
+import { memoryBank } from '@/lib/server/memory-bank';
 import { addFace } from '../add-face';
 import { deleteFace } from '../delete-face';
 import { listFaces } from '../list-faces';
@@ -39,19 +42,19 @@ function firstIssue(error: z.ZodError, fallbackField: string): ApiV1Error {
 export function parseMetadata(raw: string | undefined, truncated: boolean): Record<string, unknown> {
   if (raw === undefined || raw.trim() === '') return {};
   if (truncated || Buffer.byteLength(raw, 'utf8') > MAX_METADATA_BYTES) {
-    throw new ApiV1Error(400, 'INVALID_METADATA', `Field 'metadata': must be at most ${MAX_METADATA_BYTES} bytes of JSON.`);
+    throw new ApiV1Error('INVALID_METADATA', `Field 'metadata': must be at most ${MAX_METADATA_BYTES} bytes of JSON.`);
   }
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch {
-    throw new ApiV1Error(400, 'INVALID_METADATA', "Field 'metadata': must be valid JSON.");
+    throw new ApiV1Error('INVALID_METADATA', "Field 'metadata': must be valid JSON.");
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ApiV1Error(400, 'INVALID_METADATA', "Field 'metadata': must be a JSON object.");
+    throw new ApiV1Error('INVALID_METADATA', "Field 'metadata': must be a JSON object.");
   }
   const problem = metadataProblem(value);
-  if (problem) throw new ApiV1Error(400, 'INVALID_METADATA', `Field 'metadata': ${problem}.`);
+  if (problem) throw new ApiV1Error('INVALID_METADATA', `Field 'metadata': ${problem}.`);
   return value as Record<string, unknown>;
 }
 
@@ -80,7 +83,7 @@ function metadataProblem(root: unknown): string | undefined {
 
 async function readImageForm(ctx: ApiV1Context): Promise<{ form: MultipartForm; image: Buffer }> {
   const form = await readMultipart(ctx.request, {
-    maxFileBytes: ctx.config.FACE_MAX_IMAGE_BYTES,
+    maxFileBytes: env().FACE_MAX_IMAGE_BYTES,
     maxFieldBytes: MAX_METADATA_BYTES + 1,
     fileFields: ['image'],
   });
@@ -89,13 +92,13 @@ async function readImageForm(ctx: ApiV1Context): Promise<{ form: MultipartForm; 
     if (form.fields.has('image')) throw apiV1Errors.validation('image', 'must be a file part, not a text field');
     throw apiV1Errors.validation('image', 'required');
   }
-  if (image.bytes.length === 0) throw apiV1Errors.invalidImage('the file is empty');
+  if (image.bytes.length === 0) throw faceErrors.invalidImage('the file is empty');
   return { form, image: image.bytes };
 }
 
 function personId(ctx: ApiV1Context): string {
   const id = ctx.params.person_id ?? '';
-  if (!UUID.test(id)) throw apiV1Errors.personNotFound(id);
+  if (!UUID.test(id)) throw faceErrors.personNotFound(id);
   return id.toLowerCase();
 }
 
@@ -107,7 +110,7 @@ export async function registerRequest(ctx: ApiV1Context) {
   const fields = registerFieldsSchema.safeParse(Object.fromEntries(form.fields));
   if (!fields.success) throw firstIssue(fields.error, 'name');
   const metadata = parseMetadata(form.fields.get('metadata'), form.truncatedFields.has('metadata'));
-  return registerPerson(await ctx.bank(), {
+  return registerPerson(await memoryBank(), {
     name: fields.data.name,
     relationship: fields.data.relationship,
     metadata,
@@ -121,34 +124,34 @@ export async function addFaceRequest(ctx: ApiV1Context) {
   const { form, image } = await readImageForm(ctx);
   const fields = addFaceFieldsSchema.safeParse(Object.fromEntries(form.fields));
   if (!fields.success) throw firstIssue(fields.error, 'confirm_mismatch');
-  return addFace(await ctx.bank(), id, image, { confirmMismatch: fields.data.confirm_mismatch });
+  return addFace(await memoryBank(), id, image, { confirmMismatch: fields.data.confirm_mismatch });
 }
 
 export async function listFacesRequest(ctx: ApiV1Context) {
-  return listFaces(await ctx.bank(), personId(ctx));
+  return listFaces(await memoryBank(), personId(ctx));
 }
 
 export async function deleteFaceRequest(ctx: ApiV1Context) {
   const id = personId(ctx);
   const faceId = ctx.params.face_id ?? '';
-  if (!UUID.test(faceId)) throw apiV1Errors.faceNotFound(id, faceId);
-  return deleteFace(await ctx.bank(), id, faceId.toLowerCase());
+  if (!UUID.test(faceId)) throw faceErrors.faceNotFound(id, faceId);
+  return deleteFace(await memoryBank(), id, faceId.toLowerCase());
 }
 
 export async function recognizeRequest(ctx: ApiV1Context) {
   const { image } = await readImageForm(ctx);
-  return recognizeFaces(await ctx.bank(), image);
+  return recognizeFaces(await memoryBank(), image);
 }
 
 export async function listPersonsRequest(ctx: ApiV1Context) {
   const url = new URL(ctx.request.url);
   const query = listPersonsQuerySchema.safeParse(Object.fromEntries(url.searchParams));
   if (!query.success) throw firstIssue(query.error, 'limit');
-  return listPersons(await ctx.bank(), query.data.limit, query.data.offset);
+  return listPersons(await memoryBank(), query.data.limit, query.data.offset);
 }
 
 export async function getPersonRequest(ctx: ApiV1Context) {
-  return getPerson(await ctx.bank(), personId(ctx));
+  return getPerson(await memoryBank(), personId(ctx));
 }
 
 export async function updatePersonRequest(ctx: ApiV1Context) {
@@ -159,14 +162,14 @@ export async function updatePersonRequest(ctx: ApiV1Context) {
     // Same rules (object, depth, NUL, size) and code as registration; the depth check runs
     // before JSON.stringify, whose recursion a deeply nested body could overflow.
     const problem = metadataProblem(m);
-    if (problem) throw new ApiV1Error(400, 'INVALID_METADATA', `Field 'metadata': ${problem}.`);
+    if (problem) throw new ApiV1Error('INVALID_METADATA', `Field 'metadata': ${problem}.`);
     parseMetadata(JSON.stringify(m), false);
   }
   const patch = updatePersonSchema.safeParse(body);
   if (!patch.success) throw firstIssue(patch.error, 'body');
-  return updatePerson(await ctx.bank(), id, patch.data);
+  return updatePerson(await memoryBank(), id, patch.data);
 }
 
 export async function deletePersonRequest(ctx: ApiV1Context) {
-  return deletePerson(await ctx.bank(), personId(ctx));
+  return deletePerson(await memoryBank(), personId(ctx));
 }
