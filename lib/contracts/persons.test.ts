@@ -1,8 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DomainError } from '@/lib/errors/domain-error';
 import { apiV1Status } from '@/lib/http/api-v1-status';
 import { parseMetadata } from '@/lib/faces/api/person-requests';
 import { nameSchema, relationshipSchema, updatePersonSchema } from './persons';
+
+// The handlers import the composition root (lib/server), which is marked server-only.
+vi.mock('server-only', () => ({}));
 
 const LONE = '\uD800';
 

@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DomainError } from '@/lib/errors/domain-error';
 import { apiV1Status } from '@/lib/http/api-v1-status';
 import { MAX_METADATA_DEPTH, parseMetadata } from './person-requests';
+
+// The handlers import the composition root (lib/server), which is marked server-only.
+vi.mock('server-only', () => ({}));
 
 const code = (f: () => unknown) => {
   try {
