@@ -8,7 +8,7 @@
 import { brandError, hasErrorBrand } from './error-brand';
 
 /** Facts behind a memory-bank 409 (the contract's `ApiErrorDetails`, restated here to stay below lib/contracts). */
-export interface ErrorDetails {
+interface ErrorDetails {
   person_id: string;
   name: string;
   similarity?: number;
@@ -22,7 +22,7 @@ export interface DomainErrorExtras {
   details?: ErrorDetails;
 }
 
-export type FaceErrorCode =
+type FaceErrorCode =
   | 'INVALID_IMAGE'
   | 'INVALID_METADATA'
   | 'NO_FACE_DETECTED'
@@ -34,10 +34,11 @@ export type FaceErrorCode =
   | 'LAST_FACE'
   | 'PERSON_NOT_FOUND'
   | 'FACE_NOT_FOUND';
-export type AuthErrorCode = 'UNAUTHORIZED' | 'FORBIDDEN';
-export type ReviewErrorCode = 'NOT_FOUND' | 'UNDO_NOT_POSSIBLE';
-export type RequestErrorCode = 'VALIDATION_ERROR' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'NOT_FOUND';
-export type AvailabilityErrorCode = 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'SERVER_BUSY' | 'DATABASE_UNAVAILABLE';
+type AuthErrorCode = 'UNAUTHORIZED' | 'FORBIDDEN';
+/** Answered by the review handlers (lib/reviews/api) through ApiV1Error. */
+type ReviewErrorCode = 'NOT_FOUND' | 'UNDO_NOT_POSSIBLE';
+type RequestErrorCode = 'VALIDATION_ERROR' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'NOT_FOUND';
+type AvailabilityErrorCode = 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'SERVER_BUSY' | 'DATABASE_UNAVAILABLE';
 export type DomainErrorCode = FaceErrorCode | AuthErrorCode | ReviewErrorCode | RequestErrorCode | AvailabilityErrorCode;
 
 /** Messages of the codes whose message never varies, so `new FaceError('NO_FACE_DETECTED')` says it all. */
@@ -76,12 +77,6 @@ export class FaceError extends DomainError<FaceErrorCode> {}
 
 /** The request may not reach the endpoint (401 carries the Bearer challenge in `headers`). */
 export class AuthError extends DomainError<AuthErrorCode> {}
-
-/** The review queue has no such item, or cannot undo a decision. */
-export class ReviewError extends DomainError<ReviewErrorCode> {}
-
-/** The request itself is malformed: wrong field, body too large, wrong Content-Type, unknown path. */
-export class RequestError extends DomainError<RequestErrorCode> {}
 
 /** A budget is spent: `headers` carries Retry-After and RateLimit-*; each API family words its own answer. */
 export class RateLimitedError extends DomainError<'RATE_LIMITED'> {

@@ -15,11 +15,11 @@ import { createRateLimiter, type RateLimitCounter, type RateLimiter, type RateLi
 import { admitFromCounter } from '@/lib/reviews/review-quota';
 import { database } from './database';
 
-export const SIGN_IN_ATTEMPTS_PER_MINUTE = 10;
+const SIGN_IN_ATTEMPTS_PER_MINUTE = 10;
 export const FAILED_KEYS_PER_MINUTE = 10;
 const HOUR_S = 3600;
 
-export interface Limiters {
+interface Limiters {
   moderation: RateLimiter;
   faces: RateLimiter;
   signIn: RateLimiter;
