@@ -44,6 +44,14 @@ export interface RateLimiterOptions {
   keyPrefix?: string;
 }
 
+/**
+ * Whether `x` is a limiter's refusal. Not `instanceof RateLimiterRes`: a counter made in one Next.js
+ * bundle (the process singletons of lib/server/limiters.ts) rejects with that bundle's class.
+ */
+export function isRateLimiterRes(x: unknown): x is RateLimiterRes {
+  return typeof x === 'object' && x !== null && typeof (x as RateLimiterRes).consumedPoints === 'number' && typeof (x as RateLimiterRes).msBeforeNext === 'number';
+}
+
 export function createRateLimiter(perMinute: number, options: RateLimiterOptions = {}): RateLimiter {
   if (perMinute <= 0) return { consume: async () => ({ headers: {} }) };
   const budget = { points: perMinute, duration: 60, keyPrefix: options.keyPrefix ?? 'rl' };
@@ -53,7 +61,7 @@ export function createRateLimiter(perMinute: number, options: RateLimiterOptions
       try {
         return { headers: headersFor(perMinute, await limiter.consume(key, 1)) };
       } catch (rejection) {
-        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        if (!isRateLimiterRes(rejection)) throw rejection;
         const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
         throw new RateLimitedError(
           `Rate limit exceeded: ${perMinute} moderation requests per minute. Retry in ${retryAfter} s.`,

@@ -4,8 +4,7 @@
  * points as it has new texts and is granted what is left of the hour's budget; the rest of its
  * texts are answered as usual but not stored.
  */
-import { RateLimiterRes } from 'rate-limiter-flexible';
-import type { RateLimitCounter } from '@/lib/rate-limit/create-rate-limiter';
+import { isRateLimiterRes, type RateLimitCounter } from '@/lib/rate-limit/create-rate-limiter';
 
 /** How many of `n` new items `client` may still store this hour, spending them on `counter`. */
 export async function admitFromCounter(counter: RateLimitCounter, perHour: number, client: string, n: number): Promise<number> {
@@ -13,7 +12,7 @@ export async function admitFromCounter(counter: RateLimitCounter, perHour: numbe
     await counter.consume(client, n);
     return n;
   } catch (rejection) {
-    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    if (!isRateLimiterRes(rejection)) throw rejection;
     // consumedPoints includes this request's n: what was left before it is what it gets.
     return Math.max(0, Math.min(n, perHour - (rejection.consumedPoints - n)));
   }
