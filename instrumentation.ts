@@ -4,7 +4,7 @@ export async function register(): Promise<void> {
   const { env } = await import('@/lib/env');
   const e = env(); // fails fast on bad configuration
   const { services } = await import('@/lib/server/services');
-  const { warmFaceServices } = await import('@/lib/server/face-services');
+  const { warmMemoryBank } = await import('@/lib/server/memory-bank');
   const { registerShutdownHook } = await import('@/lib/server/shutdown');
   registerShutdownHook();
 
@@ -12,7 +12,7 @@ export async function register(): Promise<void> {
   // logged and retried on the next request, and never stops moderation from serving.
   const { logger } = await import('@/lib/observability/logger');
   const { errorForLog } = await import('@/lib/observability/redact');
-  const faces = warmFaceServices().catch((err: unknown) => {
+  const faces = warmMemoryBank().catch((err: unknown) => {
     logger().error({ err: errorForLog(err) }, 'memory bank warm-up failed');
   });
   if (e.WARM_MODELS_ON_START) {

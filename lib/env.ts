@@ -4,7 +4,7 @@
  * later inside a request.
  */
 import { z } from 'zod';
-import { parseTrustProxy } from './http/trust-proxy';
+import { parseTrustProxy } from './net/trust-proxy';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -48,7 +48,7 @@ export const envSchema = z
   RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(120),
   /**
    * Proxies whose X-Forwarded-For/-Proto/-Host are believed: `false`, a hop count (`true` = 1), or
-   * addresses/CIDRs; the client is the right-most untrusted hop (lib/http/trust-proxy.ts).
+   * addresses/CIDRs; the client is the right-most untrusted hop (lib/net/trust-proxy.ts).
    */
   TRUST_PROXY: z
     .string()

@@ -9,6 +9,9 @@ bash scripts/setup.sh chromium ffmpeg postgresql-15
 echo "== typecheck"
 npx tsc --noEmit
 
+echo "== layers: no import cycle between folders of lib/"
+npm run --silent check:cycles
+
 echo "== unit tests (with the schema.ts/migrations and docs/openapi.json checks)"
 npx vitest run
 

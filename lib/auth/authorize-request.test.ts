@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ApiV1Error } from '@/lib/http/api-v1-error';
+import { DomainError } from '@/lib/errors/domain-error';
+import { apiV1Status } from '@/lib/http/api-v1-status';
 import { keyId } from './api-keys';
 import { authorizeApiV1, isSameOrigin, type AuthConfig } from './authorize-request';
 import { sessionSecret, signSession } from './session-token';
 import { isLoopback } from './client-address';
-import { parseTrustProxy } from '@/lib/http/trust-proxy';
+import { parseTrustProxy } from '@/lib/net/trust-proxy';
 
 const noProxy = parseTrustProxy('false');
 
@@ -21,7 +22,7 @@ function statusOf(fn: () => unknown): number | 'ok' {
     fn();
     return 'ok';
   } catch (err) {
-    if (ApiV1Error.is(err)) return err.status;
+    if (DomainError.is(err)) return apiV1Status(err.code);
     throw err;
   }
 }

@@ -10,13 +10,12 @@
  *   (Sec-Fetch-Site, else Origin, scheme included) is refused unless it carries a Bearer key:
  *   a page elsewhere cannot drive the memory bank of a keyless server on this machine.
  *
- * The client address is the one the rate limits use (clientKey: the TCP peer set by server.mjs,
+ * The client address is the one the rate limits use (clientAddress: the TCP peer set by server.mjs,
  * X-Forwarded-For per TRUST_PROXY).
  */
 import type { Env } from '@/lib/env';
-import { ApiV1Error } from '@/lib/http/api-v1-error';
-import { clientKey } from '@/lib/http/rate-limit';
-import { peerIsTrustedProxy, type TrustProxy } from '@/lib/http/trust-proxy';
+import { AuthError } from '@/lib/errors/domain-error';
+import { clientAddress, peerIsTrustedProxy, type TrustProxy } from '@/lib/net/trust-proxy';
 import { bearerToken, keyId, matchesApiKey } from './api-keys';
 import { isLoopback } from './client-address';
 import { readCookie, SESSION_COOKIE, sessionSecret, verifySession, type SessionPayload } from './session-token';
@@ -35,8 +34,8 @@ export interface Principal {
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="vigil"' };
 
-export const unauthorized = (message: string) => new ApiV1Error(401, 'UNAUTHORIZED', message, CHALLENGE);
-export const forbidden = (message: string) => new ApiV1Error(403, 'FORBIDDEN', message);
+export const unauthorized = (message: string) => new AuthError('UNAUTHORIZED', message, { headers: CHALLENGE });
+export const forbidden = (message: string) => new AuthError('FORBIDDEN', message);
 
 export function keyIds(keys: readonly string[]): Set<string> {
   return new Set(keys.map(keyId));
@@ -85,7 +84,7 @@ export function isCrossSiteBrowserRequest(request: Request, config: AuthConfig):
   return !isSameOrigin(request, config.TRUST_PROXY, config.PUBLIC_ORIGIN);
 }
 
-/** Throws the 401/403 ApiV1Error when the request may not reach an endpoint of this access class. */
+/** Throws AuthError (UNAUTHORIZED or FORBIDDEN) when the request may not reach an endpoint of this access class. */
 export function authorizeApiV1(request: Request, config: AuthConfig, access: ApiV1Access): Principal {
   if (access === 'public') return { via: 'anonymous' };
   if (config.API_KEYS.length > 0) {
@@ -104,7 +103,7 @@ export function authorizeApiV1(request: Request, config: AuthConfig, access: Api
     }
     return { via: 'session', keyId: session.kid };
   }
-  if (!config.ALLOW_ANONYMOUS && !isLoopback(clientKey(request, config.TRUST_PROXY))) {
+  if (!config.ALLOW_ANONYMOUS && !isLoopback(clientAddress(request, config.TRUST_PROXY))) {
     throw forbidden('Without API_KEYS, /api/v1 is only open to this machine: configure API_KEYS (or ALLOW_ANONYMOUS=true).');
   }
   // No key to prove intent: a page of another site open in this machine's browser must not act.

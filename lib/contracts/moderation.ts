@@ -5,7 +5,13 @@
  */
 import { z } from 'zod';
 import './zod-config';
-import { SEVERITIES, SEXISM_VERSION, TOXICITY_VERSION, RULES_VERSION } from '@/lib/moderation/types';
+
+// The model versions and severities are part of the wire format, so they are defined here and
+// lib/moderation/types.ts re-exports them: contracts sit below the domain (decision 090).
+export const SEXISM_VERSION = 'sexism_lasso_v1' as const;
+export const TOXICITY_VERSION = 'toxic_transformer_v1' as const;
+export const RULES_VERSION = 'rules_v1' as const;
+export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 
 /** The /v1 API version that GET /v1/health reports and the OpenAPI document carries. */
 export const API_VERSION = '1.0.0';

@@ -1,7 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { ApiV1Error } from '@/lib/http/api-v1-error';
+import { describe, expect, it, vi } from 'vitest';
+import { DomainError } from '@/lib/errors/domain-error';
+import { apiV1Status } from '@/lib/http/api-v1-status';
 import { parseMetadata } from '@/lib/faces/api/person-requests';
 import { MAX_METADATA_BYTES, MAX_METADATA_DEPTH, metadataSchema, nameSchema, relationshipSchema, updatePersonSchema } from './persons';
+
+// The handlers import the composition root (lib/server), which is marked server-only.
+vi.mock('server-only', () => ({}));
 
 const LONE = '\uD800';
 
@@ -12,7 +16,7 @@ describe('unpaired surrogates are refused as validation errors, not 500s (issue 
       try {
         parseMetadata(json, false);
       } catch (err) {
-        if (ApiV1Error.is(err)) status = err.status;
+        if (DomainError.is(err)) status = apiV1Status(err.code);
       }
       expect(status).toBe(400);
     }

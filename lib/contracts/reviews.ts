@@ -6,11 +6,12 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import './zod-config';
-import { SEVERITIES } from '@/lib/moderation/types';
-import { explanationsSchema, PRIMARY_ISSUES, SUMMARIES } from './moderation';
+import { explanationsSchema, PRIMARY_ISSUES, SEVERITIES, SUMMARIES } from './moderation';
 import { hasNoNul, NO_NUL_MESSAGE } from './persons';
 import { envelopeSchema, errorEnvelopeSchema } from './api-v1';
-import { TEXT_HASH_PATTERN } from '@/lib/reviews/normalise-text';
+
+/** A review item's text identity (lib/reviews/text-hash.ts): a lowercase hex SHA-256. */
+export const TEXT_HASH_PATTERN = /^[0-9a-f]{64}$/;
 
 export { PRIMARY_ISSUES, SEVERITIES, SUMMARIES };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { brandError } from '@/lib/http/error-brand';
+import { DatabaseUnavailableError, FaceModelsUnavailableError } from '@/lib/errors/unavailable-errors';
 import { isDatabaseUnavailableError } from './database-unavailable';
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
@@ -12,9 +12,7 @@ describe('isDatabaseUnavailableError', () => {
     expect(isDatabaseUnavailableError(new Error('Connection terminated unexpectedly'))).toBe(true);
     expect(isDatabaseUnavailableError(new Error('Failed query: select 1', { cause: withCode('ECONNRESET') }))).toBe(true);
     expect(isDatabaseUnavailableError(new AggregateError([withCode('ECONNREFUSED')]))).toBe(true);
-    const open = Object.assign(new Error('database unavailable: x'), { resource: 'database' });
-    brandError(open, 'FaceServiceUnavailableError');
-    expect(isDatabaseUnavailableError(open)).toBe(true);
+    expect(isDatabaseUnavailableError(new DatabaseUnavailableError(new Error('x')))).toBe(true);
   });
 
   it('leaves query bugs and other failures alone', () => {
@@ -22,8 +20,6 @@ describe('isDatabaseUnavailableError', () => {
     expect(isDatabaseUnavailableError(withCode('42P01', 'relation does not exist'))).toBe(false);
     expect(isDatabaseUnavailableError(new Error('boom'))).toBe(false);
     expect(isDatabaseUnavailableError('ECONNREFUSED')).toBe(false);
-    const models = Object.assign(new Error('face models unavailable'), { resource: 'face models' });
-    brandError(models, 'FaceServiceUnavailableError');
-    expect(isDatabaseUnavailableError(models)).toBe(false);
+    expect(isDatabaseUnavailableError(new FaceModelsUnavailableError(new Error('x')))).toBe(false);
   });
 });

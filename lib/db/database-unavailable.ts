@@ -4,7 +4,7 @@
  * PostgreSQL goes away after start-up. Only connection-level failures count: a query that
  * PostgreSQL rejects (constraint, syntax) is still a bug and stays a 500.
  */
-import { hasErrorBrand } from '@/lib/http/error-brand';
+import { DatabaseUnavailableError } from '@/lib/errors/unavailable-errors';
 
 /** Socket errors node-postgres and Neon's WebSocket pool pass through from the connection. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -29,7 +29,7 @@ const MESSAGE_PATTERNS = [
 
 export function isDatabaseUnavailableError(err: unknown, depth = 0): boolean {
   if (depth > 4 || err === null || typeof err !== 'object') return false;
-  if (hasErrorBrand(err, 'FaceServiceUnavailableError') && (err as { resource?: string }).resource === 'database') return true;
+  if (DatabaseUnavailableError.is(err)) return true;
   const e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
   if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || (/^[0-9A-Z]{5}$/.test(e.code) && isUnavailableSqlState(e.code)))) return true;
   if (typeof e.message === 'string' && MESSAGE_PATTERNS.some((p) => p.test(e.message as string))) return true;

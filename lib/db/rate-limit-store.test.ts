@@ -5,13 +5,13 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '@/lib/env';
-import { createRateLimiter } from '@/lib/http/rate-limit';
-import { V1Error } from '@/lib/http/v1-error';
+import { createRateLimiter } from '@/lib/rate-limit/create-rate-limiter';
+import { RateLimitedError } from '@/lib/errors/domain-error';
 import { migrate } from './migrate';
 import { openDatabase, type Database } from './open-database';
 import { databaseRateLimitStore } from './rate-limit-store';
 
-const refused = (e: unknown) => e instanceof V1Error && e.status === 429;
+const refused = (e: unknown) => RateLimitedError.is(e);
 
 describe('databaseRateLimitStore without a database', () => {
   it('falls back to counting in this process, so the limit still holds', async () => {

@@ -12,7 +12,7 @@
  * what a single instance would do anyway.
  */
 import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterRes } from 'rate-limiter-flexible';
-import type { RateLimitCounter, RateLimitStore } from '@/lib/http/rate-limit';
+import type { RateLimitCounter, RateLimitStore } from '@/lib/rate-limit/create-rate-limiter';
 import type { Database } from './open-database';
 
 export const RATE_LIMIT_TABLE = 'rate_limits';

@@ -7,7 +7,7 @@
  */
 import type { Person } from '@/lib/contracts/persons';
 import type { PersonRow } from '@/lib/db/schema';
-import { ApiV1Error, apiV1Errors } from '@/lib/http/api-v1-error';
+import { FaceError, faceErrors } from '@/lib/errors/domain-error';
 import { describeRegistrationFace } from './describe-registration-face';
 import { euclideanDistance, similarityFromDistance } from './face-similarity';
 import { toPerson, type MemoryBank } from './memory-bank';
@@ -19,7 +19,7 @@ export interface AddFaceOptions {
 
 export async function addFace(bank: MemoryBank, personId: string, image: Buffer, options: AddFaceOptions = {}): Promise<Person> {
   // Fail fast on an unknown id before spending a model run on the photo.
-  if (!(await bank.store.getPerson(personId))) throw apiV1Errors.personNotFound(personId);
+  if (!(await bank.store.getPerson(personId))) throw faceErrors.personNotFound(personId);
   const embedding = await describeRegistrationFace(bank, image);
   const bound = bank.config.FACE_MISMATCH_DISTANCE;
   const result = await bank.store.addEmbedding<{ person: PersonRow; nearest: number }>(personId, embedding, (person, faces) => {
@@ -31,17 +31,15 @@ export async function addFace(bank: MemoryBank, personId: string, image: Buffer,
     if (options.confirmMismatch) return { mismatchConfirmed: true };
     return { refuse: { person, nearest } };
   });
-  if (!result) throw apiV1Errors.personNotFound(personId); // deleted meanwhile
+  if (!result) throw faceErrors.personNotFound(personId); // deleted meanwhile
   if ('refused' in result) {
     const { person, nearest } = result.refused;
     const similarity = Number(similarityFromDistance(nearest).toFixed(4));
-    throw new ApiV1Error(
-      409,
+    throw new FaceError(
       'FACE_MISMATCH',
       `This face does not look like ${person.name}: its distance to their closest stored face is ${nearest.toFixed(2)} ` +
         `(similarity ${similarity.toFixed(2)}), above the limit of ${bound}. Send confirm_mismatch=true to add it anyway.`,
-      {},
-      { person_id: person.id, name: person.name, similarity, distance: Number(nearest.toFixed(4)) },
+      { details: { person_id: person.id, name: person.name, similarity, distance: Number(nearest.toFixed(4)) } },
     );
   }
   return toPerson(result.person);

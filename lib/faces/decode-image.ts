@@ -7,7 +7,7 @@
  * far above the descriptor's 150 px input), and boxes are mapped back with `scale`.
  */
 import sharp from 'sharp';
-import { apiV1Errors } from '@/lib/http/api-v1-error';
+import { DomainError, faceErrors } from '@/lib/errors/domain-error';
 
 export type ImageFormat = 'jpeg' | 'png';
 
@@ -41,20 +41,20 @@ export function sniffImageFormat(bytes: Uint8Array): ImageFormat | null {
 
 export async function decodeImage(bytes: Uint8Array, maxPixels: number): Promise<DecodedImage> {
   const format = sniffImageFormat(bytes);
-  if (!format) throw apiV1Errors.invalidImage('the file is neither JPEG nor PNG');
+  if (!format) throw faceErrors.invalidImage('the file is neither JPEG nor PNG');
   try {
     // failOn 'error' rejects truncated files instead of decoding a grey half-image.
     const base = () => sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error', sequentialRead: true });
     const meta = await base().metadata();
-    if (meta.format !== format) throw apiV1Errors.invalidImage('the file content does not match its signature');
+    if (meta.format !== format) throw faceErrors.invalidImage('the file content does not match its signature');
     const w = meta.width ?? 0;
     const h = meta.height ?? 0;
-    if (w < 1 || h < 1) throw apiV1Errors.invalidImage('the image has no size');
+    if (w < 1 || h < 1) throw faceErrors.invalidImage('the image has no size');
     if (Math.max(w, h) > MAX_IMAGE_SIDE) {
-      throw apiV1Errors.invalidImage(`a side of ${Math.max(w, h)} px exceeds ${MAX_IMAGE_SIDE} px`);
+      throw faceErrors.invalidImage(`a side of ${Math.max(w, h)} px exceeds ${MAX_IMAGE_SIDE} px`);
     }
     if (Math.max(w, h) / Math.min(w, h) > MAX_ASPECT_RATIO) {
-      throw apiV1Errors.invalidImage(`the aspect ratio exceeds ${MAX_ASPECT_RATIO}:1`);
+      throw faceErrors.invalidImage(`the aspect ratio exceeds ${MAX_ASPECT_RATIO}:1`);
     }
     const swap = (meta.orientation ?? 1) >= 5; // 5-8 rotate by 90 degrees
     const originalWidth = (swap ? meta.height : meta.width) ?? 0;
@@ -65,7 +65,7 @@ export async function decodeImage(bytes: Uint8Array, maxPixels: number): Promise
       pipeline = pipeline.resize({ width: originalWidth >= originalHeight ? MAX_WORKING_SIDE : undefined, height: originalHeight > originalWidth ? MAX_WORKING_SIDE : undefined });
     }
     const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
-    if (info.channels !== 3) throw apiV1Errors.invalidImage(`unexpected ${info.channels} channels`);
+    if (info.channels !== 3) throw faceErrors.invalidImage(`unexpected ${info.channels} channels`);
     return {
       data,
       width: info.width,
@@ -76,11 +76,11 @@ export async function decodeImage(bytes: Uint8Array, maxPixels: number): Promise
       format,
     };
   } catch (err) {
-    if (err instanceof Error && err.name === 'ApiV1Error') throw err;
+    if (DomainError.is(err)) throw err;
     const msg = err instanceof Error ? err.message : String(err);
     if (/pixel limit/i.test(msg)) {
-      throw apiV1Errors.invalidImage(`the decoded image exceeds ${maxPixels} pixels`);
+      throw faceErrors.invalidImage(`the decoded image exceeds ${maxPixels} pixels`);
     }
-    throw apiV1Errors.invalidImage('the file is truncated or cannot be decoded');
+    throw faceErrors.invalidImage('the file is truncated or cannot be decoded');
   }
 }

@@ -4,7 +4,7 @@
  * to someone else: `outlier` marks a face farther than FACE_MISMATCH_DISTANCE from all the others.
  */
 import type { FaceList } from '@/lib/contracts/persons';
-import { apiV1Errors } from '@/lib/http/api-v1-error';
+import { faceErrors } from '@/lib/errors/domain-error';
 import { euclideanDistance } from './face-similarity';
 import type { MemoryBank } from './memory-bank';
 
@@ -12,7 +12,7 @@ const round = (x: number) => Number(x.toFixed(4));
 
 export async function listFaces(bank: MemoryBank, personId: string): Promise<FaceList> {
   const person = await bank.store.getPerson(personId);
-  if (!person) throw apiV1Errors.personNotFound(personId);
+  if (!person) throw faceErrors.personNotFound(personId);
   const rows = await bank.store.listFaces(personId);
   const bound = bank.config.FACE_MISMATCH_DISTANCE;
   const faces = rows.map((f) => {

@@ -2,14 +2,14 @@
 import type { PersonStore } from '@/lib/db/person-store';
 import type { PersonRow } from '@/lib/db/schema';
 import type { Person } from '@/lib/contracts/persons';
-import type { Env as FaceConfig } from '@/lib/env';
+import type { Env } from '@/lib/env';
 import type { FaceEngine } from './face-engine';
 
 export interface MemoryBank {
   engine: () => Promise<FaceEngine>;
   store: PersonStore;
   config: Pick<
-    FaceConfig,
+    Env,
     | 'FACE_MATCH_THRESHOLD'
     | 'FACE_MISMATCH_DISTANCE'
     | 'STORE_FACE_IMAGES'

@@ -5,7 +5,7 @@
  * transaction, so two concurrent uploads of one face cannot both pass.
  */
 import type { Person } from '@/lib/contracts/persons';
-import { ApiV1Error } from '@/lib/http/api-v1-error';
+import { FaceError } from '@/lib/errors/domain-error';
 import { describeRegistrationFace } from './describe-registration-face';
 import { isMatch, similarityFromDistance } from './face-similarity';
 import { toPerson, type MemoryBank } from './memory-bank';
@@ -29,13 +29,11 @@ export async function registerPerson(bank: MemoryBank, input: RegisterPersonInpu
     const d = result.duplicateOf;
     const similarity = Number(similarityFromDistance(d.distance).toFixed(4));
     // `details` carries the person so a page can name them and offer to add the photos to them.
-    throw new ApiV1Error(
-      409,
+    throw new FaceError(
       'FACE_ALREADY_REGISTERED',
       `This face is already registered as ${d.name} (person ${d.personId}, similarity ${similarity.toFixed(2)}). ` +
         `Add photos to them with POST /api/v1/persons/${d.personId}/faces, or send allow_duplicate=true to register a separate person.`,
-      {},
-      { person_id: d.personId, name: d.name, similarity, distance: Number(d.distance.toFixed(4)) },
+      { details: { person_id: d.personId, name: d.name, similarity, distance: Number(d.distance.toFixed(4)) } },
     );
   }
   return toPerson(result.person);

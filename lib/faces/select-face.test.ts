@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiV1Error } from '@/lib/http/api-v1-error';
+import type { FaceError } from '@/lib/errors/domain-error';
 import type { DetectedFace } from './face-engine';
 import { selectRegistrationFace } from './select-face';
 
@@ -14,7 +14,7 @@ const code = (fn: () => unknown) => {
   try {
     fn();
   } catch (e) {
-    return (e as ApiV1Error).code;
+    return (e as FaceError).code;
   }
   return 'OK';
 };

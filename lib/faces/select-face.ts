@@ -9,7 +9,7 @@
  *   (default 64, so faces of 80 px pass), LOW_QUALITY when the detector's confidence is below
  *   FACE_MIN_SCORE (default 0.5).
  */
-import { ApiV1Error, apiV1Errors } from '@/lib/http/api-v1-error';
+import { FaceError } from '@/lib/errors/domain-error';
 import type { DetectedFace } from './face-engine';
 
 export interface FaceGateOptions {
@@ -21,22 +21,20 @@ export interface FaceGateOptions {
 const side = (f: DetectedFace) => Math.min(f.box.width, f.box.height);
 
 export function selectRegistrationFace(faces: DetectedFace[], o: FaceGateOptions): DetectedFace {
-  if (faces.length === 0) throw apiV1Errors.noFace();
+  if (faces.length === 0) throw new FaceError('NO_FACE_DETECTED');
   const bySize = [...faces].sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
   const [first, second] = bySize as [DetectedFace, DetectedFace | undefined];
   if (second && Math.sqrt((first.box.width * first.box.height) / Math.max(1, second.box.width * second.box.height)) < o.dominanceRatio) {
-    throw new ApiV1Error(
-      400,
+    throw new FaceError(
       'MULTIPLE_FACES',
       `${faces.length} faces of similar size were detected; send a photo where the person's face is clearly the largest (at least ${o.dominanceRatio}x the next one).`,
     );
   }
   if (side(first) < o.minSizePx) {
-    throw new ApiV1Error(400, 'FACE_TOO_SMALL', `The face is ${side(first)} px; at least ${o.minSizePx} px is needed.`);
+    throw new FaceError('FACE_TOO_SMALL', `The face is ${side(first)} px; at least ${o.minSizePx} px is needed.`);
   }
   if (first.score < o.minScore) {
-    throw new ApiV1Error(
-      400,
+    throw new FaceError(
       'LOW_QUALITY',
       `The face was detected with low confidence (${first.score.toFixed(2)} < ${o.minScore}); use a clear, well-lit, frontal photo.`,
     );

@@ -1,39 +1,32 @@
 /**
  * The one error path of the /api/v1 family: every failure answers the envelope
- * `{success:false, data:null, error:{code, message}}` with a documented code. Anything
- * unexpected becomes 500 INTERNAL_ERROR without a stack trace.
+ * `{success:false, data:null, error:{code, message}}` with a documented code, at the status
+ * api-v1-status.ts gives that code. Domain errors (lib/errors: FaceError, AuthError, ...) and this
+ * layer's own ApiV1Error are answered alike; anything unexpected becomes 500 INTERNAL_ERROR
+ * without a stack trace.
  */
 import type { ApiErrorDetails, ApiV1ErrorCode } from '@/lib/contracts/api-v1';
-import { brandError, hasErrorBrand } from './error-brand';
+import { DomainError, type DomainErrorCode, type DomainErrorExtras } from '@/lib/errors/domain-error';
+import { apiV1Status, isApiV1ErrorCode } from './api-v1-status';
 
-export class ApiV1Error extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ApiV1ErrorCode,
-    message: string,
-    /** Extra response headers (WWW-Authenticate on 401, Retry-After and RateLimit-* on 429). */
-    readonly headers: Record<string, string> = {},
-    /** Machine-readable facts of a memory-bank 409 (which person), answered as `error.details`. */
-    readonly details?: ApiErrorDetails,
-  ) {
-    super(message);
-    this.name = 'ApiV1Error';
-    brandError(this, this.name);
+/** A failure of the request itself or of the HTTP layer (bad field, body too large, unknown path, busy). */
+export class ApiV1Error extends DomainError {
+  /** From the one table (api-v1-status.ts), never passed in. */
+  readonly status: number;
+
+  constructor(code: DomainErrorCode, message: string, extras?: DomainErrorExtras) {
+    super(code, message, extras);
+    this.status = apiV1Status(code);
   }
 
-  static is(err: unknown): err is ApiV1Error {
-    return hasErrorBrand(err, 'ApiV1Error');
+  /** Any error the envelope answers with its own code (a DomainError of any kind). */
+  static is(err: unknown): err is DomainError {
+    return DomainError.is(err);
   }
 }
 
 export const apiV1Errors = {
-  validation: (field: string, problem: string) =>
-    new ApiV1Error(400, 'VALIDATION_ERROR', `Field '${field}': ${problem}`),
-  invalidImage: (why: string) =>
-    new ApiV1Error(400, 'INVALID_IMAGE', `Invalid image format: ${why}. Supported formats are JPEG and PNG.`),
-  noFace: () => new ApiV1Error(400, 'NO_FACE_DETECTED', 'No face was detected in the provided image.'),
-  personNotFound: (id: string) => new ApiV1Error(404, 'PERSON_NOT_FOUND', `No person with id ${id}.`),
-  faceNotFound: (personId: string, faceId: string) => new ApiV1Error(404, 'FACE_NOT_FOUND', `Person ${personId} has no face with id ${faceId}.`),
+  validation: (field: string, problem: string) => new ApiV1Error('VALIDATION_ERROR', `Field '${field}': ${problem}`),
 };
 
 /**
@@ -49,19 +42,21 @@ export function fieldProblem(issue: { code: string; message: string; expected?: 
 
 /** The handler of /api/v1 paths no route serves (app/api/v1/[...path]/route.ts). */
 export async function unknownApiV1Path(): Promise<never> {
-  throw new ApiV1Error(404, 'NOT_FOUND', 'No /api/v1 endpoint at this path; see /openapi.json.');
+  throw new ApiV1Error('NOT_FOUND', 'No /api/v1 endpoint at this path; see /openapi.json.');
 }
 
 export function envelopeError(code: ApiV1ErrorCode, message: string, details?: ApiErrorDetails) {
   return { success: false as const, data: null, error: details ? { code, message, details } : { code, message } };
 }
 
+const INTERNAL = () => envelopeError('INTERNAL_ERROR', 'The request could not be processed.');
+
 export function apiV1ErrorResponse(err: unknown, headers: Record<string, string> = {}): Response {
-  if (ApiV1Error.is(err)) {
-    return Response.json(envelopeError(err.code, err.message, err.details), { status: err.status, headers: { ...err.headers, ...headers } });
+  if (DomainError.is(err) && isApiV1ErrorCode(err.code)) {
+    return Response.json(envelopeError(err.code, err.message, err.details), {
+      status: apiV1Status(err.code),
+      headers: { ...err.headers, ...headers },
+    });
   }
-  return Response.json(envelopeError('INTERNAL_ERROR', 'The request could not be processed.'), {
-    status: 500,
-    headers,
-  });
+  return Response.json(INTERNAL(), { status: 500, headers });
 }

@@ -4,17 +4,18 @@
  * where asked, runs one request handler, wraps its result in the `{success, data, error}`
  * envelope (a handler may instead return a finished Response, e.g. a CSV download), maps every
  * failure through api-v1-error.ts, adds a request id, logs one line and records metrics.
- * Route files stay one call long.
+ * Route files stay one call long. It hands handlers the request, never a service: each handler
+ * takes what it needs from lib/server (the memory bank, the review store), so a sign-in does not
+ * reach for the face models.
  */
 import 'server-only';
-import { memoryBank } from '@/lib/server/face-services';
-import { env as faceConfig, type Env as FaceConfig } from '@/lib/env';
-import type { MemoryBank } from '@/lib/faces/memory-bank';
+import { env, type Env } from '@/lib/env';
 import { authorizeApiV1, type ApiV1Access, type Principal } from '@/lib/auth/authorize-request';
 import { requestLogger } from '@/lib/observability/logger';
 import { errorForLog } from '@/lib/observability/redact';
 import { metrics, routeTemplate, startRequest } from '@/lib/observability/metrics';
-import { ApiV1Error, apiV1ErrorResponse } from './api-v1-error';
+import { DomainError } from '@/lib/errors/domain-error';
+import { apiV1ErrorResponse } from './api-v1-error';
 import { consumeFaceBudget, recordFailedKey, refuseKeyGuessing } from './face-rate-limit';
 import { requestIdOf } from './request-id';
 import { apiV1Unavailable } from './api-v1-unavailable';
@@ -23,8 +24,7 @@ import { clientClosed, clientClosedResponse } from './client-closed';
 export interface ApiV1Context {
   request: Request;
   params: Record<string, string>;
-  bank: () => Promise<MemoryBank>;
-  config: FaceConfig;
+  config: Env;
   principal: Principal;
   requestId: string;
 }
@@ -59,18 +59,18 @@ export function apiV1Route(
     try {
       const raw = (await context?.params) ?? {};
       params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]));
-      const config = faceConfig();
+      const config = env();
       const presentsKey = config.API_KEYS.length > 0 && request.headers.has('authorization') && options.access !== 'public';
       if (presentsKey) await refuseKeyGuessing(request);
       let principal: Principal;
       try {
         principal = authorizeApiV1(request, config, options.access ?? 'standard');
       } catch (err) {
-        if (presentsKey && ApiV1Error.is(err) && err.status === 401) await recordFailedKey(request);
+        if (presentsKey && DomainError.is(err) && err.code === 'UNAUTHORIZED') await recordFailedKey(request);
         throw err;
       }
       if (options.faceRateLimited) headers = { ...headers, ...(await consumeFaceBudget(request)) };
-      const data = await handler({ request, params, bank: memoryBank, config, principal, requestId });
+      const data = await handler({ request, params, config, principal, requestId });
       if (data instanceof Response) {
         for (const [k, v] of Object.entries(headers)) if (!data.headers.has(k)) data.headers.set(k, v);
         response = data;
@@ -85,7 +85,7 @@ export function apiV1Route(
         log.error({ err: errorForLog(err) }, unavailable.reason);
         response = unavailable.response;
       } else {
-        if (!ApiV1Error.is(err)) log.error({ err: errorForLog(err) }, 'api/v1 request failed');
+        if (!DomainError.is(err)) log.error({ err: errorForLog(err) }, 'api/v1 request failed');
         response = apiV1ErrorResponse(err, headers);
       }
     }

@@ -4,9 +4,8 @@
  * the face models still loading (SERVICE_UNAVAILABLE). Both carry Retry-After.
  */
 import { isDatabaseUnavailableError } from '@/lib/db/database-unavailable';
-import { hasErrorBrand } from './error-brand';
+import { BUSY_RETRY_AFTER_S, FaceModelsUnavailableError, InferenceBusyError } from '@/lib/errors/unavailable-errors';
 import { ApiV1Error, apiV1ErrorResponse } from './api-v1-error';
-import { BUSY_RETRY_AFTER_S } from './v1-error';
 
 const RETRY_AFTER_S = '30';
 
@@ -15,15 +14,15 @@ export function apiV1Unavailable(
   err: unknown,
   headers: Record<string, string>,
 ): { response: Response; reason: 'database unavailable' | 'face models unavailable' | 'inference pool busy' } | undefined {
-  if (hasErrorBrand(err, 'InferenceBusyError')) {
-    const busy = new ApiV1Error(503, 'SERVER_BUSY', 'The server is busy: every inference worker is working and the queue is full. Retry later.');
+  if (InferenceBusyError.is(err)) {
+    const busy = new ApiV1Error('SERVER_BUSY', 'The server is busy: every inference worker is working and the queue is full. Retry later.');
     return { response: apiV1ErrorResponse(busy, { ...headers, 'Retry-After': String(BUSY_RETRY_AFTER_S) }), reason: 'inference pool busy' };
   }
   const database = isDatabaseUnavailableError(err);
-  if (!database && !hasErrorBrand(err, 'FaceServiceUnavailableError')) return undefined;
+  if (!database && !FaceModelsUnavailableError.is(err)) return undefined;
   const error = database
-    ? new ApiV1Error(503, 'DATABASE_UNAVAILABLE', 'The database is temporarily unavailable; retry later.')
-    : new ApiV1Error(503, 'SERVICE_UNAVAILABLE', 'The face models are temporarily unavailable; retry later.');
+    ? new ApiV1Error('DATABASE_UNAVAILABLE', 'The database is temporarily unavailable; retry later.')
+    : new ApiV1Error('SERVICE_UNAVAILABLE', 'The face models are temporarily unavailable; retry later.');
   return {
     response: apiV1ErrorResponse(error, { ...headers, 'Retry-After': RETRY_AFTER_S }),
     reason: database ? 'database unavailable' : 'face models unavailable',

@@ -9,7 +9,7 @@ async function failure(p: Promise<unknown>): Promise<ApiV1Error> {
   try {
     await p;
   } catch (e) {
-    if (ApiV1Error.is(e)) return e;
+    if (e instanceof ApiV1Error) return e;
     throw e;
   }
   throw new Error('expected an ApiV1Error');

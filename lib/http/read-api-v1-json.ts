@@ -9,9 +9,9 @@ import { readLimited } from './read-json-body';
 
 export async function readApiV1Json(request: Request, maxBytes: number): Promise<unknown> {
   if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) {
-    throw new ApiV1Error(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json.');
+    throw new ApiV1Error('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json.');
   }
-  const tooLarge = () => new ApiV1Error(413, 'PAYLOAD_TOO_LARGE', `The body must be at most ${maxBytes} bytes.`);
+  const tooLarge = () => new ApiV1Error('PAYLOAD_TOO_LARGE', `The body must be at most ${maxBytes} bytes.`);
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
   const bytes = await readLimited(request, maxBytes, tooLarge);

@@ -29,17 +29,17 @@ const MAX_PARTS = 20;
 const BODY_OVERHEAD_BYTES = 256 * 1024;
 
 const tooLarge = (limit: number) =>
-  new ApiV1Error(413, 'PAYLOAD_TOO_LARGE', `The image is larger than the limit of ${limit} bytes.`);
+  new ApiV1Error('PAYLOAD_TOO_LARGE', `The image is larger than the limit of ${limit} bytes.`);
 
 export async function readMultipart(request: Request, limits: MultipartLimits): Promise<MultipartForm> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\s*;/i.test(contentType) || !/boundary=/i.test(contentType)) {
-    throw new ApiV1Error(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be multipart/form-data with a boundary.');
+    throw new ApiV1Error('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be multipart/form-data with a boundary.');
   }
   const maxBody = limits.maxFileBytes + BODY_OVERHEAD_BYTES;
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBody) throw tooLarge(limits.maxFileBytes);
-  if (!request.body) throw new ApiV1Error(400, 'VALIDATION_ERROR', "Field 'image': required.");
+  if (!request.body) throw new ApiV1Error('VALIDATION_ERROR', "Field 'image': required.");
 
   const form: MultipartForm = { fields: new Map(), truncatedFields: new Set(), files: new Map() };
   let parser: busboy.Busboy;
@@ -51,7 +51,7 @@ export async function readMultipart(request: Request, limits: MultipartLimits): 
   } catch (err) {
     // busboy throws synchronously on a header it cannot use (`boundary=` with no value): found
     // by tests/contract/fuzz.test.ts, it used to answer 500.
-    throw new ApiV1Error(415, 'UNSUPPORTED_MEDIA_TYPE', `Content-Type must be multipart/form-data with a boundary (${err instanceof Error ? err.message : 'unusable'}).`);
+    throw new ApiV1Error('UNSUPPORTED_MEDIA_TYPE', `Content-Type must be multipart/form-data with a boundary (${err instanceof Error ? err.message : 'unusable'}).`);
   }
   const body = Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>);
 
@@ -78,7 +78,7 @@ export async function readMultipart(request: Request, limits: MultipartLimits): 
         else fail(tooLarge(limits.maxFileBytes));
       }
     });
-    body.on('error', () => fail(new ApiV1Error(400, 'VALIDATION_ERROR', 'The request body could not be read.')));
+    body.on('error', () => fail(new ApiV1Error('VALIDATION_ERROR', 'The request body could not be read.')));
     parser.on('field', (name, value, info) => {
       form.fields.set(name, value);
       if (info.valueTruncated) form.truncatedFields.add(name);
@@ -86,23 +86,23 @@ export async function readMultipart(request: Request, limits: MultipartLimits): 
     parser.on('file', (name, stream, info) => {
       if (!limits.fileFields.includes(name) || form.files.has(name)) {
         stream.resume();
-        fail(new ApiV1Error(400, 'VALIDATION_ERROR', `Field '${name}': unexpected file; send one file as '${limits.fileFields.join("', '")}'.`));
+        fail(new ApiV1Error('VALIDATION_ERROR', `Field '${name}': unexpected file; send one file as '${limits.fileFields.join("', '")}'.`));
         return;
       }
       const chunks: Buffer[] = [];
       // A body that ends inside a file part makes busboy error the file stream too; without a
       // listener that 'error' is an uncaught exception (found by tests/contract/fuzz.test.ts).
-      stream.on('error', (err: Error) => fail(new ApiV1Error(400, 'VALIDATION_ERROR', `Malformed multipart body: ${err.message}.`)));
+      stream.on('error', (err: Error) => fail(new ApiV1Error('VALIDATION_ERROR', `Malformed multipart body: ${err.message}.`)));
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('limit', () => fail(tooLarge(limits.maxFileBytes)));
       stream.on('close', () => {
         if (!failed) form.files.set(name, { bytes: Buffer.concat(chunks), filename: info.filename ?? '', mimeType: info.mimeType });
       });
     });
-    parser.on('filesLimit', () => fail(new ApiV1Error(400, 'VALIDATION_ERROR', `Only one file ('${limits.fileFields.join("', '")}') is accepted.`)));
-    parser.on('partsLimit', () => fail(new ApiV1Error(400, 'VALIDATION_ERROR', `At most ${MAX_PARTS} form fields are accepted.`)));
-    parser.on('fieldsLimit', () => fail(new ApiV1Error(400, 'VALIDATION_ERROR', `At most ${MAX_PARTS} form fields are accepted.`)));
-    parser.on('error', (err: Error) => fail(new ApiV1Error(400, 'VALIDATION_ERROR', `Malformed multipart body: ${err.message}.`)));
+    parser.on('filesLimit', () => fail(new ApiV1Error('VALIDATION_ERROR', `Only one file ('${limits.fileFields.join("', '")}') is accepted.`)));
+    parser.on('partsLimit', () => fail(new ApiV1Error('VALIDATION_ERROR', `At most ${MAX_PARTS} form fields are accepted.`)));
+    parser.on('fieldsLimit', () => fail(new ApiV1Error('VALIDATION_ERROR', `At most ${MAX_PARTS} form fields are accepted.`)));
+    parser.on('error', (err: Error) => fail(new ApiV1Error('VALIDATION_ERROR', `Malformed multipart body: ${err.message}.`)));
     parser.on('close', () => {
       if (!failed) resolve();
     });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ModelsUnavailableError, V1Error, v1ErrorResponse } from './v1-error';
+import { ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
+import { V1Error, v1ErrorResponse } from './v1-error';
 
 describe('v1ErrorResponse', () => {
   it('turns an unexpected error into 500 with the spec prefix and no stack trace', async () => {

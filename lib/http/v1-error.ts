@@ -2,9 +2,12 @@
  * The one error path of the /v1 family. Request problems answer FastAPI-style
  * `{"detail":[{loc,msg,type}]}`; server-side conditions (429, 500, 503) answer `{"detail":"..."}`,
  * like FastAPI's HTTPException. Anything unexpected becomes a 500 without a stack trace.
+ * The statuses of this family are FastAPI's, not codes, so they stay beside the shapes here.
  */
 import type { ValidationDetail } from '@/lib/contracts/moderation';
-import { brandError, hasErrorBrand } from './error-brand';
+import { brandError, hasErrorBrand } from '@/lib/errors/error-brand';
+import { RateLimitedError } from '@/lib/errors/domain-error';
+import { BUSY_RETRY_AFTER_S, InferenceBusyError, ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
 
 export type V1ErrorType =
   | 'missing'
@@ -40,29 +43,17 @@ export function requestError(status: number, loc: (string | number)[], type: V1E
   return new V1Error(status, [{ loc, msg, type }]);
 }
 
-/** Raised when a model is not loaded: moderation answers 503 instead of crashing. */
-export class ModelsUnavailableError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ModelsUnavailableError';
-    brandError(this, this.name);
-  }
-
-  static is(err: unknown): err is ModelsUnavailableError {
-    return hasErrorBrand(err, 'ModelsUnavailableError');
-  }
-}
-
-/** Seconds a client refused because every inference worker is busy is asked to wait (lib/server/inference-pool.ts). */
-export const BUSY_RETRY_AFTER_S = 5;
-
 export const PROCESSING_FAILED_PREFIX = 'Moderation processing failed: ';
 
 export function v1ErrorResponse(err: unknown, extraHeaders: Record<string, string> = {}): Response {
   if (V1Error.is(err)) {
     return Response.json({ detail: err.detail }, { status: err.status, headers: { ...err.headers, ...extraHeaders } });
   }
-  if (hasErrorBrand(err, 'InferenceBusyError')) {
+  // A spent budget is a server-side condition: FastAPI's HTTPException shape, a string detail.
+  if (RateLimitedError.is(err)) {
+    return Response.json({ detail: err.message }, { status: 429, headers: { ...err.headers, ...extraHeaders } });
+  }
+  if (InferenceBusyError.is(err)) {
     return Response.json(
       { detail: err instanceof Error ? err.message : 'The server is busy. Retry later.' },
       { status: 503, headers: { 'Retry-After': String(BUSY_RETRY_AFTER_S), ...extraHeaders } },

@@ -9,7 +9,8 @@ import { services, type Services } from '@/lib/server/services';
 import { requestLogger } from '@/lib/observability/logger';
 import { errorForLog } from '@/lib/observability/redact';
 import { metrics, routeTemplate, startRequest } from '@/lib/observability/metrics';
-import { clientKey } from './rate-limit';
+import { RateLimitedError } from '@/lib/errors/domain-error';
+import { clientKey } from '@/lib/rate-limit/create-rate-limiter';
 import { requestIdOf } from './request-id';
 import { clientClosed, clientClosedResponse } from './client-closed';
 import { V1Error, v1ErrorResponse } from './v1-error';
@@ -45,7 +46,7 @@ export function v1Route(
       if (clientClosed(request)) {
         response = clientClosedResponse(headers);
       } else {
-        if (!V1Error.is(err)) log.error({ err: errorForLog(err) }, 'v1 request failed');
+        if (!V1Error.is(err) && !RateLimitedError.is(err)) log.error({ err: errorForLog(err) }, 'v1 request failed');
         response = v1ErrorResponse(err, headers);
       }
     }

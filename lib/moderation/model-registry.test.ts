@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ModelRegistry } from './model-registry';
 import { fakeSexism, fakeLoaders as loaders } from '@/tests/fixtures/fake-moderation-models';
-import { ModelsUnavailableError } from '@/lib/http/v1-error';
+import { ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
 
 describe('ModelRegistry', () => {
   it('loads each model once, even under concurrent first requests', async () => {

@@ -9,7 +9,7 @@
 import type { RulesEngine, SexismModel, ToxicityModel } from './types';
 import { RULES_VERSION, SEXISM_VERSION, TOXICITY_VERSION } from './types';
 import type { EnsemblePolicy } from './ensemble';
-import { ModelsUnavailableError } from '@/lib/http/v1-error';
+import { ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
 
 export interface ToxicityRuntime extends ToxicityModel {
   /** Per-head decision thresholds from the model's config.json. */

@@ -1,12 +1,10 @@
 /** Shapes shared by the three moderation models, the ensemble and the API contract. */
+import { RULES_VERSION, SEVERITIES, SEXISM_VERSION, TOXICITY_VERSION } from '@/lib/contracts/moderation';
 import type { Preprocessed } from './preprocess';
 
-export const SEXISM_VERSION = 'sexism_lasso_v1' as const;
-export const TOXICITY_VERSION = 'toxic_transformer_v1' as const;
-export const RULES_VERSION = 'rules_v1' as const;
+// Wire-format constants live in the contract (lib/contracts sits below lib/moderation).
+export { RULES_VERSION, SEVERITIES, SEXISM_VERSION, TOXICITY_VERSION };
 export const MODEL_VERSIONS = [SEXISM_VERSION, TOXICITY_VERSION, RULES_VERSION] as const;
-
-export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
 export interface SexismLabel {

@@ -1,15 +1,13 @@
 /**
  * The process's structured logger: pino, one JSON line per event on stdout, every line passed
  * through redactForLog (texts, images and embeddings appear only as fingerprints). One instance
- * per process on globalThis, because Next.js evaluates this module once per route bundle.
+ * per process (lib/process/singleton.ts), because Next.js evaluates this module once per route bundle.
  * Request-scoped lines come from `requestLogger(requestId)`, a child carrying `reqId`.
  */
 import pino, { type Logger } from 'pino';
 import { env } from '@/lib/env';
+import { singleton } from '@/lib/process/singleton';
 import { redactForLog } from './redact';
-
-const KEY = Symbol.for('vigil.logger');
-type GlobalWithLogger = typeof globalThis & { [KEY]?: Logger };
 
 function level(): string {
   try {
@@ -34,9 +32,7 @@ export function loggerOptions(logLevel = level()): pino.LoggerOptions {
 }
 
 export function logger(): Logger {
-  const g = globalThis as GlobalWithLogger;
-  g[KEY] ??= pino(loggerOptions());
-  return g[KEY];
+  return singleton('logger', () => pino(loggerOptions()));
 }
 
 export function requestLogger(requestId: string): Logger {

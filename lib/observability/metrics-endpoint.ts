@@ -6,7 +6,7 @@
 import 'server-only';
 import { env, type Env } from '@/lib/env';
 import { isLoopback } from '@/lib/auth/client-address';
-import { clientKey } from '@/lib/http/rate-limit';
+import { clientAddress } from '@/lib/net/trust-proxy';
 import { bearerToken, matchesApiKey } from '@/lib/auth/api-keys';
 import { metrics } from './metrics';
 
@@ -19,7 +19,7 @@ export function metricsAccessAllowed(authorization: string | null, config: { MET
 /** Without any token, only this machine (or everyone with ALLOW_ANONYMOUS) may read the metrics. */
 function openToClient(request: Request, config: Env): boolean {
   if (config.METRICS_TOKEN || config.API_KEYS.length > 0 || config.ALLOW_ANONYMOUS) return true;
-  return isLoopback(clientKey(request, config.TRUST_PROXY));
+  return isLoopback(clientAddress(request, config.TRUST_PROXY));
 }
 
 export async function metricsRequest(request: Request): Promise<Response> {

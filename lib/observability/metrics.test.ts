@@ -1,3 +1,4 @@
+import { singleton } from '@/lib/process/singleton';
 import { describe, expect, it } from 'vitest';
 import { createMetrics, metrics, routeTemplate, startRequest } from './metrics';
 
@@ -31,10 +32,12 @@ describe('createMetrics', () => {
 });
 
 describe('metrics()', () => {
-  it('is one registry per process, kept on globalThis under a Symbol.for key', () => {
+  it('is one registry per process, the process singleton named metrics', () => {
     const m = metrics();
     expect(metrics()).toBe(m);
-    expect((globalThis as Record<symbol, unknown>)[Symbol.for('vigil.metrics')]).toBe(m);
+    expect(singleton('metrics', () => {
+      throw new Error('a second registry must not be made');
+    })).toBe(m);
   });
 });
 

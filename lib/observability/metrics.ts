@@ -3,10 +3,10 @@
  *
  * Next.js evaluates this module once per route bundle, so a module-level registry would be one
  * registry per route, each seeing only its own traffic (and /metrics would report none of it).
- * The registry and its metrics therefore live once per process on globalThis under a
- * `Symbol.for` key, like the other process singletons (lib/server/services.ts).
+ * The registry and its metrics therefore live once per process (lib/process/singleton.ts).
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { singleton } from '@/lib/process/singleton';
 
 export type ModelName = 'sexism' | 'toxicity' | 'rules';
 
@@ -90,14 +90,10 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Vigil
   return m;
 }
 
-const KEY = Symbol.for('vigil.metrics');
-type GlobalWithMetrics = typeof globalThis & { [KEY]?: VigilMetrics };
 
 /** The process's metrics, created on first use. */
 export function metrics(): VigilMetrics {
-  const g = globalThis as GlobalWithMetrics;
-  g[KEY] ??= createMetrics({ defaultMetrics: true });
-  return g[KEY];
+  return singleton('metrics', () => createMetrics({ defaultMetrics: true }));
 }
 
 /**

@@ -7,5 +7,3 @@
 export function normaliseForHash(text: string): string {
   return text.normalize('NFKC').replace(/\s+/gu, ' ').trim();
 }
-
-export const TEXT_HASH_PATTERN = /^[0-9a-f]{64}$/;

@@ -1,19 +1,20 @@
 /**
  * The recorder's back-off: while the database fails, recording pauses for 30 s (one error line,
  * not one per request) and resumes by itself afterwards. The store is a fake behind
- * `reviewStore()`; time is Vitest's fake clock.
+ * the `ReviewQueue` seam; time is Vitest's fake clock.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ModerationResponse } from '@/lib/contracts/moderation';
+import type { ReviewQueue } from './record-for-review';
 
 vi.mock('server-only', () => ({}));
 
 const store = { record: vi.fn() };
 const openStore = vi.fn(async () => store);
-vi.mock('./review-service', () => ({ reviewStore: () => openStore() }));
+// The queue is the recorder's seam (lib/server/review-service.ts gives the real one).
+const queue = { store: () => openStore(), admit: async (_client: string, n: number) => n } as unknown as ReviewQueue;
 // Which verdicts need review is review-store.test.ts's subject; here every one does.
 vi.mock('./review-store', () => ({ needsReview: () => true }));
-vi.mock('./review-quota', () => ({ admitReviewItems: async (_client: string, n: number) => n }));
 
 const { recordForReview } = await import('./record-for-review');
 const { resetEnvForTests } = await import('@/lib/env');
@@ -27,7 +28,7 @@ const settle = () => new Promise((r) => setImmediate(r));
 
 async function recordAt(ms: number): Promise<void> {
   vi.setSystemTime(T0 + ms);
-  recordForReview(verdicts, context);
+  recordForReview(verdicts, context, queue);
   await settle();
 }
 
@@ -75,7 +76,7 @@ describe('recordForReview back-off', () => {
   it('never throws to the moderation answer, even when recording fails', async () => {
     store.record.mockRejectedValue(new Error('disk full'));
     vi.setSystemTime(T0 + 3_000_000);
-    expect(() => recordForReview(verdicts, context)).not.toThrow();
+    expect(() => recordForReview(verdicts, context, queue)).not.toThrow();
     await settle();
   });
 

@@ -12,9 +12,7 @@ import { logger } from '@/lib/observability/logger';
 import { errorForLog } from '@/lib/observability/redact';
 import { metrics } from '@/lib/observability/metrics';
 import type { ReviewSource } from '@/lib/contracts/reviews';
-import { needsReview } from './review-store';
-import { reviewStore } from './review-service';
-import { admitReviewItems } from './review-quota';
+import { needsReview, type ReviewStore } from './review-store';
 
 const BACKOFF_MS = 30_000;
 let pausedUntil = 0;
@@ -25,7 +23,13 @@ export interface RecordContext {
   source: ReviewSource;
 }
 
-export function recordForReview(results: readonly ModerationResponse[], context: RecordContext): void {
+/** Where recorded texts go: the process's review store and the per-client quota (lib/server). */
+export interface ReviewQueue {
+  store(): Promise<ReviewStore>;
+  admit(client: string, n: number): Promise<number>;
+}
+
+export function recordForReview(results: readonly ModerationResponse[], context: RecordContext, queue: ReviewQueue): void {
   try {
     const e = env();
     if (e.REVIEW_QUEUE === 'off') return;
@@ -33,10 +37,10 @@ export function recordForReview(results: readonly ModerationResponse[], context:
     if (Date.now() < pausedUntil) return;
     const pending = metrics().reviewPendingWrites;
     pending.inc();
-    const recorded = reviewStore().then(async (store) => {
+    const recorded = queue.store().then(async (store) => {
       const outcome = await store.record(results, new Date(), {
         source: context.source,
-        admit: (n) => admitReviewItems(context.client, n),
+        admit: (n) => queue.admit(context.client, n),
         maxItems: e.REVIEW_MAX_ITEMS,
       });
       // Counts only: the client address and the texts stay out of the log.

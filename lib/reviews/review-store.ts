@@ -15,7 +15,7 @@ import type { ModerationResponse } from '@/lib/contracts/moderation';
 import type { AuditEntry, DecisionRequest, ListReviewsQuery, ReviewItem, ReviewSource } from '@/lib/contracts/reviews';
 import type { Database } from '@/lib/db/open-database';
 import { reviewDecisions, reviewItems, type ReviewDecisionRow, type ReviewItemRow } from '@/lib/db/schema';
-import { brandError, hasErrorBrand } from '@/lib/http/error-brand';
+import { brandError, hasErrorBrand } from '@/lib/errors/error-brand';
 import { textHash } from './text-hash';
 
 export class ReviewNotFoundError extends Error {

@@ -18,37 +18,17 @@ import { env } from '@/lib/env';
 import type { ModerationResponse } from '@/lib/contracts/moderation';
 import type { DecodedImage } from '@/lib/faces/decode-image';
 import type { DetectedFace, FaceEngine } from '@/lib/faces/face-engine';
-import { brandError, hasErrorBrand } from '@/lib/http/error-brand';
-import { BUSY_RETRY_AFTER_S, ModelsUnavailableError } from '@/lib/http/v1-error';
+import { FaceModelsUnavailableError, InferenceBusyError, ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
 import type { WorkLimits } from '@/lib/moderation/bound-work';
 import type { ModelLoaders } from '@/lib/moderation/model-registry';
 import { RULES_VERSION, SEXISM_VERSION, TOXICITY_VERSION, type ToxicityScores } from '@/lib/moderation/types';
 import { logger } from '@/lib/observability/logger';
+import { dropSingleton, singleton } from '@/lib/process/singleton';
 import type { InferenceResult, InferenceTask, ModelTimes, WorkerModels } from './inference-protocol';
 
 /** Where scripts/build-workers.mjs writes the worker; the server runs from the project root. */
 export const WORKER_BUNDLE = path.join('.next', 'vigil-workers', 'inference-worker.mjs');
 
-export class InferenceBusyError extends Error {
-  constructor() {
-    super('The server is busy: every inference worker is working and the queue is full. Retry later.');
-    this.name = 'InferenceBusyError';
-    brandError(this, this.name);
-  }
-
-  static is(err: unknown): err is InferenceBusyError {
-    return hasErrorBrand(err, 'InferenceBusyError');
-  }
-}
-
-/** The face models could not be loaded in a worker (answered like face-services' 503). */
-export class WorkerFaceModelsError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'FaceServiceUnavailableError';
-    brandError(this, 'FaceServiceUnavailableError');
-  }
-}
 
 /** Until all three models load, moderation answers 503 and no threshold is read. */
 const UNKNOWN_THRESHOLDS: ToxicityScores = { overall: Number.NaN, insult: Number.NaN, threat: Number.NaN, identity_attack: Number.NaN, profanity: Number.NaN };
@@ -104,7 +84,7 @@ export function createInferencePool(filename: string, threads: number, maxQueue:
   function fail(result: Extract<InferenceResult, { ok: false }>): never {
     const { kind, message } = result.error;
     if (kind === 'models_unavailable') throw new ModelsUnavailableError(message);
-    if (kind === 'face_models_unavailable') throw new WorkerFaceModelsError(message);
+    if (kind === 'face_models_unavailable') throw new FaceModelsUnavailableError(message);
     throw new Error(message);
   }
 
@@ -172,13 +152,11 @@ export function createInferencePool(filename: string, threads: number, maxQueue:
   };
 }
 
-const KEY = Symbol.for('vigil.inference-pool');
-type GlobalWithPool = typeof globalThis & { [KEY]?: { pool: InferencePool | undefined } };
+const NAME = 'inference-pool';
 
 /** The process's pool (created on first use), or undefined when inference runs in this thread. */
 export function inferencePool(): InferencePool | undefined {
-  const g = globalThis as GlobalWithPool;
-  if (!g[KEY]) {
+  return singleton(NAME, () => {
     const e = env();
     const threads = e.INFERENCE_WORKERS ?? defaultWorkerCount();
     let pool: InferencePool | undefined;
@@ -190,15 +168,11 @@ export function inferencePool(): InferencePool | undefined {
       pool = createInferencePool(WORKER_BUNDLE, threads, e.INFERENCE_QUEUE_MAX);
       logger().info({ threads, maxQueue: e.INFERENCE_QUEUE_MAX }, 'inference pool started');
     }
-    g[KEY] = { pool };
-  }
-  return g[KEY].pool;
+    return pool;
+  });
 }
 
 /** Graceful shutdown and tests. */
 export async function closeInferencePool(): Promise<void> {
-  const g = globalThis as GlobalWithPool;
-  const pool = g[KEY]?.pool;
-  g[KEY] = undefined;
-  await pool?.close();
+  await dropSingleton<InferencePool | undefined>(NAME)?.close();
 }

@@ -7,27 +7,19 @@
  */
 import { ModelRegistry } from '@/lib/moderation/model-registry';
 import { moderate } from '@/lib/moderation/moderate';
-import { ModelsUnavailableError } from '@/lib/http/v1-error';
+import { ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
 import { createFaceEngine } from '@/lib/faces/detect-faces';
 import type { FaceEngine } from '@/lib/faces/face-engine';
 import { loadFaceModels } from '@/lib/faces/load-face-models';
+import { cachedPromise } from '@/lib/process/cached-promise';
 import { defaultModelLoaders } from './model-loaders';
 import type { InferenceResult, InferenceTask, ModelTimes, WorkerModels } from './inference-protocol';
 
 let registry: ModelRegistry | undefined;
-let faces: Promise<FaceEngine> | undefined;
-
-function faceEngine(): Promise<FaceEngine> {
-  if (!faces) {
-    const loading = loadFaceModels().then(createFaceEngine);
-    faces = loading;
-    // A failed load is forgotten, so the next task retries (as face-services.ts does).
-    loading.catch(() => {
-      if (faces === loading) faces = undefined;
-    });
-  }
-  return faces;
-}
+// One module instance per worker thread (its own bundle): a plain cached promise, no globalThis.
+// A failed load is forgotten, so the next task retries.
+const faces = cachedPromise<FaceEngine>(() => loadFaceModels().then(createFaceEngine));
+const faceEngine = () => faces.get();
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500);
 

@@ -5,16 +5,18 @@
  * over on globalThis under a well-known symbol.
  */
 import 'server-only';
-import { disposeFaceServices } from './face-services';
-import { closeInferencePool } from './inference-pool';
-import { disposeReviewService } from '@/lib/reviews/review-service';
 import { logger } from '@/lib/observability/logger';
+import { closeDatabase } from './database';
+import { disposeFaceModels } from './face-models';
+import { closeInferencePool } from './inference-pool';
+import { disposeReviewService } from './review-service';
 
 export const SHUTDOWN_HOOK = Symbol.for('vigil.shutdown');
 
 export async function closeServerResources(): Promise<void> {
   disposeReviewService();
-  await disposeFaceServices();
+  await closeDatabase();
+  await disposeFaceModels();
   await closeInferencePool();
   logger().info('database closed');
 }

@@ -1,15 +1,19 @@
-import { describe, expect, it } from 'vitest';
-import { ApiV1Error } from '@/lib/http/api-v1-error';
+import { describe, expect, it, vi } from 'vitest';
+import { DomainError } from '@/lib/errors/domain-error';
+import { apiV1Status } from '@/lib/http/api-v1-status';
 import { MAX_METADATA_DEPTH } from '@/lib/contracts/persons';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
 import { parseMetadata, updatePersonRequest } from './person-requests';
+
+// The handlers import the composition root (lib/server), which is marked server-only.
+vi.mock('server-only', () => ({}));
 
 const code = (f: () => unknown) => {
   try {
     f();
     return 'ok';
   } catch (err) {
-    return ApiV1Error.is(err) ? `${err.status} ${err.code}` : String(err);
+    return DomainError.is(err) ? `${apiV1Status(err.code)} ${err.code}` : String(err);
   }
 };
 
@@ -36,7 +40,7 @@ describe('PATCH /api/v1/persons/{id} validates with updatePersonSchema once', ()
       await updatePersonRequest({ request, params: { person_id: '00000000-0000-4000-8000-000000000000' } } as unknown as ApiV1Context);
       return 'ok';
     } catch (err) {
-      return ApiV1Error.is(err) ? `${err.status} ${err.code} ${err.message}` : String(err);
+      return DomainError.is(err) ? `${apiV1Status(err.code)} ${err.code} ${err.message}` : String(err);
     }
   };
 

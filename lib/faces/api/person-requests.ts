@@ -12,11 +12,14 @@ import {
   registerFieldsSchema,
   updatePersonSchema,
 } from '@/lib/contracts/persons';
+import { faceErrors } from '@/lib/errors/domain-error';
 import { ApiV1Error, apiV1Errors } from '@/lib/http/api-v1-error';
 import { apiV1ValidationError } from '@/lib/http/zod-issue-to-api-v1';
 import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
 import { readMultipart, type MultipartForm } from '@/lib/http/read-multipart';
+import { env } from '@/lib/env';
+import { memoryBank } from '@/lib/server/memory-bank';
 import { addFace } from '../add-face';
 import { deleteFace } from '../delete-face';
 import { listFaces } from '../list-faces';
@@ -30,7 +33,7 @@ import { updatePerson } from '../update-person';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_JSON_BODY_BYTES = 64 * 1024;
 
-const invalidMetadata = (problem: string) => new ApiV1Error(400, 'INVALID_METADATA', `Field 'metadata': ${problem}.`);
+const invalidMetadata = (problem: string) => new ApiV1Error('INVALID_METADATA', `Field 'metadata': ${problem}.`);
 
 /** The multipart `metadata` field: JSON text, checked by metadataSchema (the same rules as PATCH). */
 export function parseMetadata(raw: string | undefined, truncated: boolean): Record<string, unknown> {
@@ -51,7 +54,7 @@ export function parseMetadata(raw: string | undefined, truncated: boolean): Reco
 
 async function readImageForm(ctx: ApiV1Context): Promise<{ form: MultipartForm; image: Buffer }> {
   const form = await readMultipart(ctx.request, {
-    maxFileBytes: ctx.config.FACE_MAX_IMAGE_BYTES,
+    maxFileBytes: env().FACE_MAX_IMAGE_BYTES,
     maxFieldBytes: MAX_METADATA_BYTES + 1,
     fileFields: ['image'],
   });
@@ -60,13 +63,13 @@ async function readImageForm(ctx: ApiV1Context): Promise<{ form: MultipartForm; 
     if (form.fields.has('image')) throw apiV1Errors.validation('image', 'must be a file part, not a text field');
     throw apiV1Errors.validation('image', 'required');
   }
-  if (image.bytes.length === 0) throw apiV1Errors.invalidImage('the file is empty');
+  if (image.bytes.length === 0) throw faceErrors.invalidImage('the file is empty');
   return { form, image: image.bytes };
 }
 
 function personId(ctx: ApiV1Context): string {
   const id = ctx.params.person_id ?? '';
-  if (!UUID.test(id)) throw apiV1Errors.personNotFound(id);
+  if (!UUID.test(id)) throw faceErrors.personNotFound(id);
   return id.toLowerCase();
 }
 
@@ -78,7 +81,7 @@ export async function registerRequest(ctx: ApiV1Context) {
   const fields = registerFieldsSchema.safeParse(Object.fromEntries(form.fields));
   if (!fields.success) throw apiV1ValidationError(fields.error, 'name');
   const metadata = parseMetadata(form.fields.get('metadata'), form.truncatedFields.has('metadata'));
-  return registerPerson(await ctx.bank(), {
+  return registerPerson(await memoryBank(), {
     name: fields.data.name,
     relationship: fields.data.relationship,
     metadata,
@@ -92,34 +95,34 @@ export async function addFaceRequest(ctx: ApiV1Context) {
   const { form, image } = await readImageForm(ctx);
   const fields = addFaceFieldsSchema.safeParse(Object.fromEntries(form.fields));
   if (!fields.success) throw apiV1ValidationError(fields.error, 'confirm_mismatch');
-  return addFace(await ctx.bank(), id, image, { confirmMismatch: fields.data.confirm_mismatch });
+  return addFace(await memoryBank(), id, image, { confirmMismatch: fields.data.confirm_mismatch });
 }
 
 export async function listFacesRequest(ctx: ApiV1Context) {
-  return listFaces(await ctx.bank(), personId(ctx));
+  return listFaces(await memoryBank(), personId(ctx));
 }
 
 export async function deleteFaceRequest(ctx: ApiV1Context) {
   const id = personId(ctx);
   const faceId = ctx.params.face_id ?? '';
-  if (!UUID.test(faceId)) throw apiV1Errors.faceNotFound(id, faceId);
-  return deleteFace(await ctx.bank(), id, faceId.toLowerCase());
+  if (!UUID.test(faceId)) throw faceErrors.faceNotFound(id, faceId);
+  return deleteFace(await memoryBank(), id, faceId.toLowerCase());
 }
 
 export async function recognizeRequest(ctx: ApiV1Context) {
   const { image } = await readImageForm(ctx);
-  return recognizeFaces(await ctx.bank(), image);
+  return recognizeFaces(await memoryBank(), image);
 }
 
 export async function listPersonsRequest(ctx: ApiV1Context) {
   const url = new URL(ctx.request.url);
   const query = listPersonsQuerySchema.safeParse(Object.fromEntries(url.searchParams));
   if (!query.success) throw apiV1ValidationError(query.error, 'limit');
-  return listPersons(await ctx.bank(), query.data.limit, query.data.offset);
+  return listPersons(await memoryBank(), query.data.limit, query.data.offset);
 }
 
 export async function getPersonRequest(ctx: ApiV1Context) {
-  return getPerson(await ctx.bank(), personId(ctx));
+  return getPerson(await memoryBank(), personId(ctx));
 }
 
 export async function updatePersonRequest(ctx: ApiV1Context) {
@@ -132,9 +135,9 @@ export async function updatePersonRequest(ctx: ApiV1Context) {
     if (metadataIssue) throw invalidMetadata(metadataIssue.message);
     throw apiV1ValidationError(patch.error, 'body');
   }
-  return updatePerson(await ctx.bank(), id, patch.data);
+  return updatePerson(await memoryBank(), id, patch.data);
 }
 
 export async function deletePersonRequest(ctx: ApiV1Context) {
-  return deletePerson(await ctx.bank(), personId(ctx));
+  return deletePerson(await memoryBank(), personId(ctx));
 }

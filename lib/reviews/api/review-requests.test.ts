@@ -3,7 +3,8 @@
  * type. Validation fails before the store is reached, so the context needs only the request.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { ApiV1Error } from '@/lib/http/api-v1-error';
+import { DomainError } from '@/lib/errors/domain-error';
+import { apiV1Status } from '@/lib/http/api-v1-status';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
 
 // 'server-only' throws outside Next's server build; this module is server code run directly.
@@ -15,7 +16,7 @@ const answer = async (f: () => Promise<unknown>) => {
     await f();
     return 'ok';
   } catch (err) {
-    return ApiV1Error.is(err) ? `${err.status} ${err.code} ${err.message}` : String(err);
+    return DomainError.is(err) ? `${apiV1Status(err.code)} ${err.code} ${err.message}` : String(err);
   }
 };
 const decide = (body: unknown) =>

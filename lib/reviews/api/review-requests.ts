@@ -21,10 +21,11 @@ import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
 import { auditToCsv } from '../audit-csv';
 import { moderate } from '@/lib/moderation/moderate';
-import { ModelsUnavailableError } from '@/lib/http/v1-error';
-import { services } from '@/lib/server/services';
+import { ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
+import { inferencePool } from '@/lib/server/inference-pool';
+import { moderationModels } from '@/lib/server/moderation-models';
 import { InvalidCursorError, ReviewNotFoundError, UndoNotPossibleError } from '../review-store';
-import { reviewStore } from '../review-service';
+import { reviewStore } from '@/lib/server/review-service';
 import { moderatorOf } from '../moderator-identity';
 
 const MAX_JSON_BODY_BYTES = 16 * 1024;
@@ -60,7 +61,7 @@ export async function decideReviewRequest({ request, params, principal }: ApiV1C
   try {
     return await store.decide(id, { ...parsed.data, moderator: moderatorOf(principal, parsed.data.moderator) });
   } catch (err) {
-    if (ReviewNotFoundError.is(err)) throw new ApiV1Error(404, 'NOT_FOUND', err.message);
+    if (ReviewNotFoundError.is(err)) throw new ApiV1Error('NOT_FOUND', err.message);
     throw err;
   }
 }
@@ -72,8 +73,8 @@ export async function undoReviewRequest({ params, principal }: ApiV1Context): Pr
   try {
     return await store.undo(id, moderatorOf(principal, DEFAULT_MODERATOR), env().REVIEW_UNDO_SECONDS);
   } catch (err) {
-    if (ReviewNotFoundError.is(err)) throw new ApiV1Error(404, 'NOT_FOUND', err.message);
-    if (UndoNotPossibleError.is(err)) throw new ApiV1Error(409, 'UNDO_NOT_POSSIBLE', err.message);
+    if (ReviewNotFoundError.is(err)) throw new ApiV1Error('NOT_FOUND', err.message);
+    if (UndoNotPossibleError.is(err)) throw new ApiV1Error('UNDO_NOT_POSSIBLE', err.message);
     throw err;
   }
 }
@@ -85,19 +86,19 @@ export async function undoReviewRequest({ params, principal }: ApiV1Context): Pr
 export async function explainReviewRequest({ params }: ApiV1Context): Promise<ReviewExplanation> {
   const id = params.review_id ?? '';
   const item = await (await reviewStore()).get(id);
-  if (!item) throw new ApiV1Error(404, 'NOT_FOUND', `No review item with id ${id}.`);
-  if (item.text === null) throw new ApiV1Error(404, 'NOT_FOUND', `The text of review item ${id} was deleted (retention).`);
+  if (!item) throw new ApiV1Error('NOT_FOUND', `No review item with id ${id}.`);
+  if (item.text === null) throw new ApiV1Error('NOT_FOUND', `The text of review item ${id} was deleted (retention).`);
   let models;
   try {
-    models = await services().registry.models();
+    models = await moderationModels().models();
   } catch (err) {
     if (ModelsUnavailableError.is(err)) {
-      throw new ApiV1Error(503, 'SERVICE_UNAVAILABLE', 'The moderation models are not loaded; retry later.', { 'Retry-After': '30' });
+      throw new ApiV1Error('SERVICE_UNAVAILABLE', 'The moderation models are not loaded; retry later.', { headers: { 'Retry-After': '30' } });
     }
     throw err;
   }
   // With the inference pool the request thread holds no models (lib/server/inference-pool.ts).
-  const inference = services().inference;
+  const inference = inferencePool();
   const [result] = inference ? (await inference.moderate([item.text], { explain: true })).results : await moderate(models, [item.text], { explain: true });
   return { review_id: item.review_id, explanations: result!.explanations! };
 }

@@ -4,15 +4,15 @@
  * bound the work one request can ask for. Answers carry IETF `RateLimit-*` headers.
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { clientAddress, type TrustProxy } from './trust-proxy';
-import { V1Error } from './v1-error';
+import { RateLimitedError } from '@/lib/errors/domain-error';
+import { clientAddress, type TrustProxy } from '@/lib/net/trust-proxy';
 
 export interface RateLimitDecision {
   headers: Record<string, string>;
 }
 
 export interface RateLimiter {
-  /** Spend one point for `key`; throws a 429 V1Error when the budget is spent. */
+  /** Spend one point for `key`; throws RateLimitedError (answered 429 by each API family) when the budget is spent. */
   consume(key: string): Promise<RateLimitDecision>;
 }
 
@@ -44,6 +44,14 @@ export interface RateLimiterOptions {
   keyPrefix?: string;
 }
 
+/**
+ * Whether `x` is a limiter's refusal. Not `instanceof RateLimiterRes`: a counter made in one Next.js
+ * bundle (the process singletons of lib/server/limiters.ts) rejects with that bundle's class.
+ */
+export function isRateLimiterRes(x: unknown): x is RateLimiterRes {
+  return typeof x === 'object' && x !== null && typeof (x as RateLimiterRes).consumedPoints === 'number' && typeof (x as RateLimiterRes).msBeforeNext === 'number';
+}
+
 export function createRateLimiter(perMinute: number, options: RateLimiterOptions = {}): RateLimiter {
   if (perMinute <= 0) return { consume: async () => ({ headers: {} }) };
   const budget = { points: perMinute, duration: 60, keyPrefix: options.keyPrefix ?? 'rl' };
@@ -53,10 +61,9 @@ export function createRateLimiter(perMinute: number, options: RateLimiterOptions
       try {
         return { headers: headersFor(perMinute, await limiter.consume(key, 1)) };
       } catch (rejection) {
-        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        if (!isRateLimiterRes(rejection)) throw rejection;
         const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-        throw new V1Error(
-          429,
+        throw new RateLimitedError(
           `Rate limit exceeded: ${perMinute} moderation requests per minute. Retry in ${retryAfter} s.`,
           { ...headersFor(perMinute, rejection), 'Retry-After': String(retryAfter) },
         );
@@ -65,7 +72,7 @@ export function createRateLimiter(perMinute: number, options: RateLimiterOptions
   };
 }
 
-export { CLIENT_IP_HEADER } from './trust-proxy';
+export { CLIENT_IP_HEADER } from '@/lib/net/trust-proxy';
 
 /** The key a client's budgets are counted under: its address per TRUST_PROXY (trust-proxy.ts). */
 export function clientKey(request: Request, trust: TrustProxy): string {

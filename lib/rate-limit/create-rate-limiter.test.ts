@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { clientKey, createRateLimiter, CLIENT_IP_HEADER } from './rate-limit';
-import { parseTrustProxy } from './trust-proxy';
-import { V1Error } from './v1-error';
+import { RateLimitedError } from '@/lib/errors/domain-error';
+import { parseTrustProxy } from '@/lib/net/trust-proxy';
+import { clientKey, createRateLimiter, CLIENT_IP_HEADER } from './create-rate-limiter';
 
 describe('createRateLimiter', () => {
   it('allows the budget, then answers 429 with Retry-After and RateLimit headers', async () => {
@@ -11,10 +11,10 @@ describe('createRateLimiter', () => {
     expect(first.headers['RateLimit-Remaining']).toBe('1');
     await limiter.consume('a');
     const err = await limiter.consume('a').catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(V1Error);
-    const v1 = err as V1Error;
-    expect(v1.status).toBe(429);
-    expect(typeof v1.detail).toBe('string');
+    expect(RateLimitedError.is(err)).toBe(true);
+    const v1 = err as RateLimitedError;
+    expect(v1.code).toBe('RATE_LIMITED');
+    expect(v1.message).toMatch(/^Rate limit exceeded: 2 moderation requests per minute/);
     expect(Number(v1.headers['Retry-After'])).toBeGreaterThan(0);
     expect(v1.headers['RateLimit-Remaining']).toBe('0');
     await expect(limiter.consume('b')).resolves.toBeDefined(); // budgets are per client

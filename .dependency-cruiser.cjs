@@ -1,0 +1,28 @@
+/**
+ * Layers go one way (docs/decisions/090-one-way-layers.md): no two folders under lib/ may import
+ * each other, directly or through others. Run by `npm run check:cycles` and scripts/test.sh.
+ * Type-only imports count too: a cycle of types is still a cycle of knowledge.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-folder-cycle',
+      comment: 'A folder under lib/ reaches itself through its imports: move the shared code down a layer.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^lib/' },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Tests may reach across layers (an integration test drives several); the layering is of the code they test.
+    exclude: { path: ['(^|/)(node_modules|\\.next)/', '\\.test\\.ts$'] },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.tsx', '.mts', '.d.mts', '.mjs', '.js', '.json'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
+  },
+};

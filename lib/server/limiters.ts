@@ -1,0 +1,58 @@
+/**
+ * Every per-client budget of the process, created once (docs/decisions/091-composition-root.md):
+ * moderation (RATE_LIMIT_PER_MINUTE), faces (FACE_RATE_LIMIT_PER_MINUTE), sign-in (10 a minute),
+ * wrong Bearer keys (10 a minute, counted in this process) and the review quota
+ * (REVIEW_QUOTA_PER_HOUR). With PostgreSQL/Neon their counters live in the database, so a budget
+ * holds across a load-balanced fleet; PGlite is one process and keeps in-memory counters.
+ */
+import 'server-only';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { env } from '@/lib/env';
+import { chooseDriver } from '@/lib/db/open-database';
+import { databaseRateLimitStore } from '@/lib/db/rate-limit-store';
+import { singleton } from '@/lib/process/singleton';
+import { createRateLimiter, type RateLimitCounter, type RateLimiter, type RateLimitStore } from '@/lib/rate-limit/create-rate-limiter';
+import { admitFromCounter } from '@/lib/reviews/review-quota';
+import { database } from './database';
+
+const SIGN_IN_ATTEMPTS_PER_MINUTE = 10;
+export const FAILED_KEYS_PER_MINUTE = 10;
+const HOUR_S = 3600;
+
+interface Limiters {
+  moderation: RateLimiter;
+  faces: RateLimiter;
+  signIn: RateLimiter;
+  failedKeys: RateLimiterMemory;
+  /** Undefined when REVIEW_QUOTA_PER_HOUR is 0 (no quota). */
+  reviewQuota?: RateLimitCounter;
+}
+
+/**
+ * Where rate-limit counters live: the database with PostgreSQL/Neon (opened lazily: moderation
+ * must not wait for it), this process's memory with PGlite.
+ */
+export function rateLimitStore(): RateLimitStore | undefined {
+  return chooseDriver(env()) === 'pglite' ? undefined : databaseRateLimitStore(database);
+}
+
+export function limiters(): Limiters {
+  return singleton('limiters', () => {
+    const e = env();
+    const store = rateLimitStore();
+    const quota = { points: e.REVIEW_QUOTA_PER_HOUR, duration: HOUR_S, keyPrefix: 'review-quota' };
+    return {
+      moderation: createRateLimiter(e.RATE_LIMIT_PER_MINUTE, { keyPrefix: 'moderation', store }),
+      faces: createRateLimiter(e.FACE_RATE_LIMIT_PER_MINUTE, { keyPrefix: 'faces', store }),
+      signIn: createRateLimiter(SIGN_IN_ATTEMPTS_PER_MINUTE, { keyPrefix: 'sign-in', store }),
+      failedKeys: new RateLimiterMemory({ points: FAILED_KEYS_PER_MINUTE, duration: 60, keyPrefix: 'failed-keys' }),
+      reviewQuota: e.REVIEW_QUOTA_PER_HOUR > 0 ? (store?.counter(quota) ?? new RateLimiterMemory(quota)) : undefined,
+    };
+  });
+}
+
+/** How many of `n` new review items `client` may still store this hour. */
+export function admitReviewItems(client: string, n: number): Promise<number> {
+  const counter = limiters().reviewQuota;
+  return counter ? admitFromCounter(counter, env().REVIEW_QUOTA_PER_HOUR, client, n) : Promise.resolve(n);
+}
