@@ -9,6 +9,12 @@ bash scripts/setup.sh chromium ffmpeg postgresql-15
 echo "== typecheck"
 npx tsc --noEmit
 
+echo "== lint and format check (Biome)"
+npm run lint
+
+echo "== dead code (knip)"
+npm run knip
+
 echo "== unit tests"
 npx vitest run
 

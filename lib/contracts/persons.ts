@@ -40,7 +40,7 @@ export const MAX_METADATA_BYTES = 16 * 1024;
 
 /**
  * Machine-readable facts behind a 409 on the memory bank, so a page can name the person and
- * offer the next step without parsing `message` (docs/decisions/061-face-conflict-details.md).
+ * offer the next step without parsing `message` (docs/decisions/061-face-listing-and-conflict-details.md).
  */
 export const apiErrorDetailsSchema = z.object({
   person_id: z.uuid().describe('FACE_ALREADY_REGISTERED: the person the face matches; FACE_MISMATCH, LAST_FACE: the person addressed.'),
@@ -76,9 +76,6 @@ export const metadataSchema = z
  */
 export const isStorableText = (s: string) => !s.includes('\u0000') && s.isWellFormed();
 export const UNSTORABLE_TEXT_MESSAGE = 'must not contain NUL (U+0000) characters or unpaired surrogates';
-/** The earlier names of isStorableText / UNSTORABLE_TEXT_MESSAGE (the review contracts use them). */
-export const hasNoNul = isStorableText;
-export const NO_NUL_MESSAGE = UNSTORABLE_TEXT_MESSAGE;
 
 export const nameSchema = z
   .string()
@@ -178,7 +175,6 @@ export const storedFaceSchema = z.object({
   outlier: z.boolean().describe('nearest_distance > FACE_MISMATCH_DISTANCE: this face looks like someone else.'),
   mismatch_confirmed: z.boolean().describe('Added with confirm_mismatch=true over a FACE_MISMATCH refusal.'),
 });
-export type StoredFace = z.infer<typeof storedFaceSchema>;
 export const faceListSchema = z.object({
   person_id: z.uuid(),
   name: z.string(),

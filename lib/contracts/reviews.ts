@@ -8,7 +8,7 @@ import { z } from 'zod';
 import './zod-config';
 import { SEVERITIES } from '@/lib/moderation/types';
 import { explanationsSchema, PRIMARY_ISSUES, SUMMARIES } from './moderation';
-import { envelopeSchema, errorEnvelopeSchema, hasNoNul, NO_NUL_MESSAGE } from './persons';
+import { envelopeSchema, errorEnvelopeSchema, isStorableText, UNSTORABLE_TEXT_MESSAGE } from './persons';
 import { TEXT_HASH_PATTERN } from '@/lib/reviews/normalise-text';
 
 export { PRIMARY_ISSUES, SEVERITIES, SUMMARIES };
@@ -19,9 +19,7 @@ export const DECISIONS = ['confirm', 'overturn'] as const;
 export const AUDIT_ACTIONS = [...DECISIONS, 'undo'] as const;
 /** The endpoints that feed the queue. */
 export const REVIEW_SOURCES = ['text', 'batch'] as const;
-export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 export type Decision = (typeof DECISIONS)[number];
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export type ReviewSource = (typeof REVIEW_SOURCES)[number];
 export const MAX_SEARCH_CHARS = 200;
 
@@ -55,7 +53,7 @@ export const listReviewsQuerySchema = z.object({
   primary_issue: z.enum(PRIMARY_ISSUES).optional(),
   severity: z.enum(SEVERITIES).optional(),
   source: z.enum(REVIEW_SOURCES).optional(),
-  q: z.string().refine(hasNoNul, NO_NUL_MESSAGE).trim().max(MAX_SEARCH_CHARS).optional(),
+  q: z.string().refine(isStorableText, UNSTORABLE_TEXT_MESSAGE).trim().max(MAX_SEARCH_CHARS).optional(),
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
   cursor: z.string().max(200).optional(),
@@ -78,7 +76,7 @@ export const decisionRequestSchema = z
     decision: z.enum(DECISIONS).describe('`confirm`: harmful as flagged; `overturn`: a false positive.'),
     moderator: z
       .string()
-      .refine(hasNoNul, NO_NUL_MESSAGE)
+      .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
       .trim()
       .min(1, 'must not be empty')
       .max(MAX_MODERATOR_CHARS)
@@ -86,10 +84,10 @@ export const decisionRequestSchema = z
       .describe(
         'Who decided, when API_KEYS is unset. With API_KEYS the server records the signed-in key (`key:<key id>`) and ignores this field.',
       ),
-    note: z.string().refine(hasNoNul, NO_NUL_MESSAGE).trim().max(MAX_NOTE_CHARS).default(''),
+    note: z.string().refine(isStorableText, UNSTORABLE_TEXT_MESSAGE).trim().max(MAX_NOTE_CHARS).default(''),
     client_decision_id: z
       .string()
-      .refine(hasNoNul, NO_NUL_MESSAGE)
+      .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
       .trim()
       .min(8)
       .max(100)

@@ -35,8 +35,3 @@ export async function admitReviewItems(client: string, n: number): Promise<numbe
     return Math.max(0, Math.min(n, perHour - (rejection.consumedPoints - n)));
   }
 }
-
-/** Tests. */
-export function resetReviewQuota(): void {
-  (globalThis as GlobalWithQuota)[KEY] = undefined;
-}

@@ -7,8 +7,8 @@ import type { z } from 'zod';
 import {
   MAX_METADATA_BYTES,
   addFaceFieldsSchema,
-  NO_NUL_MESSAGE,
-  hasNoNul,
+  UNSTORABLE_TEXT_MESSAGE,
+  isStorableText,
   listPersonsQuerySchema,
   registerFieldsSchema,
   updatePersonSchema,
@@ -66,11 +66,11 @@ function metadataProblem(root: unknown): string | undefined {
   while (stack.length > 0) {
     const [value, depth] = stack.pop()!;
     if (typeof value === 'string') {
-      if (!hasNoNul(value)) return NO_NUL_MESSAGE;
+      if (!isStorableText(value)) return UNSTORABLE_TEXT_MESSAGE;
     } else if (value !== null && typeof value === 'object') {
       if (depth > MAX_METADATA_DEPTH) return `must not be nested more than ${MAX_METADATA_DEPTH} levels deep`;
       for (const [k, v] of Object.entries(value)) {
-        if (!hasNoNul(k)) return NO_NUL_MESSAGE;
+        if (!isStorableText(k)) return UNSTORABLE_TEXT_MESSAGE;
         stack.push([v, depth + 1]);
       }
     }
