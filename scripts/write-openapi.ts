@@ -6,5 +6,5 @@ import { buildOpenApiDocument } from '@/lib/contracts/openapi';
 
 const e = loadEnv();
 const doc = buildOpenApiDocument({ maxTextChars: e.MAX_TEXT_CHARS, maxBatchItems: e.MAX_BATCH_ITEMS }, API_VERSION);
-writeFileSync('docs/openapi.json', JSON.stringify(doc, null, 2) + '\n');
+writeFileSync('docs/openapi.json', `${JSON.stringify(doc, null, 2)}\n`);
 console.log(`docs/openapi.json: ${Object.keys(doc.paths ?? {}).length} paths`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiV1Error } from '@/lib/http/api-v1-error';
+import type { ApiV1Error } from '@/lib/http/api-v1-error';
 import type { DetectedFace } from './face-engine';
 import { selectRegistrationFace } from './select-face';
 

@@ -19,7 +19,7 @@ import type { ModerationResponse } from '@/lib/contracts/moderation';
 import type { DecodedImage } from '@/lib/faces/decode-image';
 import type { DetectedFace, FaceEngine } from '@/lib/faces/face-engine';
 import { brandError, hasErrorBrand } from '@/lib/http/error-brand';
-import { BUSY_RETRY_AFTER_S, ModelsUnavailableError } from '@/lib/http/v1-error';
+import { ModelsUnavailableError } from '@/lib/http/v1-error';
 import type { WorkLimits } from '@/lib/moderation/bound-work';
 import { logger } from '@/lib/observability/logger';
 import type { InferenceResult, InferenceTask, ModelTimes } from './inference-protocol';

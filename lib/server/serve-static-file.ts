@@ -10,7 +10,7 @@
  */
 import 'server-only';
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, type Stats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 
 export const CACHE_CONTROL = 'public, max-age=86400';
@@ -66,7 +66,7 @@ const notFound = () =>
 
 /** Respond with `file` (an absolute path chosen by the caller from an allow-list). */
 export async function serveStaticFile(request: Request, file: string): Promise<Response> {
-  let info;
+  let info: Stats;
   try {
     info = await stat(file);
   } catch {

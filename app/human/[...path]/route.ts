@@ -11,6 +11,7 @@
  * leaving /register while the models load must not be able to stop the server.
  */
 import { createHash } from 'node:crypto';
+import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CACHE_CONTROL, ifNoneMatchHits } from '@/lib/server/serve-static-file';
@@ -44,7 +45,7 @@ const TYPES: Record<string, string> = {
 const cache = new Map<string, { version: string; body: Buffer; etag: string }>();
 
 async function load(file: string): Promise<{ body: Buffer; etag: string } | undefined> {
-  let info;
+  let info: Stats;
   try {
     info = await stat(file);
   } catch {

@@ -6,7 +6,7 @@
 import 'server-only';
 import type { SessionStatus } from '@/lib/contracts/session';
 import { signInRequestSchema } from '@/lib/contracts/session';
-import { ApiV1Error, apiV1Errors } from '@/lib/http/api-v1-error';
+import { apiV1Errors } from '@/lib/http/api-v1-error';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
 import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import { consumeSignInBudget } from '@/lib/http/face-rate-limit';

@@ -21,6 +21,7 @@ import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
 import { auditToCsv } from '../audit-csv';
 import { moderate } from '@/lib/moderation/moderate';
+import type { LoadedModels } from '@/lib/moderation/model-registry';
 import { ModelsUnavailableError } from '@/lib/http/v1-error';
 import { services } from '@/lib/server/services';
 import { InvalidCursorError, ReviewNotFoundError, UndoNotPossibleError } from '../review-store';
@@ -95,7 +96,7 @@ export async function explainReviewRequest({ params }: ApiV1Context): Promise<Re
   const item = await (await reviewStore()).get(id);
   if (!item) throw new ApiV1Error(404, 'NOT_FOUND', `No review item with id ${id}.`);
   if (item.text === null) throw new ApiV1Error(404, 'NOT_FOUND', `The text of review item ${id} was deleted (retention).`);
-  let models;
+  let models: LoadedModels;
   try {
     models = await services().registry.models();
   } catch (err) {
