@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { loadEnv } from './env';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { env, loadEnv, resetEnvForTests } from './env';
 
 describe('security and observability configuration', () => {
   it('defaults: no keys, anonymous off, face limit 60, 12 h sessions, info logs', () => {
@@ -23,5 +23,22 @@ describe('security and observability configuration', () => {
     expect(() => loadEnv({ METRICS_TOKEN: 'x' })).toThrow(/METRICS_TOKEN/);
     expect(() => loadEnv({ FACE_RATE_LIMIT_PER_MINUTE: '-1' })).toThrow(/FACE_RATE_LIMIT_PER_MINUTE/);
     expect(() => loadEnv({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
+  });
+});
+
+describe('env()', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    resetEnvForTests();
+  });
+
+  it('reads process.env once; resetEnvForTests() makes the next call read it again', () => {
+    vi.stubEnv('MAX_TEXT_CHARS', '123');
+    resetEnvForTests();
+    expect(env().MAX_TEXT_CHARS).toBe(123);
+    vi.stubEnv('MAX_TEXT_CHARS', '456');
+    expect(env().MAX_TEXT_CHARS).toBe(123);
+    resetEnvForTests();
+    expect(env().MAX_TEXT_CHARS).toBe(456);
   });
 });

@@ -85,5 +85,5 @@ const report = {
   flagged_means: 'ensemble.summary != likely_safe',
   sets: [await rates('edos_dev (sexist vs not sexist)', edosDev, 'sexism'), await rates('toxicity_val (overall toxic vs not)', toxicityVal)],
 };
-writeFileSync('docs/ensemble-metrics.json', JSON.stringify(report, null, 2) + '\n');
+writeFileSync('docs/ensemble-metrics.json', `${JSON.stringify(report, null, 2)}\n`);
 await models.toxicity.dispose?.();

@@ -128,7 +128,10 @@ async function main() {
     let seq = 0;
     const pick = (): Kind => {
       let r = Math.random();
-      for (const [k, w] of MIX) if ((r -= w) < 0) return k;
+      for (const [k, w] of MIX) {
+        r -= w;
+        if (r < 0) return k;
+      }
       return 'text';
     };
     async function one(kind: Kind) {

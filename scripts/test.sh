@@ -12,6 +12,12 @@ npx tsc --noEmit
 echo "== layers: no import cycle between folders of lib/"
 npm run --silent check:cycles
 
+echo "== lint and format check (Biome)"
+npm run lint
+
+echo "== dead code (knip)"
+npm run knip
+
 echo "== unit tests (with the schema.ts/migrations and docs/openapi.json checks)"
 npx vitest run
 

@@ -46,6 +46,7 @@ export function ErrorNotice({
       {items && items.length > 0 && (
         <ul data-testid="error-items">
           {items.map((item, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: labels may repeat and the items never move; the list is replaced whole.
             <li key={`${item.label}-${i}`}>
               <strong>{item.label}</strong>: {item.error.summary}
               <Details error={item.error} />

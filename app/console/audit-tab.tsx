@@ -11,6 +11,7 @@ export function AuditTab({ active, version }: { active: boolean; version: number
   const [error, setError] = useState<unknown>();
   const [reload, setReload] = useState(0);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version (a decision elsewhere) and reload (the Reload button) are refetch triggers.
   useEffect(() => {
     if (!active) return;
     let live = true;

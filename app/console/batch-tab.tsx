@@ -195,6 +195,7 @@ export function BatchTab() {
                     <label htmlFor="batch-column">Column to moderate</label>
                     <select id="batch-column" data-testid="batch-column" value={column} disabled={running} onChange={(e) => setColumn(Number(e.target.value))}>
                       {columns.map((c, j) => (
+                        // biome-ignore lint/suspicious/noArrayIndexKey: the column number is the option's value, its identity; names may repeat.
                         <option key={j} value={j}>
                           {c}
                           {sourceRows[0]?.cells[j] ? ` (e.g. “${sourceRows[0].cells[j]!.slice(0, 30)}”)` : ''}

@@ -23,6 +23,7 @@ export function ErrorAlert({ error, message, lines, testId = 'error-alert', tone
       {lines && lines.length > 0 && (
         <ul data-testid={`${testId}-lines`} style={{ margin: '0.25rem 0 0', paddingLeft: '1.25rem' }}>
           {lines.map((l, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: lines of one message may repeat and never move; the list is replaced whole.
             <li key={i}>{l}</li>
           ))}
         </ul>

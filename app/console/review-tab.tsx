@@ -286,6 +286,7 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
   }
 
   // Keyboard shortcuts, listed in the dialog that `?` opens. Typing in a field never triggers them.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: decide, undoLast and toggleSelected are new every render; the list names the state they read (undo, notes, who, busy) instead, so the listener is re-attached only when that state changes.
   const onKey = useCallback(
     (e: KeyboardEvent) => {
       if (!active || e.ctrlKey || e.metaKey || e.altKey) return;
@@ -337,7 +338,6 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
         default:
       }
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [active, items, focus, selected, undo, notes, who, busy],
   );
 
@@ -347,6 +347,7 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
   }, [onKey]);
 
   // The focused item stays in view as j/k move through the list.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus is the trigger: the DOM query finds the newly focused row.
   useEffect(() => {
     listRef.current?.querySelector('[data-focused="true"]')?.scrollIntoView({ block: 'nearest' });
   }, [focus]);

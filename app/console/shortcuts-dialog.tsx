@@ -38,6 +38,7 @@ export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () 
         ))}
       </dl>
       <form method="dialog">
+        {/* biome-ignore lint/a11y/noAutofocus: inside a modal <dialog>, autofocus is how HTML picks the initial focus (the rule does not see the dialog). */}
         <button type="submit" data-testid="shortcuts-close" autoFocus>
           Close
         </button>

@@ -9,6 +9,7 @@ function ScoreBar({ label, value }: { label: string; value: number }) {
   return (
     <div className={styles.barRow}>
       <span className={styles.barLabel}>{label}</span>
+      {/* biome-ignore lint/a11y/useSemanticElements: a bar coloured by level (barHigh/Mid/Low); <meter> cannot be styled the same way across browsers. */}
       <span
         className={styles.barTrack}
         role="meter"

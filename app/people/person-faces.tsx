@@ -29,6 +29,7 @@ export function PersonFaces({ person, onChanged, version }: { person: Person; on
     }
   }, [id]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version is a refetch trigger (the parent bumps it after a change).
   useEffect(() => {
     void load();
   }, [load, version]);

@@ -193,6 +193,7 @@ export function RegisterPerson() {
           </h2>
           <div className={styles.stage} hidden={cameraFailed}>
             <video ref={videoRef} className={styles.video} data-testid="camera-video" aria-label="Camera preview" muted playsInline />
+            {/* biome-ignore lint/a11y/noAriaHiddenOnFocusable: a canvas without tabindex is not focusable (the rule counts every canvas); the overlay only repeats what the text beside it says. */}
             <canvas ref={overlayRef} className={styles.overlay} aria-hidden="true" data-testid="face-overlay" />
           </div>
           {cameraFailed && (
@@ -280,8 +281,8 @@ export function RegisterPerson() {
             <ul className={styles.thumbs} data-testid="photo-list">
               {photos.map((p, i) => (
                 <li key={p.id}>
-                  {/* eslint-disable-next-line @next/next/no-img-element */}
-                  <img src={p.url} alt={`Photo ${i + 1} (${p.source})`} />
+                  {/* biome-ignore lint/performance/noImgElement: a blob: URL of the user's own photo; next/image would only pass it through unoptimised. */}
+                  <img src={p.url} alt={`Face ${i + 1} (${p.source})`} />
                   <button type="button" className="secondary" onClick={() => tray.remove(p.id)} aria-label={`Remove photo ${i + 1}`} disabled={finished}>
                     Remove
                   </button>

@@ -96,7 +96,7 @@ function nbFactors(X: CsrMatrix, y: Uint8Array, nWord: number, gamma: number): F
   for (const [a, b] of [[0, nWord], [nWord, d]] as const) {
     const s = Array.from(nb.subarray(a, b)).sort((x, z) => x - z);
     const med = s[s.length >> 1]!;
-    for (let j = a; j < b; j++) nb[j] = Math.pow((nb[j]! + 1e-3) / med, gamma);
+    for (let j = a; j < b; j++) nb[j] = ((nb[j]! + 1e-3) / med) ** gamma;
   }
   return nb;
 }
@@ -159,8 +159,8 @@ function run(name: string, v: Variant): void {
     cvOut.push(`C ${C} cv ${ch.macroF1.toFixed(4)} auc ${rocAuc(yTrain, oof).toFixed(4)}`);
   }
   console.log(`== ${name}: features ${u.blocks.map((b) => b.vectorizer.nFeatures).join('+')} (feat ${featS.toFixed(0)}s, total ${((performance.now() - t0) / 1000).toFixed(0)}s) BEST dev ${bestDev.toFixed(4)} cv ${bestCv.toFixed(4)}`);
-  for (const r of rows) console.log('   ' + r);
-  console.log('   ' + cvOut.join(' | '));
+  for (const r of rows) console.log(`   ${r}`);
+  console.log(`   ${cvOut.join(' | ')}`);
 }
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('--'));

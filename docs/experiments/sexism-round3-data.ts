@@ -52,7 +52,7 @@ console.log(`n=${tr.length} feats=${X.nCols} prep ${((performance.now() - t0) / 
 const idpf = Number(env('IDPF', '1'));
 const ID = new Set('women woman womens girl girls female females lady ladies wife wives mother mothers mom moms sister sisters daughter daughters girlfriend gf she her hers herself feminist feminists feminism gal gals'.split(' '));
 const STOP = new Set('a an the are is was were be been am i you we they he it this that these those of to in on at for and or but so as with my your our their his all most some many every any not no do does did have has had can will would should just very more than who what'.split(' '));
-const idWords = [...ID].map((w) => ' ' + w + ' ');
+const idWords = [...ID].map((w) => ` ${w} `);
 function isIdentity(name: string): boolean {
   const [blk, term] = [name.slice(0, name.indexOf(':')), name.slice(name.indexOf(':') + 1)];
   if (blk === 'word') { const toks = term.split(' '); return toks.some((t) => ID.has(t)) && toks.every((t) => ID.has(t) || STOP.has(t)); }

@@ -35,7 +35,10 @@ describe('running a batch', () => {
     const src = readCsv('id,text\n1,short\n\n2,waytoolongtext\n3,fine\n');
     const rows = rowsToModerate(rowsOf(src), 1, 10);
     const sent: string[][] = [];
-    const moderate: ModerateChunk = async (texts) => (sent.push(texts), texts.map(verdict));
+    const moderate: ModerateChunk = async (texts) => {
+      sent.push(texts);
+      return texts.map(verdict);
+    };
     const { rows: out } = await runBatch(rows, moderate, options());
     expect(sent).toEqual([['short', 'fine']]);
     expect(out.map((r) => [r.line, r.result?.ensemble.summary ?? r.error])).toEqual([

@@ -10,7 +10,7 @@
  * mount → unmount → mount therefore ends with exactly one live stream.
  */
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
-import { CameraError, startCamera, stopCamera, toCameraError } from './camera';
+import { type CameraError, startCamera, stopCamera, toCameraError } from './camera';
 
 export type CameraStatus = 'idle' | 'starting' | 'live' | 'error';
 

@@ -64,8 +64,6 @@ export function moderationRequestSchemas(limits: ModerationLimits) {
   });
   return { text, batch };
 }
-export type ModerateTextRequest = z.infer<ReturnType<typeof moderationRequestSchemas>['text']>;
-export type ModerateBatchRequest = z.infer<ReturnType<typeof moderationRequestSchemas>['batch']>;
 
 const unit = z.number().min(0).max(1);
 export const severitySchema = z.enum(SEVERITIES);

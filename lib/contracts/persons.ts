@@ -20,9 +20,6 @@ export const MAX_METADATA_BYTES = 16 * 1024;
  */
 export const isStorableText = (s: string) => !s.includes('\u0000') && s.isWellFormed();
 export const UNSTORABLE_TEXT_MESSAGE = 'must not contain NUL (U+0000) characters or unpaired surrogates';
-/** The earlier names of isStorableText / UNSTORABLE_TEXT_MESSAGE (the review contracts use them). */
-export const hasNoNul = isStorableText;
-export const NO_NUL_MESSAGE = UNSTORABLE_TEXT_MESSAGE;
 
 /** Deeper metadata is refused: beyond it JSON.stringify's recursion (and jsonb's) is at risk. */
 export const MAX_METADATA_DEPTH = 32;
@@ -162,7 +159,6 @@ export const storedFaceSchema = z.object({
   outlier: z.boolean().describe('nearest_distance > FACE_MISMATCH_DISTANCE: this face looks like someone else.'),
   mismatch_confirmed: z.boolean().describe('Added with confirm_mismatch=true over a FACE_MISMATCH refusal.'),
 });
-export type StoredFace = z.infer<typeof storedFaceSchema>;
 export const faceListSchema = z.object({
   person_id: z.uuid(),
   name: z.string(),

@@ -7,7 +7,7 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import './zod-config';
 import { explanationsSchema, PRIMARY_ISSUES, SEVERITIES, SUMMARIES } from './moderation';
-import { hasNoNul, NO_NUL_MESSAGE } from './persons';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from './persons';
 import { envelopeSchema, errorEnvelopeSchema } from './api-v1';
 
 /** A review item's text identity (lib/reviews/text-hash.ts): a lowercase hex SHA-256. */
@@ -21,9 +21,7 @@ export const DECISIONS = ['confirm', 'overturn'] as const;
 export const AUDIT_ACTIONS = [...DECISIONS, 'undo'] as const;
 /** The endpoints that feed the queue. */
 export const REVIEW_SOURCES = ['text', 'batch'] as const;
-export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 export type Decision = (typeof DECISIONS)[number];
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export type ReviewSource = (typeof REVIEW_SOURCES)[number];
 export const MAX_SEARCH_CHARS = 200;
 
@@ -57,7 +55,7 @@ export const listReviewsQuerySchema = z.object({
   primary_issue: z.enum(PRIMARY_ISSUES).optional(),
   severity: z.enum(SEVERITIES).optional(),
   source: z.enum(REVIEW_SOURCES).optional(),
-  q: z.string().refine(hasNoNul, NO_NUL_MESSAGE).trim().max(MAX_SEARCH_CHARS).optional(),
+  q: z.string().refine(isStorableText, UNSTORABLE_TEXT_MESSAGE).trim().max(MAX_SEARCH_CHARS).optional(),
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
   cursor: z.string().max(200).optional(),
@@ -80,7 +78,7 @@ export const decisionRequestSchema = z
     decision: z.enum(DECISIONS).describe('`confirm`: harmful as flagged; `overturn`: a false positive.'),
     moderator: z
       .string()
-      .refine(hasNoNul, NO_NUL_MESSAGE)
+      .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
       .trim()
       .min(1, 'must not be empty')
       .max(MAX_MODERATOR_CHARS)
@@ -88,10 +86,10 @@ export const decisionRequestSchema = z
       .describe(
         'Who decided, when API_KEYS is unset. With API_KEYS the server records the signed-in key (`key:<key id>`) and ignores this field.',
       ),
-    note: z.string().refine(hasNoNul, NO_NUL_MESSAGE).trim().max(MAX_NOTE_CHARS).default(''),
+    note: z.string().refine(isStorableText, UNSTORABLE_TEXT_MESSAGE).trim().max(MAX_NOTE_CHARS).default(''),
     client_decision_id: z
       .string()
-      .refine(hasNoNul, NO_NUL_MESSAGE)
+      .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
       .trim()
       .min(8)
       .max(100)

@@ -169,9 +169,3 @@ export function csrMatVec(m: CsrMatrix, x: ArrayLike<number>, bias = 0): Float64
   }
   return out;
 }
-
-export function sparseDot(v: SparseVector, w: ArrayLike<number>): number {
-  let s = 0;
-  for (let t = 0; t < v.indices.length; t++) s += (v.values[t] as number) * (w[v.indices[t] as number] as number);
-  return s;
-}

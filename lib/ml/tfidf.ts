@@ -91,7 +91,7 @@ export function termGenerator(analyzer: Analyzer): TermGenerator {
       for (let n = lo; n <= hi; n++) {
         for (let i = 0; i + n <= nt; i++) {
           let t = tokens[i] as string;
-          for (let k = 1; k < n; k++) t += ' ' + (tokens[i + k] as string);
+          for (let k = 1; k < n; k++) t += ` ${tokens[i + k] as string}`;
           emit(t);
         }
       }
@@ -101,7 +101,7 @@ export function termGenerator(analyzer: Analyzer): TermGenerator {
     return (doc, emit) => {
       for (const word of doc.split(/\s+/u)) {
         if (word.length === 0) continue;
-        emitCharWb(' ' + word + ' ', lo, hi, emit);
+        emitCharWb(` ${word} `, lo, hi, emit);
       }
     };
   }

@@ -17,9 +17,6 @@ export interface SexismLabel {
 export const TOXICITY_HEADS = ['overall', 'insult', 'threat', 'identity_attack', 'profanity'] as const;
 export type ToxicityHead = (typeof TOXICITY_HEADS)[number];
 export type ToxicityScores = Record<ToxicityHead, number>;
-export interface ToxicityLabel extends ToxicityScores {
-  model_version: typeof TOXICITY_VERSION;
-}
 
 export const RULE_FLAGS = [
   'slur_detected',

@@ -8,8 +8,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { singleton } from '@/lib/process/singleton';
 
-export type ModelName = 'sexism' | 'toxicity' | 'rules';
-
 export interface PoolStats {
   total: number;
   idle?: number;

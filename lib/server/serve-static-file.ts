@@ -10,7 +10,7 @@
  */
 import 'server-only';
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, type Stats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 
 const CACHE_CONTROL = 'public, max-age=86400';
@@ -67,7 +67,7 @@ export const notFound = () =>
 
 /** Respond with `file` (an absolute path chosen by the caller from an allow-list). */
 export async function serveStaticFile(request: Request, file: string): Promise<Response> {
-  let info;
+  let info: Stats;
   try {
     info = await stat(file);
   } catch {

@@ -74,11 +74,13 @@ async function main() {
         const work = Promise.all(start());
         const health = await pollHealth(server.url, work);
         const results = await work;
-        const s = (summary[name] ??= { p50: [], p99: [], max: [] });
+        const s = summary[name] ?? { p50: [], p99: [], max: [] };
+        summary[name] = s;
         s.p50.push(pct(health, 50));
         s.p99.push(pct(health, 99));
         s.max.push(Math.max(...health));
-        const statuses = results.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+        const statuses: Record<number, number> = {};
+        for (const r of results) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
         console.log(
           `run ${run} ${name}: health n=${health.length} p50=${pct(health, 50).toFixed(1)} p99=${pct(health, 99).toFixed(1)} max=${Math.max(...health).toFixed(1)} ms; ` +
             `heavy statuses ${JSON.stringify(statuses)}, ms ${results.map((r) => r.ms).join(' ')}`,

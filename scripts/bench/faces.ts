@@ -123,7 +123,10 @@ console.log(`\n## Register a 1000x1000 JPEG (${(jpeg.length / 1024).toFixed(0)} 
 // mean and spread of the real ones, so they share the real faces' region of the space.
 const N = Number(process.env.BENCH_PEOPLE ?? 10_000);
 let seed = 42;
-const uniform = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+const uniform = () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+  return seed / 2 ** 31;
+};
 const gauss = () => Math.sqrt(-2 * Math.log(uniform() + 1e-12)) * Math.cos(2 * Math.PI * uniform());
 const dims = Array.from({ length: 128 }, (_, k) => {
   const xs = labelled.map((l) => l.d[k]!);

@@ -5,11 +5,11 @@
  */
 import { preprocess } from '@/lib/moderation/preprocess';
 import { resolveDataDir } from '@/models/sexism_lasso_v1/edos';
-import { readCorpora } from '@/models/toxic_transformer_v1/corpora';
+import { type RawRow, readCorpora } from '@/models/toxic_transformer_v1/corpora';
 import { splitOf } from '@/models/toxic_transformer_v1/prepare';
 
 export function jigsawTestTexts(args: readonly string[], n = 100): string[] | undefined {
-  let rows;
+  let rows: RawRow[];
   try {
     rows = readCorpora(resolveDataDir(args));
   } catch {

@@ -57,13 +57,13 @@ const metCell = (row: MetricRow) => {
   const m = targetMet(row);
   return m === null ? '' : m ? 'yes' : '**no**';
 };
-const escape = (s: string) => s.replace(/\|/g, '\\|');
+const escapeCell = (s: string) => s.replace(/\|/g, '\\|');
 
 function table(rows: readonly MetricRow[]): string[] {
   return [
     '| metric | value | target | met? | n |',
     '|---|---:|---:|:---:|---:|',
-    ...rows.map((r) => `| ${escape(r.metric)} | ${formatValue(r.value, r.percent)} | ${formatTarget(r)} | ${metCell(r)} | ${r.n ?? ''} |`),
+    ...rows.map((r) => `| ${escapeCell(r.metric)} | ${formatValue(r.value, r.percent)} | ${formatTarget(r)} | ${metCell(r)} | ${r.n ?? ''} |`),
   ];
 }
 
@@ -107,7 +107,7 @@ export function renderPage(input: PageInput): string {
     '',
     'One row per run of `npm run eval:text`, oldest first (from `docs/model-quality-history.jsonl`).',
     '',
-    `| date | commit | models | ${headline.map((r) => escape(r.key)).join(' | ')} |`,
+    `| date | commit | models | ${headline.map((r) => escapeCell(r.key)).join(' | ')} |`,
     `|---|---|---|${headline.map(() => '---:').join('|')}|`,
     ...input.history.map(
       (h) =>

@@ -320,7 +320,7 @@ describe(`fuzzing every endpoint (seed ${SEED})`, () => {
           const id = method === 'DELETE' && segment === personId ? 'x' : segment;
           // Percent-encode the UTF-8 bytes ourselves: encodeURIComponent throws on lone surrogates.
           const encoded = /^%/.test(id) ? id : [...Buffer.from(id, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
-          const path = template.replace('{id}', encoded) + '?' + new URLSearchParams(query).toString();
+          const path = `${template.replace('{id}', encoded)}?${new URLSearchParams(query).toString()}`;
           const res = await send(method, path, method === 'GET' || method === 'DELETE' ? undefined : '{}', 'application/json');
           // 404/405 for methods a route does not export come from Next, not from our families.
           if (res.status === 405 || (res.status === 404 && !res.type.startsWith('application/json'))) return;

@@ -353,7 +353,7 @@ describe('review queue bounds (issue 13, item 7)', () => {
     const auth = { authorization: `Bearer ${key}` };
     try {
       expect((await postJson(`${server.url}/v1/moderate/text`, { text: THREAT })).status).toBe(200);
-      let item;
+      let item: Awaited<ReturnType<typeof listData>>['items'][number] | undefined;
       for (let i = 0; i < 40 && !item; i++) {
         item = (await listData(server.url, '', auth)).items[0];
         if (!item) await new Promise((r) => setTimeout(r, 250));

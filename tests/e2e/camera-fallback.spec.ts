@@ -85,7 +85,7 @@ test('/recognize with the camera denied explains it and recognizes an uploaded p
   await page.getByLabel('Recognize an uploaded photo (JPEG or PNG)').setInputFiles(photo('test/obama1.jpg'));
   await expect(rc.results).not.toHaveAttribute('data-count', '-1', { timeout: 60_000 });
   await expect(rc.faces).toHaveCount(1);
-  await expect(page.getByRole('img', { name: 'Uploaded photo' })).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Uploaded for recognition' })).toBeVisible();
 
   await keepScreenshot(page, testInfo, 'recognize-camera-denied');
   expect(await unlabelledControls(page)).toEqual([]);

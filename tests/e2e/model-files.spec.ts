@@ -19,13 +19,13 @@ test.describe('model file routes', () => {
       expect(res.status()).toBe(200);
       expect(res.headers()['content-type']).toMatch(type);
       expect(res.headers()['cache-control']).toBe('public, max-age=86400');
-      const etag = res.headers()['etag'];
+      const etag = res.headers().etag;
       expect(etag).toMatch(/^W\/"[\w-]+"$/);
       expect((await res.body()).length).toBeGreaterThan(0);
 
       const again = await request.get(path, { headers: { 'If-None-Match': etag! } });
       expect(again.status()).toBe(304);
-      expect(again.headers()['etag']).toBe(etag);
+      expect(again.headers().etag).toBe(etag);
       const strong = etag!.replace(/^W\//, '');
       const list = await request.get(path, { headers: { 'If-None-Match': `"other", ${strong}` } });
       expect(list.status()).toBe(304);

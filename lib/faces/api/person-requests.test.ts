@@ -25,10 +25,10 @@ describe('parseMetadata refuses what jsonb would refuse with a 500 (found by the
   });
 
   it('refuses nesting deeper than the limit, and accepts the limit itself', () => {
-    const nested = (depth: number) => '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
+    const nested = (depth: number) => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
     expect(code(() => parseMetadata(nested(MAX_METADATA_DEPTH), false))).toBe('ok');
     expect(code(() => parseMetadata(nested(MAX_METADATA_DEPTH + 1), false))).toBe('400 INVALID_METADATA');
-    expect(code(() => parseMetadata('{"a":' + '['.repeat(5000) + ']'.repeat(5000) + '}', false))).toBe('400 INVALID_METADATA');
+    expect(code(() => parseMetadata(`{"a":${'['.repeat(5000)}${']'.repeat(5000)}}`, false))).toBe('400 INVALID_METADATA');
   });
 });
 

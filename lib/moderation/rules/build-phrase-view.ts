@@ -108,7 +108,7 @@ export function buildPhraseView(lexical: string): PhraseView {
     keyStart.push(text.length);
     sourceStart.push(m.index);
     sourceEnd.push(m.index + m[0].length);
-    text += key + ' ';
+    text += `${key} `;
   }
   return { text, keys, keyStart, sourceStart, sourceEnd };
 }

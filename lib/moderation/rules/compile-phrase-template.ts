@@ -161,7 +161,10 @@ class TemplateParser {
     if (!entries) throw this.error(`unknown list {${name}}`);
     if (this.expanding.has(name)) throw this.error(`list {${name}} refers to itself`);
     let cache = compiledLists.get(this.lists);
-    if (!cache) compiledLists.set(this.lists, (cache = new Map()));
+    if (!cache) {
+      cache = new Map();
+      compiledLists.set(this.lists, cache);
+    }
     const cached = cache.get(name);
     if (cached) return cached;
 

@@ -25,7 +25,10 @@ export function createRulesEngine(): RulesEngine {
     evaluate(pre: Preprocessed) {
       // The clean -> visible alignment costs a pass over the text: build it only when needed.
       let mapper: SpanMapper | undefined;
-      const toVisible: SpanMapper = (s, e) => (mapper ??= mapCleanToVisible(pre))(s, e);
+      const toVisible: SpanMapper = (s, e) => {
+        mapper ??= mapCleanToVisible(pre);
+        return mapper(s, e);
+      };
 
       const mentions = pre.clean.includes(MENTION_PLACEHOLDER) ? mentionOriginals(pre.visible, pre.clean, toVisible) : [];
       const lexical = foldLexical(pre.clean, mentions);

@@ -84,7 +84,7 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
         })) as { logits?: Tensor };
         ms += performance.now() - t0;
         const logits = out.logits;
-        if (!logits || logits.dims.length !== 2 || logits.dims[0] !== b.batchSize || logits.dims[1] !== numLabels) {
+        if (logits?.dims.length !== 2 || logits.dims[0] !== b.batchSize || logits.dims[1] !== numLabels) {
           throw new Error(
             `toxicity model: expected logits [${b.batchSize}, ${numLabels}] (one per id2label entry), got ${logits ? `[${logits.dims.join(', ')}]` : 'no logits output'}`,
           );

@@ -21,6 +21,7 @@ import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
 import { auditToCsv } from '../audit-csv';
 import { moderate } from '@/lib/moderation/moderate';
+import type { LoadedModels } from '@/lib/moderation/model-registry';
 import { ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
 import { inferencePool } from '@/lib/server/inference-pool';
 import { moderationModels } from '@/lib/server/moderation-models';
@@ -88,7 +89,7 @@ export async function explainReviewRequest({ params }: ApiV1Context): Promise<Re
   const item = await (await reviewStore()).get(id);
   if (!item) throw new ApiV1Error('NOT_FOUND', `No review item with id ${id}.`);
   if (item.text === null) throw new ApiV1Error('NOT_FOUND', `The text of review item ${id} was deleted (retention).`);
-  let models;
+  let models: LoadedModels;
   try {
     models = await moderationModels().models();
   } catch (err) {
