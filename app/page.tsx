@@ -2,8 +2,16 @@
 import Link from 'next/link';
 
 const CARDS = [
-  { href: '/console', title: 'Moderation console', text: 'Live in-browser preview, authoritative server verdicts, batches and the review queue.' },
-  { href: '/register', title: 'Register a person', text: 'Capture 3–5 photos through the webcam (or upload them) with live face guidance.' },
+  {
+    href: '/console',
+    title: 'Moderation console',
+    text: 'Live in-browser preview, authoritative server verdicts, batches and the review queue.',
+  },
+  {
+    href: '/register',
+    title: 'Register a person',
+    text: 'Capture 3–5 photos through the webcam (or upload them) with live face guidance.',
+  },
   { href: '/people', title: 'People', text: 'Everyone registered: rename, edit the relationship, add photos or delete.' },
   { href: '/recognize', title: 'Recognize', text: 'Name the people in front of the camera, on demand or every few seconds.' },
 ] as const;

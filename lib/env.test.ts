@@ -4,7 +4,13 @@ import { env, loadEnv, resetEnvForTests } from './env';
 describe('security and observability configuration', () => {
   it('defaults: no keys, anonymous off, face limit 60, 12 h sessions, info logs', () => {
     const e = loadEnv({});
-    expect(e).toMatchObject({ API_KEYS: [], ALLOW_ANONYMOUS: false, FACE_RATE_LIMIT_PER_MINUTE: 60, SESSION_TTL_HOURS: 12, LOG_LEVEL: 'info' });
+    expect(e).toMatchObject({
+      API_KEYS: [],
+      ALLOW_ANONYMOUS: false,
+      FACE_RATE_LIMIT_PER_MINUTE: 60,
+      SESSION_TTL_HOURS: 12,
+      LOG_LEVEL: 'info',
+    });
     expect(e.SESSION_SECRET).toBeUndefined();
     expect(e.METRICS_TOKEN).toBeUndefined();
   });

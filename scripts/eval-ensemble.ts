@@ -38,7 +38,10 @@ async function rates(name: string, examples: Example[], issue?: string) {
   const falsePositivesBy: Record<string, number> = {};
   for (let i = 0; i < examples.length; i += 100) {
     const chunk = examples.slice(i, i + 100);
-    const results = await moderate(models, chunk.map((e) => e.text));
+    const results = await moderate(
+      models,
+      chunk.map((e) => e.text),
+    );
     results.forEach((r, k) => {
       const flagged = r.ensemble.summary !== 'likely_safe';
       summaries[r.ensemble.summary] = (summaries[r.ensemble.summary] ?? 0) + 1;
@@ -83,7 +86,10 @@ for (const row of readCorpora(dataDir)) {
 const report = {
   generated_by: 'npm run eval:ensemble',
   flagged_means: 'ensemble.summary != likely_safe',
-  sets: [await rates('edos_dev (sexist vs not sexist)', edosDev, 'sexism'), await rates('toxicity_val (overall toxic vs not)', toxicityVal)],
+  sets: [
+    await rates('edos_dev (sexist vs not sexist)', edosDev, 'sexism'),
+    await rates('toxicity_val (overall toxic vs not)', toxicityVal),
+  ],
 };
 writeFileSync('docs/ensemble-metrics.json', `${JSON.stringify(report, null, 2)}\n`);
 await models.toxicity.dispose?.();

@@ -77,7 +77,8 @@ for (const r of rows) {
   );
 }
 for (const r of rows) {
-  if (verbose || r.benignNewlyFlagged.length > 0) for (const t of r.benignNewlyFlagged) console.log(`  benign flagged [${r.variant}]: ${JSON.stringify(t)}`);
+  if (verbose || r.benignNewlyFlagged.length > 0)
+    for (const t of r.benignNewlyFlagged) console.log(`  benign flagged [${r.variant}]: ${JSON.stringify(t)}`);
   if (verbose) for (const t of r.toxicMissed) console.log(`  toxic missed [${r.variant}]: ${JSON.stringify(t)}`);
 }
 if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify({ plainToxicFlagged: plainRate, rows }, null, 2)}\n`);

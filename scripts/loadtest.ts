@@ -64,7 +64,14 @@ const TEXTS = [
   'Men are better at math, it is just biology.',
   'Please review my pull request when you have a moment.',
 ];
-const PHOTOS = ['train/obama/obama2.jpg', 'train/biden/biden2.jpg', 'test/obama_and_biden.jpg', 'train/kit_harington/john2.jpeg', 'train/rose_leslie/img2.jpg', 'test/johnsnow_test1.jpg'];
+const PHOTOS = [
+  'train/obama/obama2.jpg',
+  'train/biden/biden2.jpg',
+  'test/obama_and_biden.jpg',
+  'train/kit_harington/john2.jpeg',
+  'train/rose_leslie/img2.jpg',
+  'test/johnsnow_test1.jpg',
+];
 const REGISTER = [
   ['Barack Obama', 'train/obama/obama.jpg'],
   ['Joe Biden', 'train/biden/biden.jpg'],
@@ -108,7 +115,10 @@ async function main() {
     let exited: string | undefined;
     child.once('exit', (code, signal) => (exited = `code ${code}, signal ${signal}`));
     for (const [name, file] of REGISTER) {
-      const res = await fetch(`${url}/api/v1/register`, { method: 'POST', body: form(photos.get(file!)!, { name: name!, allow_duplicate: 'true' }) });
+      const res = await fetch(`${url}/api/v1/register`, {
+        method: 'POST',
+        body: form(photos.get(file!)!, { name: name!, allow_duplicate: 'true' }),
+      });
       if (res.status !== 200) throw new Error(`registering ${name}: ${res.status} ${await res.text()}`);
     }
 
@@ -155,7 +165,11 @@ async function main() {
             signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
           });
         } else {
-          res = await fetch(`${url}/api/v1/recognize`, { method: 'POST', body: form(photos.get(PHOTOS[i % PHOTOS.length]!)!), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+          res = await fetch(`${url}/api/v1/recognize`, {
+            method: 'POST',
+            body: form(photos.get(PHOTOS[i % PHOTOS.length]!)!),
+            signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+          });
         }
         await res.arrayBuffer();
         latencies[kind].push(performance.now() - t0);
@@ -220,33 +234,71 @@ async function main() {
         dropped: drops,
       };
     });
-    const fiveXX = Object.entries(rows[3]!.statuses).filter(([s]) => Number(s) >= 500).reduce((n, [, c]) => n + c, 0);
+    const fiveXX = Object.entries(rows[3]!.statuses)
+      .filter(([s]) => Number(s) >= 500)
+      .reduce((n, [, c]) => n + c, 0);
     // Every request in the mix is valid and limits are off, so any other answer is a finding too
     // (a 429 here once meant a new limit had silently turned the test into a rate-limit test).
-    const otherNon200 = Object.entries(rows[3]!.statuses).filter(([s]) => Number(s) !== 200 && Number(s) < 500).reduce((n, [, c]) => n + c, 0);
+    const otherNon200 = Object.entries(rows[3]!.statuses)
+      .filter(([s]) => Number(s) !== 200 && Number(s) < 500)
+      .reduce((n, [, c]) => n + c, 0);
 
-    console.log(`\nloadtest: ${CLIENTS} clients, ${elapsed.toFixed(1)} s, mix ${MIX.map(([k, w]) => `${k} ${Math.round(w * 100)} %`).join(', ')} (batch = ${BATCH_SIZE} texts)\n`);
+    console.log(
+      `\nloadtest: ${CLIENTS} clients, ${elapsed.toFixed(1)} s, mix ${MIX.map(([k, w]) => `${k} ${Math.round(w * 100)} %`).join(', ')} (batch = ${BATCH_SIZE} texts)\n`,
+    );
     console.log('| kind | requests | req/s | p50 ms | p95 ms | p99 ms | statuses | dropped |');
     console.log('|---|---:|---:|---:|---:|---:|---|---:|');
     for (const r of rows) {
-      const st = Object.entries(r.statuses).map(([s, c]) => `${s}: ${c}`).join(', ');
-      console.log(`| ${r.kind} | ${r.requests} | ${r.rps.toFixed(1)} | ${r.p50.toFixed(0)} | ${r.p95.toFixed(0)} | ${r.p99.toFixed(0)} | ${st} | ${r.dropped} |`);
+      const st = Object.entries(r.statuses)
+        .map(([s, c]) => `${s}: ${c}`)
+        .join(', ');
+      console.log(
+        `| ${r.kind} | ${r.requests} | ${r.rps.toFixed(1)} | ${r.p50.toFixed(0)} | ${r.p95.toFixed(0)} | ${r.p99.toFixed(0)} | ${st} | ${r.dropped} |`,
+      );
     }
     console.log(
       `\nserver RSS (MiB): start ${rssStart.toFixed(0)}, minute 1 ${rssMin1.toFixed(0)}, end ${rssEnd.toFixed(0)}, peak ${rssPeak.toFixed(0)}; ` +
         (growth === null ? 'growth minute 1 -> end: n/a (run longer than 60 s)' : `growth minute 1 -> end ${(growth * 100).toFixed(1)} %`),
     );
     health.sort((a, b) => a - b);
-    const healthRow = { requests: health.length, p50: percentile(health, 50), p99: percentile(health, 99), max: health[health.length - 1] ?? NaN, statuses: healthStatuses, dropped: healthDropped };
+    const healthRow = {
+      requests: health.length,
+      p50: percentile(health, 50),
+      p99: percentile(health, 99),
+      max: health[health.length - 1] ?? NaN,
+      statuses: healthStatuses,
+      dropped: healthDropped,
+    };
     console.log(
       `/v1/health polled during the load: ${healthRow.requests} answers, p50 ${healthRow.p50.toFixed(1)} ms, p99 ${healthRow.p99.toFixed(1)} ms, ` +
         `max ${healthRow.max.toFixed(0)} ms, statuses ${JSON.stringify(healthStatuses)}, dropped ${healthDropped}`,
     );
-    console.log(`server memory at the end (MiB): ${Object.entries(memory).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-    console.log(`load average (1/5/15 min): before ${loadBefore.map((x) => x.toFixed(1)).join(' / ')}, after ${loadAfter.map((x) => x.toFixed(1)).join(' / ')}`);
+    console.log(
+      `server memory at the end (MiB): ${Object.entries(memory)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
+    console.log(
+      `load average (1/5/15 min): before ${loadBefore.map((x) => x.toFixed(1)).join(' / ')}, after ${loadAfter.map((x) => x.toFixed(1)).join(' / ')}`,
+    );
     console.log(`5xx: ${fiveXX}, other non-200: ${otherNon200}, dropped connections: ${rows[3]!.dropped}`);
     if (args.json) {
-      writeFileSync(args.json, JSON.stringify({ clients: CLIENTS, durationS: elapsed, load: { before: loadBefore, after: loadAfter }, rows, health: healthRow, memory, rss: { start: rssStart, minute1: rssMin1, end: rssEnd, peak: rssPeak, growth, samples: rss } }, null, 2));
+      writeFileSync(
+        args.json,
+        JSON.stringify(
+          {
+            clients: CLIENTS,
+            durationS: elapsed,
+            load: { before: loadBefore, after: loadAfter },
+            rows,
+            health: healthRow,
+            memory,
+            rss: { start: rssStart, minute1: rssMin1, end: rssEnd, peak: rssPeak, growth, samples: rss },
+          },
+          null,
+          2,
+        ),
+      );
     }
 
     child.kill('SIGTERM');
@@ -275,7 +327,12 @@ function parseMix(spec: string): [Kind, number][] {
 function processMemory(pid: number): Record<string, number> {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
-  return { VmRSS: Math.round(kb('VmRSS') / 1024), RssAnon: Math.round(kb('RssAnon') / 1024), RssFile: Math.round(kb('RssFile') / 1024), threads: kb('Threads') };
+  return {
+    VmRSS: Math.round(kb('VmRSS') / 1024),
+    RssAnon: Math.round(kb('RssAnon') / 1024),
+    RssFile: Math.round(kb('RssFile') / 1024),
+    threads: kb('Threads'),
+  };
 }
 
 function mergeCounts(all: Record<string, number>[]): Record<string, number> {

@@ -16,7 +16,12 @@ import { decodeImage } from '@/lib/faces/decode-image';
 import { euclideanDistance } from '@/lib/faces/face-similarity';
 
 const dataDir = path.resolve(process.env.VIGIL_DATA_DIR ?? '../shared/data', 'faces');
-const walk = (p: string): string[] => (statSync(p).isDirectory() ? readdirSync(p).sort().flatMap((f) => walk(path.join(p, f))) : [p]);
+const walk = (p: string): string[] =>
+  statSync(p).isDirectory()
+    ? readdirSync(p)
+        .sort()
+        .flatMap((f) => walk(path.join(p, f)))
+    : [p];
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * (xs.length - 1)))]!;
 
 /** Photos of one known person outside train/ (train/<person>/ is labelled by its folder). */
@@ -33,7 +38,9 @@ const SINGLE: Record<string, string> = {
 const config = loadEnv({ ...process.env, DATA_DIR: ':memory:', DATABASE_URL: undefined });
 const engine = createFaceEngine(await loadFaceModels());
 const faces: { file: string; who: string; d: number[] }[] = [];
-const files = [...walk(path.join(dataDir, 'train')), ...Object.keys(SINGLE).map((f) => path.join(dataDir, f))].filter((f) => /\.(jpe?g|png)$/i.test(f));
+const files = [...walk(path.join(dataDir, 'train')), ...Object.keys(SINGLE).map((f) => path.join(dataDir, f))].filter((f) =>
+  /\.(jpe?g|png)$/i.test(f),
+);
 for (const f of files) {
   const rel = path.relative(dataDir, f);
   const who = rel.startsWith('train/') ? rel.split('/')[1]! : SINGLE[rel]!;
@@ -48,7 +55,8 @@ for (const f of files) {
 const same: number[] = [];
 const diff: number[] = [];
 for (let i = 0; i < faces.length; i++)
-  for (let j = i + 1; j < faces.length; j++) (faces[i]!.who === faces[j]!.who ? same : diff).push(euclideanDistance(faces[i]!.d, faces[j]!.d));
+  for (let j = i + 1; j < faces.length; j++)
+    (faces[i]!.who === faces[j]!.who ? same : diff).push(euclideanDistance(faces[i]!.d, faces[j]!.d));
 
 // Set distance: the face against a person's other faces (nearest of them).
 const people = [...new Set(faces.map((f) => f.who))];

@@ -31,7 +31,11 @@ export function SiteNav() {
         <ul>
           {LINKS.map((l) => (
             <li key={l.href}>
-              <Link href={l.href} data-testid={`nav-${l.label.toLowerCase()}`} aria-current={pathname.startsWith(l.href) ? 'page' : undefined}>
+              <Link
+                href={l.href}
+                data-testid={`nav-${l.label.toLowerCase()}`}
+                aria-current={pathname.startsWith(l.href) ? 'page' : undefined}
+              >
                 {l.label}
               </Link>
             </li>

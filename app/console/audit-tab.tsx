@@ -66,7 +66,9 @@ export function AuditTab({ active, version }: { active: boolean; version: number
                 </td>
                 <td>{e.moderator}</td>
                 <td>
-                  <span className={`badge ${e.decision === 'confirm' ? 'badge-high' : 'badge-low'}`}>{e.decision === 'confirm' ? 'confirmed' : 'overturned'}</span>
+                  <span className={`badge ${e.decision === 'confirm' ? 'badge-high' : 'badge-low'}`}>
+                    {e.decision === 'confirm' ? 'confirmed' : 'overturned'}
+                  </span>
                 </td>
                 <td>
                   <code title={e.review_id}>{e.review_id.slice(0, 8)}</code>

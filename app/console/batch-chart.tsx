@@ -31,7 +31,9 @@ function Bars({ title, counts, testId }: { title: string; counts: [string, numbe
 
 export function BatchChart({ results }: { results: readonly ModerationResponse[] }) {
   const bySummary = SUMMARIES.map((s): [string, number] => [s, results.filter((r) => r.ensemble.summary === s).length]);
-  const byIssue = PRIMARY_ISSUES.map((i): [string, number] => [i, results.filter((r) => r.ensemble.primary_issue === i).length]).filter(([, n]) => n > 0);
+  const byIssue = PRIMARY_ISSUES.map((i): [string, number] => [i, results.filter((r) => r.ensemble.primary_issue === i).length]).filter(
+    ([, n]) => n > 0,
+  );
   return (
     <figure className={styles.chart} data-testid="batch-chart" aria-label={`Summary of ${results.length} results`}>
       <figcaption>

@@ -9,7 +9,15 @@
 import { useMemo, useRef, useState } from 'react';
 import { SUMMARIES, type ModerationResponse } from '@/lib/contracts/moderation';
 import { api, ApiError, describeError } from '@/lib/browser/vigil-api';
-import { BatchFileError, columnsOf, defaultTextColumn, readBatchFile, readLines, rowsOf, type BatchSource } from '@/lib/batch/read-batch-file';
+import {
+  BatchFileError,
+  columnsOf,
+  defaultTextColumn,
+  readBatchFile,
+  readLines,
+  rowsOf,
+  type BatchSource,
+} from '@/lib/batch/read-batch-file';
 import { rowsToModerate, runBatch, type BatchRow } from '@/lib/batch/run-batch';
 import { exportBatchCsv } from '@/lib/batch/export-batch';
 import { BatchChart } from './batch-chart';
@@ -71,7 +79,11 @@ export function BatchTab() {
     } catch (err) {
       setFile(undefined);
       if (fileInput.current) fileInput.current.value = '';
-      setFileError(err instanceof BatchFileError ? { message: err.message, code: err.code } : { message: `The file could not be read: ${(err as Error).message}` });
+      setFileError(
+        err instanceof BatchFileError
+          ? { message: err.message, code: err.code }
+          : { message: `The file could not be read: ${(err as Error).message}` },
+      );
     }
   }
 
@@ -85,7 +97,9 @@ export function BatchTab() {
   async function run() {
     if (sourceRows.length === 0) return;
     if (sourceRows.length > MAX_ROWS) {
-      setFileError({ message: `At most ${MAX_ROWS.toLocaleString('en')} rows per run; this one has ${sourceRows.length.toLocaleString('en')}. Split the file.` });
+      setFileError({
+        message: `At most ${MAX_ROWS.toLocaleString('en')} rows per run; this one has ${sourceRows.length.toLocaleString('en')}. Split the file.`,
+      });
       return;
     }
     const controller = new AbortController();
@@ -95,21 +109,17 @@ export function BatchTab() {
     const todo = rowsToModerate(sourceRows, file ? column : 0, MAX_CHARS);
     setRows(todo);
     setProgress({ done: 0, total: todo.length });
-    const outcome = await runBatch(
-      todo,
-      async (texts, signal) => (await api.moderateBatch(texts, { explain: true, signal })).results,
-      {
-        chunkSize: CHUNK,
-        maxChars: MAX_CHARS,
-        signal: controller.signal,
-        statusOf: (err) => (err instanceof ApiError ? err.status : 0),
-        describe: describeError,
-        onProgress: (done, current) => {
-          setProgress({ done, total: todo.length });
-          setRows([...current]);
-        },
+    const outcome = await runBatch(todo, async (texts, signal) => (await api.moderateBatch(texts, { explain: true, signal })).results, {
+      chunkSize: CHUNK,
+      maxChars: MAX_CHARS,
+      signal: controller.signal,
+      statusOf: (err) => (err instanceof ApiError ? err.status : 0),
+      describe: describeError,
+      onProgress: (done, current) => {
+        setProgress({ done, total: todo.length });
+        setRows([...current]);
       },
-    );
+    });
     setRows(outcome.rows);
     setPhase(outcome.cancelled ? 'cancelled' : 'done');
     abort.current = null;
@@ -123,7 +133,9 @@ export function BatchTab() {
   const shown = useMemo(() => {
     const q = search.trim().toLowerCase();
     const withResult = rows.filter((r) => r.result || r.error);
-    const filtered = withResult.filter((r) => (!filterSummary || r.result?.ensemble.summary === filterSummary) && (!q || r.text.toLowerCase().includes(q)));
+    const filtered = withResult.filter(
+      (r) => (!filterSummary || r.result?.ensemble.summary === filterSummary) && (!q || r.text.toLowerCase().includes(q)),
+    );
     const rank = (r: BatchRow): number | string => {
       const e = r.result?.ensemble;
       if (sort.key === 'summary') return e ? SUMMARIES.indexOf(e.summary) : -1;
@@ -163,7 +175,14 @@ export function BatchTab() {
       <div className={styles.batchInputs}>
         <div className="field">
           <label htmlFor="batch-text">Texts, one per line</label>
-          <textarea id="batch-text" data-testid="batch-input" rows={6} value={pasted} disabled={!!file || running} onChange={(e) => setPasted(e.target.value)} />
+          <textarea
+            id="batch-text"
+            data-testid="batch-input"
+            rows={6}
+            value={pasted}
+            disabled={!!file || running}
+            onChange={(e) => setPasted(e.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="batch-file">…or upload a CSV or TXT file</label>
@@ -188,12 +207,24 @@ export function BatchTab() {
               {file.source.kind === 'csv' && (
                 <>
                   <label className={styles.inlineCheck}>
-                    <input type="checkbox" data-testid="batch-has-header" checked={file.source.hasHeader} disabled={running} onChange={(e) => setHeader(e.target.checked)} />
+                    <input
+                      type="checkbox"
+                      data-testid="batch-has-header"
+                      checked={file.source.hasHeader}
+                      disabled={running}
+                      onChange={(e) => setHeader(e.target.checked)}
+                    />
                     First row is a header
                   </label>
                   <span className="field">
                     <label htmlFor="batch-column">Column to moderate</label>
-                    <select id="batch-column" data-testid="batch-column" value={column} disabled={running} onChange={(e) => setColumn(Number(e.target.value))}>
+                    <select
+                      id="batch-column"
+                      data-testid="batch-column"
+                      value={column}
+                      disabled={running}
+                      onChange={(e) => setColumn(Number(e.target.value))}
+                    >
                       {columns.map((c, j) => (
                         // biome-ignore lint/suspicious/noArrayIndexKey: the column number is the option's value, its identity; names may repeat.
                         <option key={j} value={j}>
@@ -234,7 +265,14 @@ export function BatchTab() {
       {progress && (
         <div className={styles.progress} ref={summaryRef}>
           <progress max={progress.total} value={progress.done} aria-label="Batch progress" data-testid="batch-progress" />
-          <p aria-live="polite" data-testid="batch-status" data-done={progress.done} data-total={progress.total} data-running={running} data-phase={phase}>
+          <p
+            aria-live="polite"
+            data-testid="batch-status"
+            data-done={progress.done}
+            data-total={progress.total}
+            data-running={running}
+            data-phase={phase}
+          >
             {phase === 'running'
               ? `Processed ${progress.done} of ${progress.total}…`
               : phase === 'cancelled'
@@ -248,7 +286,10 @@ export function BatchTab() {
           tone="warn"
           testId="batch-row-errors"
           message={`${failed.length} row${failed.length === 1 ? '' : 's'} could not be moderated; the others were.`}
-          lines={failed.slice(0, 20).map((r) => `Line ${r.line}: ${r.error}`).concat(failed.length > 20 ? [`…and ${failed.length - 20} more (see the export).`] : [])}
+          lines={failed
+            .slice(0, 20)
+            .map((r) => `Line ${r.line}: ${r.error}`)
+            .concat(failed.length > 20 ? [`…and ${failed.length - 20} more (see the export).`] : [])}
         />
       )}
       {(phase === 'done' || phase === 'cancelled') && results.length > 0 && <BatchChart results={results} />}
@@ -288,7 +329,13 @@ export function BatchTab() {
               </thead>
               <tbody>
                 {shown.map((r) => (
-                  <tr key={r.line} data-testid="batch-row" data-line={r.line} data-score={r.result?.ensemble.score ?? ''} data-error={r.error ? 'true' : 'false'}>
+                  <tr
+                    key={r.line}
+                    data-testid="batch-row"
+                    data-line={r.line}
+                    data-score={r.result?.ensemble.score ?? ''}
+                    data-error={r.error ? 'true' : 'false'}
+                  >
                     <td data-label="Line">{r.line}</td>
                     <td data-label="Text" className={styles.textCell}>
                       {r.text.length > 500 ? `${r.text.slice(0, 500)}…` : r.text || <em className="muted">(empty)</em>}
@@ -299,7 +346,13 @@ export function BatchTab() {
                         </span>
                       )}
                     </td>
-                    <td data-label="Verdict">{r.result ? <EnsembleBadge ensemble={r.result.ensemble} /> : <span data-testid="batch-row-error">Error: {r.error}</span>}</td>
+                    <td data-label="Verdict">
+                      {r.result ? (
+                        <EnsembleBadge ensemble={r.result.ensemble} />
+                      ) : (
+                        <span data-testid="batch-row-error">Error: {r.error}</span>
+                      )}
+                    </td>
                     <td data-label="Issue">{r.result ? label(r.result.ensemble.primary_issue) : '—'}</td>
                     <td data-label="Score">{r.result ? r.result.ensemble.score.toFixed(2) : '—'}</td>
                   </tr>

@@ -29,4 +29,5 @@ export function FilterSelect({ id, testId, label, value, onChange, options, allL
 }
 
 /** Options whose label is the value itself, or `label(value)`. */
-export const optionsOf = (values: readonly string[], label: (v: string) => string = (v) => v) => values.map((value) => ({ value, label: label(value) }));
+export const optionsOf = (values: readonly string[], label: (v: string) => string = (v) => v) =>
+  values.map((value) => ({ value, label: label(value) }));

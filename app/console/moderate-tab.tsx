@@ -27,7 +27,11 @@ async function textHashInBrowser(text: string): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-type QueueState = { state: 'looking' } | { state: 'queued'; item: ReviewItem } | { state: 'not-queued'; why: string } | { state: 'unknown' };
+type QueueState =
+  | { state: 'looking' }
+  | { state: 'queued'; item: ReviewItem }
+  | { state: 'not-queued'; why: string }
+  | { state: 'unknown' };
 
 function QueueNote({ queue }: { queue: QueueState }) {
   if (queue.state === 'unknown') return null;
@@ -38,7 +42,13 @@ function QueueNote({ queue }: { queue: QueueState }) {
       {queue.state === 'queued' && (
         <>
           Queued for review <time dateTime={queue.item.first_seen_at}>{new Date(queue.item.first_seen_at).toLocaleString()}</time>
-          {queue.item.seen_count > 1 && <> · seen {queue.item.seen_count} times, last <time dateTime={queue.item.last_seen_at}>{new Date(queue.item.last_seen_at).toLocaleString()}</time></>}
+          {queue.item.seen_count > 1 && (
+            <>
+              {' '}
+              · seen {queue.item.seen_count} times, last{' '}
+              <time dateTime={queue.item.last_seen_at}>{new Date(queue.item.last_seen_at).toLocaleString()}</time>
+            </>
+          )}
           {queue.item.status !== 'pending' && <> · {queue.item.status}</>}.
         </>
       )}
@@ -123,7 +133,8 @@ export function ModerateTab() {
         if (page.items[0]) return setQueue({ state: 'queued', item: page.items[0] });
         await new Promise((r) => setTimeout(r, QUEUE_LOOKUP_EVERY_MS));
       }
-      if (id === lookup.current) setQueue({ state: 'not-queued', why: 'Not in the review queue (recording may be off, or this client reached its hourly quota).' });
+      if (id === lookup.current)
+        setQueue({ state: 'not-queued', why: 'Not in the review queue (recording may be off, or this client reached its hourly quota).' });
     } catch {
       // Without a session (API_KEYS) the queue is not readable: say nothing rather than guess.
       if (id === lookup.current) setQueue({ state: 'unknown' });
@@ -147,7 +158,8 @@ export function ModerateTab() {
       // On a phone the verdict is below the fold: bring it into view.
       requestAnimationFrame(() => {
         const panel = serverPanel.current;
-        if (panel && panel.getBoundingClientRect().top > window.innerHeight * 0.6) panel.scrollIntoView({ block: 'start', behavior: 'smooth' });
+        if (panel && panel.getBoundingClientRect().top > window.innerHeight * 0.6)
+          panel.scrollIntoView({ block: 'start', behavior: 'smooth' });
       });
     }
   }
@@ -174,7 +186,12 @@ export function ModerateTab() {
           The preview updates as you type. Press Moderate (or Ctrl+Enter) for the server&apos;s verdict.
         </span>
       </div>
-      <button type="button" data-testid="moderate-submit" onClick={() => void moderateOnServer()} disabled={serverBusy || text.trim() === ''}>
+      <button
+        type="button"
+        data-testid="moderate-submit"
+        onClick={() => void moderateOnServer()}
+        disabled={serverBusy || text.trim() === ''}
+      >
         {serverBusy ? 'Moderating…' : 'Moderate'}
       </button>
 

@@ -35,7 +35,14 @@ function WhyFlagged({ item }: { item: ReviewItem }) {
   if (item.text === null) return null;
   return (
     <div className={styles.why}>
-      <button type="button" className="secondary" aria-expanded={open} aria-controls={panelId} data-testid="review-why" onClick={() => void toggle()}>
+      <button
+        type="button"
+        className="secondary"
+        aria-expanded={open}
+        aria-controls={panelId}
+        data-testid="review-why"
+        onClick={() => void toggle()}
+      >
         Why flagged?
       </button>
       {open && (
@@ -76,7 +83,20 @@ export interface ReviewItemProps {
   onDecide: (decision: Decision) => void;
 }
 
-export function ReviewItemView({ item, dense, focused, showNote, selected, busy, noteRef, note, onNote, onSelect, onFocus, onDecide }: ReviewItemProps) {
+export function ReviewItemView({
+  item,
+  dense,
+  focused,
+  showNote,
+  selected,
+  busy,
+  noteRef,
+  note,
+  onNote,
+  onSelect,
+  onFocus,
+  onDecide,
+}: ReviewItemProps) {
   const pending = item.status === 'pending';
   const noteId = `note-${item.review_id}`;
   const text = item.text ?? '';
@@ -96,7 +116,8 @@ export function ReviewItemView({ item, dense, focused, showNote, selected, busy,
       {item.decided_at && (
         <>
           {' '}
-          · {item.status} by <span data-testid="review-decided-by">{item.decided_by}</span> at <time dateTime={item.decided_at}>{when(item.decided_at)}</time>
+          · {item.status} by <span data-testid="review-decided-by">{item.decided_by}</span> at{' '}
+          <time dateTime={item.decided_at}>{when(item.decided_at)}</time>
         </>
       )}
     </>
@@ -137,8 +158,9 @@ export function ReviewItemView({ item, dense, focused, showNote, selected, busy,
         </p>
       </div>
       <p className={styles.reviewMeta}>
-        <span className={`badge badge-${item.summary}`}>{label(item.summary)}</span> <span className={`badge badge-${item.severity}`}>{item.severity}</span>{' '}
-        <span>{label(item.primary_issue)}</span> · <span>score {item.score.toFixed(2)}</span> · {meta}
+        <span className={`badge badge-${item.summary}`}>{label(item.summary)}</span>{' '}
+        <span className={`badge badge-${item.severity}`}>{item.severity}</span> <span>{label(item.primary_issue)}</span> ·{' '}
+        <span>score {item.score.toFixed(2)}</span> · {meta}
       </p>
       {!dense && <WhyFlagged item={item} />}
       {pending && (
@@ -146,7 +168,14 @@ export function ReviewItemView({ item, dense, focused, showNote, selected, busy,
           {showNote && (
             <div className="field">
               <label htmlFor={noteId}>Note (optional)</label>
-              <input id={noteId} ref={noteRef} data-testid="review-note" value={note} maxLength={2000} onChange={(e) => onNote(e.target.value)} />
+              <input
+                id={noteId}
+                ref={noteRef}
+                data-testid="review-note"
+                value={note}
+                maxLength={2000}
+                onChange={(e) => onNote(e.target.value)}
+              />
             </div>
           )}
           <div className="field">{buttons}</div>

@@ -44,21 +44,28 @@ interface Filters {
 const NO_FILTERS: Filters = { status: 'pending', primary_issue: '', severity: '', source: '', q: '', from: '', to: '' };
 
 /** The queue's select filters; "All" (the empty value) turns one off, except status, which has its own "all". */
-const FILTER_SELECTS: { key: keyof Filters; id: string; label: string; options: { value: string; label: string }[]; allLabel?: string }[] = [
-  { key: 'status', id: 'status', label: 'Status', options: optionsOf([...REVIEW_STATUSES, 'all']) },
-  {
-    key: 'primary_issue',
-    id: 'issue',
-    label: 'Primary issue',
-    options: optionsOf(
-      PRIMARY_ISSUES.filter((i) => i !== 'none'),
-      (i) => i.replace(/_/g, ' '),
-    ),
-    allLabel: 'All',
-  },
-  { key: 'severity', id: 'severity', label: 'Severity', options: optionsOf(SEVERITIES), allLabel: 'All' },
-  { key: 'source', id: 'source', label: 'Source', options: optionsOf(REVIEW_SOURCES, (s) => (s === 'text' ? 'single texts' : 'batches')), allLabel: 'All' },
-];
+const FILTER_SELECTS: { key: keyof Filters; id: string; label: string; options: { value: string; label: string }[]; allLabel?: string }[] =
+  [
+    { key: 'status', id: 'status', label: 'Status', options: optionsOf([...REVIEW_STATUSES, 'all']) },
+    {
+      key: 'primary_issue',
+      id: 'issue',
+      label: 'Primary issue',
+      options: optionsOf(
+        PRIMARY_ISSUES.filter((i) => i !== 'none'),
+        (i) => i.replace(/_/g, ' '),
+      ),
+      allLabel: 'All',
+    },
+    { key: 'severity', id: 'severity', label: 'Severity', options: optionsOf(SEVERITIES), allLabel: 'All' },
+    {
+      key: 'source',
+      id: 'source',
+      label: 'Source',
+      options: optionsOf(REVIEW_SOURCES, (s) => (s === 'text' ? 'single texts' : 'batches')),
+      allLabel: 'All',
+    },
+  ];
 
 /** Date inputs give local calendar days; the API takes instants: `to` is the end of that day. */
 function toQuery(f: Filters): ReviewListFilters {
@@ -172,7 +179,8 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
         setMessage(`Synced ${outcome.synced} decision${outcome.synced === 1 ? '' : 's'} made while offline.`);
         onDecided();
       }
-      if (outcome.dropped.length > 0) setError(new Error(`Dropped ${outcome.dropped.length} queued decision(s): ${outcome.dropped.map((d) => d.reason).join('; ')}`));
+      if (outcome.dropped.length > 0)
+        setError(new Error(`Dropped ${outcome.dropped.length} queued decision(s): ${outcome.dropped.map((d) => d.reason).join('; ')}`));
     } finally {
       await refreshQueued();
     }
@@ -259,7 +267,9 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
     }
     if (offline > 0) {
       await refreshQueued();
-      setMessage(`The server is unreachable: ${offline} decision${offline === 1 ? ' is' : 's are'} saved in this browser and will sync when it is back.`);
+      setMessage(
+        `The server is unreachable: ${offline} decision${offline === 1 ? ' is' : 's are'} saved in this browser and will sync when it is back.`,
+      );
     }
     if (failures.length > 0) setError(new Error(`${failures.length} decision(s) failed:\n${failures.join('\n')}`));
   }
@@ -409,15 +419,34 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
         ))}
         <div className="field">
           <label htmlFor="review-from">Seen from</label>
-          <input id="review-from" type="date" data-testid="review-filter-from" value={filters.from} onChange={(e) => setFilter('from', e.target.value)} />
+          <input
+            id="review-from"
+            type="date"
+            data-testid="review-filter-from"
+            value={filters.from}
+            onChange={(e) => setFilter('from', e.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="review-to">Seen until</label>
-          <input id="review-to" type="date" data-testid="review-filter-to" value={filters.to} onChange={(e) => setFilter('to', e.target.value)} />
+          <input
+            id="review-to"
+            type="date"
+            data-testid="review-filter-to"
+            value={filters.to}
+            onChange={(e) => setFilter('to', e.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="review-search">Search text</label>
-          <input id="review-search" type="search" data-testid="review-search" value={search} maxLength={200} onChange={(e) => setSearch(e.target.value)} />
+          <input
+            id="review-search"
+            type="search"
+            data-testid="review-search"
+            value={search}
+            maxLength={200}
+            onChange={(e) => setSearch(e.target.value)}
+          />
         </div>
       </fieldset>
       <div className={styles.toolbar}>
@@ -489,7 +518,13 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
               <button type="button" data-testid="review-bulk-confirm" disabled={busy} onClick={() => void decide(selectedItems, 'confirm')}>
                 Confirm selected
               </button>
-              <button type="button" className="secondary" data-testid="review-bulk-overturn" disabled={busy} onClick={() => void decide(selectedItems, 'overturn')}>
+              <button
+                type="button"
+                className="secondary"
+                data-testid="review-bulk-overturn"
+                disabled={busy}
+                onClick={() => void decide(selectedItems, 'overturn')}
+              >
                 Overturn selected
               </button>
             </>
@@ -501,7 +536,13 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
           {filtered || filters.status !== 'pending' ? 'Nothing matches these filters.' : 'Nothing to review: the queue is empty.'}
         </p>
       ) : (
-        <ul className={dense ? styles.denseList : styles.reviewList} data-testid="review-list" data-dense={dense} ref={listRef} aria-label="Review items">
+        <ul
+          className={dense ? styles.denseList : styles.reviewList}
+          data-testid="review-list"
+          data-dense={dense}
+          ref={listRef}
+          aria-label="Review items"
+        >
           {items.map((item, i) => (
             <ReviewItemView
               key={item.review_id}

@@ -39,9 +39,7 @@ type Explanations = NonNullable<ModerationResponse['explanations']>;
 /** The text with rule matches marked; spans index the normalised text, which equals the input for plain text. */
 export function Highlighted({ text, rules }: { text: string; rules: Explanations['rules'] }) {
   const result = { text };
-  const spans = [...rules]
-    .filter((s) => s.start >= 0 && s.end <= result.text.length && s.end > s.start)
-    .sort((a, b) => a.start - b.start);
+  const spans = [...rules].filter((s) => s.start >= 0 && s.end <= result.text.length && s.end > s.start).sort((a, b) => a.start - b.start);
   if (spans.length === 0) return null;
   const parts: React.ReactNode[] = [];
   let at = 0;
@@ -67,7 +65,9 @@ export function Highlighted({ text, rules }: { text: string; rules: Explanations
 
 export function VerdictView({ result, testId }: { result: ModerationResponse; testId: string }) {
   const { sexism, toxicity, rules } = result.label;
-  const flags = Object.entries(rules).filter(([k, v]) => k !== 'model_version' && v === true).map(([k]) => k);
+  const flags = Object.entries(rules)
+    .filter(([k, v]) => k !== 'model_version' && v === true)
+    .map(([k]) => k);
   return (
     <div data-testid={testId} data-score={result.ensemble.score} data-summary={result.ensemble.summary}>
       <p className={styles.verdictHead}>
@@ -83,7 +83,15 @@ export function VerdictView({ result, testId }: { result: ModerationResponse; te
       </div>
       <p className={styles.flags}>
         <span className={styles.smallHeading}>Rules: </span>
-        {flags.length === 0 ? <span className="muted">no rule fired</span> : flags.map((f) => <span key={f} className="badge badge-high">{f.replace(/_/g, ' ')}</span>)}
+        {flags.length === 0 ? (
+          <span className="muted">no rule fired</span>
+        ) : (
+          flags.map((f) => (
+            <span key={f} className="badge badge-high">
+              {f.replace(/_/g, ' ')}
+            </span>
+          ))
+        )}
       </p>
       <Highlighted text={result.text} rules={result.explanations?.rules ?? []} />
       {result.explanations?.decision && <DecisionLine decision={result.explanations.decision} />}
@@ -93,9 +101,27 @@ export function VerdictView({ result, testId }: { result: ModerationResponse; te
 }
 
 const LANGUAGE_NAMES: Record<string, string> = {
-  spa: 'Spanish', deu: 'German', fra: 'French', por: 'Portuguese', ita: 'Italian', nld: 'Dutch', pol: 'Polish',
-  tur: 'Turkish', rus: 'Russian', ukr: 'Ukrainian', arb: 'Arabic', cmn: 'Chinese', jpn: 'Japanese', kor: 'Korean',
-  hin: 'Hindi', ind: 'Indonesian', swe: 'Swedish', ron: 'Romanian', ces: 'Czech', hun: 'Hungarian', ell: 'Greek',
+  spa: 'Spanish',
+  deu: 'German',
+  fra: 'French',
+  por: 'Portuguese',
+  ita: 'Italian',
+  nld: 'Dutch',
+  pol: 'Polish',
+  tur: 'Turkish',
+  rus: 'Russian',
+  ukr: 'Ukrainian',
+  arb: 'Arabic',
+  cmn: 'Chinese',
+  jpn: 'Japanese',
+  kor: 'Korean',
+  hin: 'Hindi',
+  ind: 'Indonesian',
+  swe: 'Swedish',
+  ron: 'Romanian',
+  ces: 'Czech',
+  hun: 'Hungarian',
+  ell: 'Greek',
 };
 
 export const languageName = (code: string) => LANGUAGE_NAMES[code] ?? `language code ${code}`;
@@ -105,8 +131,8 @@ export function LanguageNote({ language }: { language: NonNullable<Explanations[
   if (!language.non_english) return null;
   return (
     <p className="alert alert-warn" data-testid="language-note" data-language={language.code}>
-      This text looks like <strong>{languageName(language.code)}</strong>, not English. The models read English, so this verdict may
-      miss harm in it: have a person check it.
+      This text looks like <strong>{languageName(language.code)}</strong>, not English. The models read English, so this verdict may miss
+      harm in it: have a person check it.
     </p>
   );
 }
@@ -123,8 +149,8 @@ export function DecisionLine({ decision }: { decision: NonNullable<Explanations[
         </>
       ) : (
         <>
-          <code>{decision.model}</code>, {issue} probability {decision.probability.toFixed(2)} against its threshold {decision.threshold.toFixed(2)}{' '}
-          (risk {decision.risk.toFixed(2)}; 0.50 = at threshold)
+          <code>{decision.model}</code>, {issue} probability {decision.probability.toFixed(2)} against its threshold{' '}
+          {decision.threshold.toFixed(2)} (risk {decision.risk.toFixed(2)}; 0.50 = at threshold)
         </>
       )}
     </p>

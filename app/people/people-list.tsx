@@ -15,7 +15,15 @@ import styles from './people.module.css';
 
 const PAGE = 100;
 
-function PersonCard({ person, onChanged, onDeleted }: { person: Person; onChanged: (p: Person) => void; onDeleted: (id: string, name: string) => void }) {
+function PersonCard({
+  person,
+  onChanged,
+  onDeleted,
+}: {
+  person: Person;
+  onChanged: (p: Person) => void;
+  onDeleted: (id: string, name: string) => void;
+}) {
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(person.name);
   const [relationship, setRelationship] = useState(person.relationship);
@@ -67,7 +75,10 @@ function PersonCard({ person, onChanged, onDeleted }: { person: Person; onChange
       } catch (err) {
         if (err instanceof ApiError && err.code === 'FACE_MISMATCH') {
           unlike.push(list[i]!);
-          problems.push({ label: list[i]!.name, error: { summary: `Not added: this face does not look like ${person.name}.`, code: err.code, detail: err.message } });
+          problems.push({
+            label: list[i]!.name,
+            error: { summary: `Not added: this face does not look like ${person.name}.`, code: err.code, detail: err.message },
+          });
         } else {
           problems.push({ label: list[i]!.name, error: explainError(err) });
         }
@@ -106,11 +117,24 @@ function PersonCard({ person, onChanged, onDeleted }: { person: Person; onChange
         >
           <div className="field">
             <label htmlFor={`name-${id}`}>Name</label>
-            <input id={`name-${id}`} data-testid="edit-name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+            <input
+              id={`name-${id}`}
+              data-testid="edit-name"
+              required
+              maxLength={200}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+            />
           </div>
           <div className="field">
             <label htmlFor={`rel-${id}`}>Relationship</label>
-            <input id={`rel-${id}`} data-testid="edit-relationship" maxLength={100} value={relationship} onChange={(e) => setRelationship(e.target.value)} />
+            <input
+              id={`rel-${id}`}
+              data-testid="edit-relationship"
+              maxLength={100}
+              value={relationship}
+              onChange={(e) => setRelationship(e.target.value)}
+            />
           </div>
           <div className={styles.actions}>
             <button type="submit" data-testid="save" disabled={busy || !name.trim()}>
@@ -151,10 +175,24 @@ function PersonCard({ person, onChanged, onDeleted }: { person: Person; onChange
             </dl>
           )}
           <div className={styles.actions}>
-            <button type="button" className="secondary" data-testid="edit" aria-label={`Edit ${person.name}`} onClick={() => setEditing(true)} disabled={busy}>
+            <button
+              type="button"
+              className="secondary"
+              data-testid="edit"
+              aria-label={`Edit ${person.name}`}
+              onClick={() => setEditing(true)}
+              disabled={busy}
+            >
               Edit
             </button>
-            <button type="button" className="secondary" data-testid="add-photos-button" aria-label={`Add photos of ${person.name}`} onClick={() => fileRef.current?.click()} disabled={busy}>
+            <button
+              type="button"
+              className="secondary"
+              data-testid="add-photos-button"
+              aria-label={`Add photos of ${person.name}`}
+              onClick={() => fileRef.current?.click()}
+              disabled={busy}
+            >
               Add photos
             </button>
             <input
@@ -172,7 +210,15 @@ function PersonCard({ person, onChanged, onDeleted }: { person: Person; onChange
               }}
             />
             {!confirming && (
-              <button type="button" className="danger" data-testid="delete" ref={deleteRef} aria-label={`Delete ${person.name}`} onClick={() => setConfirming(true)} disabled={busy}>
+              <button
+                type="button"
+                className="danger"
+                data-testid="delete"
+                ref={deleteRef}
+                aria-label={`Delete ${person.name}`}
+                onClick={() => setConfirming(true)}
+                disabled={busy}
+              >
                 Delete
               </button>
             )}
@@ -180,7 +226,8 @@ function PersonCard({ person, onChanged, onDeleted }: { person: Person; onChange
           {confirming && (
             <div className={`alert alert-error ${styles.confirm}`} role="alertdialog" aria-labelledby={`confirm-${id}`}>
               <p id={`confirm-${id}`}>
-                Delete {person.name} and all {person.embedding_count} face descriptor{person.embedding_count === 1 ? '' : 's'}? This cannot be undone.
+                Delete {person.name} and all {person.embedding_count} face descriptor{person.embedding_count === 1 ? '' : 's'}? This cannot
+                be undone.
               </p>
               <div className={styles.actions}>
                 <button type="button" className="danger" data-testid="confirm-delete" onClick={() => void remove()} disabled={busy}>
@@ -202,7 +249,11 @@ function PersonCard({ person, onChanged, onDeleted }: { person: Person; onChange
               </div>
             </div>
           )}
-          <details className={styles.facesBox} onToggle={(e) => setFacesOpen((e.target as HTMLDetailsElement).open)} data-testid="faces-toggle">
+          <details
+            className={styles.facesBox}
+            onToggle={(e) => setFacesOpen((e.target as HTMLDetailsElement).open)}
+            data-testid="faces-toggle"
+          >
             <summary>
               Faces of {person.name} ({person.embedding_count})
             </summary>
@@ -216,7 +267,13 @@ function PersonCard({ person, onChanged, onDeleted }: { person: Person; onChange
         {photoProblems.length > 0 && (
           <ErrorNotice items={photoProblems} testId="photo-errors">
             {mismatched.length > 0 && (
-              <button type="button" className="secondary" data-testid="add-anyway" disabled={busy} onClick={() => void addPhotos(mismatched, true)}>
+              <button
+                type="button"
+                className="secondary"
+                data-testid="add-anyway"
+                disabled={busy}
+                onClick={() => void addPhotos(mismatched, true)}
+              >
                 Add {mismatched.length === 1 ? 'it' : `these ${mismatched.length}`} to {person.name} anyway
               </button>
             )}

@@ -84,7 +84,9 @@ export function PersonFaces({ person, onChanged, version }: { person: Person; on
           ))}
         </ol>
       )}
-      {list?.faces.length === 1 && <p className="hint">The only face cannot be removed: add another photo first, or delete {person.name}.</p>}
+      {list?.faces.length === 1 && (
+        <p className="hint">The only face cannot be removed: add another photo first, or delete {person.name}.</p>
+      )}
       <p className="muted" data-testid="faces-status" tabIndex={-1} ref={statusRef} aria-live="polite">
         {status}
       </p>

@@ -177,7 +177,8 @@ export function RecognizeFaces() {
                   {busy ? 'Recognizing…' : 'Recognize now'}
                 </button>
                 <label className={styles.toggle}>
-                  <input type="checkbox" data-testid="recognize-auto" checked={auto} onChange={(e) => setAuto(e.target.checked)} /> Every {AUTO_EVERY_MS / 1000} seconds
+                  <input type="checkbox" data-testid="recognize-auto" checked={auto} onChange={(e) => setAuto(e.target.checked)} /> Every{' '}
+                  {AUTO_EVERY_MS / 1000} seconds
                 </label>
                 {photo && (
                   <button type="button" className="secondary" onClick={() => setPhoto(undefined)}>
@@ -189,7 +190,13 @@ export function RecognizeFaces() {
           </div>
           <div className="field">
             <label htmlFor="recognize-upload">Recognize an uploaded photo (JPEG or PNG)</label>
-            <input id="recognize-upload" data-testid="recognize-upload" type="file" accept="image/jpeg,image/png" onChange={(e) => void onFile(e.target.files?.[0])} />
+            <input
+              id="recognize-upload"
+              data-testid="recognize-upload"
+              type="file"
+              accept="image/jpeg,image/png"
+              onChange={(e) => void onFile(e.target.files?.[0])}
+            />
           </div>
         </section>
         <section aria-labelledby="rc-results" className={styles.column} ref={resultsRef} data-testid="recognize-section">

@@ -230,7 +230,11 @@ export function RegisterPerson() {
             </div>
           )}
           <div aria-live="polite">
-            {guideStatus && <p className="muted" data-testid="guide-status">{guideStatus}</p>}
+            {guideStatus && (
+              <p className="muted" data-testid="guide-status">
+                {guideStatus}
+              </p>
+            )}
             <p className="visually-hidden">{readyAnnouncement}</p>
           </div>
           {cameraOn && guideInfo && (
@@ -283,7 +287,13 @@ export function RegisterPerson() {
                 <li key={p.id}>
                   {/* biome-ignore lint/performance/noImgElement: a blob: URL of the user's own photo; next/image would only pass it through unoptimised. */}
                   <img src={p.url} alt={`Face ${i + 1} (${p.source})`} />
-                  <button type="button" className="secondary" onClick={() => tray.remove(p.id)} aria-label={`Remove photo ${i + 1}`} disabled={finished}>
+                  <button
+                    type="button"
+                    className="secondary"
+                    onClick={() => tray.remove(p.id)}
+                    aria-label={`Remove photo ${i + 1}`}
+                    disabled={finished}
+                  >
                     Remove
                   </button>
                 </li>
@@ -300,11 +310,27 @@ export function RegisterPerson() {
               <legend className="visually-hidden">Person</legend>
               <div className="field">
                 <label htmlFor="person-name">Name</label>
-                <input id="person-name" ref={nameRef} data-testid="person-name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />
+                <input
+                  id="person-name"
+                  ref={nameRef}
+                  data-testid="person-name"
+                  required
+                  maxLength={200}
+                  value={name}
+                  onChange={(e) => setName(e.target.value)}
+                  autoComplete="off"
+                />
               </div>
               <div className="field">
                 <label htmlFor="person-relationship">Relationship</label>
-                <input id="person-relationship" data-testid="person-relationship" maxLength={100} value={relationship} placeholder="e.g. daughter, neighbour, carer" onChange={(e) => setRelationship(e.target.value)} />
+                <input
+                  id="person-relationship"
+                  data-testid="person-relationship"
+                  maxLength={100}
+                  value={relationship}
+                  placeholder="e.g. daughter, neighbour, carer"
+                  onChange={(e) => setRelationship(e.target.value)}
+                />
               </div>
               <fieldset className={styles.meta}>
                 <legend>Other details (optional)</legend>
@@ -312,24 +338,50 @@ export function RegisterPerson() {
                   <div key={r.id} className="field-row">
                     <div className="field">
                       <label htmlFor={`meta-key-${r.id}`}>Detail {i + 1} name</label>
-                      <input id={`meta-key-${r.id}`} data-testid="meta-key" value={r.key} maxLength={100} onChange={(e) => setMeta((m) => m.map((x) => (x.id === r.id ? { ...x, key: e.target.value } : x)))} />
+                      <input
+                        id={`meta-key-${r.id}`}
+                        data-testid="meta-key"
+                        value={r.key}
+                        maxLength={100}
+                        onChange={(e) => setMeta((m) => m.map((x) => (x.id === r.id ? { ...x, key: e.target.value } : x)))}
+                      />
                     </div>
                     <div className="field">
                       <label htmlFor={`meta-value-${r.id}`}>Detail {i + 1} value</label>
-                      <input id={`meta-value-${r.id}`} data-testid="meta-value" value={r.value} maxLength={1000} onChange={(e) => setMeta((m) => m.map((x) => (x.id === r.id ? { ...x, value: e.target.value } : x)))} />
+                      <input
+                        id={`meta-value-${r.id}`}
+                        data-testid="meta-value"
+                        value={r.value}
+                        maxLength={1000}
+                        onChange={(e) => setMeta((m) => m.map((x) => (x.id === r.id ? { ...x, value: e.target.value } : x)))}
+                      />
                     </div>
                     <div className="field">
-                      <button type="button" className="secondary" onClick={() => setMeta((m) => m.filter((x) => x.id !== r.id))} aria-label={`Remove detail ${i + 1}`}>
+                      <button
+                        type="button"
+                        className="secondary"
+                        onClick={() => setMeta((m) => m.filter((x) => x.id !== r.id))}
+                        aria-label={`Remove detail ${i + 1}`}
+                      >
                         Remove
                       </button>
                     </div>
                   </div>
                 ))}
-                <button type="button" className="secondary" data-testid="meta-add" onClick={() => setMeta((m) => [...m, { id: nextMetaId++, key: '', value: '' }])}>
+                <button
+                  type="button"
+                  className="secondary"
+                  data-testid="meta-add"
+                  onClick={() => setMeta((m) => [...m, { id: nextMetaId++, key: '', value: '' }])}
+                >
                   Add a detail
                 </button>
               </fieldset>
-              <button type="submit" data-testid="register-submit" disabled={submitting || finished || photos.length < MIN_PHOTOS || !name.trim()}>
+              <button
+                type="submit"
+                data-testid="register-submit"
+                disabled={submitting || finished || photos.length < MIN_PHOTOS || !name.trim()}
+              >
                 {submitting ? 'Registering…' : `Register with ${photos.length} photo${photos.length === 1 ? '' : 's'}`}
               </button>
               {!finished && photos.length < MIN_PHOTOS && (
@@ -348,17 +400,32 @@ export function RegisterPerson() {
             )}
             {fileProblems.length > 0 && (
               <ErrorNotice testId="file-errors" items={fileProblems} tone="warn">
-                <p className="hint">{photos.length < MIN_PHOTOS ? `You need ${MIN_PHOTOS - photos.length} more usable photo${MIN_PHOTOS - photos.length === 1 ? '' : 's'}.` : ''}</p>
+                <p className="hint">
+                  {photos.length < MIN_PHOTOS
+                    ? `You need ${MIN_PHOTOS - photos.length} more usable photo${MIN_PHOTOS - photos.length === 1 ? '' : 's'}.`
+                    : ''}
+                </p>
               </ErrorNotice>
             )}
             {error && (
               <ErrorNotice error={error} testId="register-error">
                 {duplicateOf && (
                   <p className={styles.actions}>
-                    <button type="button" data-testid="add-to-existing" onClick={() => void addToExisting(duplicateOf)} disabled={submitting}>
+                    <button
+                      type="button"
+                      data-testid="add-to-existing"
+                      onClick={() => void addToExisting(duplicateOf)}
+                      disabled={submitting}
+                    >
                       Add these photos to {duplicateOf.name}
                     </button>
-                    <button type="button" className="secondary" data-testid="register-anyway" onClick={() => void submit(true)} disabled={submitting}>
+                    <button
+                      type="button"
+                      className="secondary"
+                      data-testid="register-anyway"
+                      onClick={() => void submit(true)}
+                      disabled={submitting}
+                    >
                       Register as a new person anyway
                     </button>
                   </p>

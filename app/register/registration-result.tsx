@@ -23,8 +23,8 @@ export function RegistrationResult({ person, mode, tried, added, onAnother }: Ou
         </p>
       ) : (
         <p>
-          Added {added} of {tried} photo{tried === 1 ? '' : 's'} to <strong>{person.name}</strong>, who now has{' '}
-          {person.embedding_count} photo{person.embedding_count === 1 ? '' : 's'}.
+          Added {added} of {tried} photo{tried === 1 ? '' : 's'} to <strong>{person.name}</strong>, who now has {person.embedding_count}{' '}
+          photo{person.embedding_count === 1 ? '' : 's'}.
         </p>
       )}
       {person.embedding_count < MIN_PHOTOS && (

@@ -11,21 +11,43 @@ import { edosModelInput, loadEdos, resolveDataDir } from '../../models/sexism_la
 type Spec = { name: string; options: TfidfOptions }[];
 const word = (o: Partial<TfidfOptions> = {}, tp?: string): { name: string; options: TfidfOptions } => ({
   name: 'word',
-  options: { analyzer: { kind: 'word', ngramRange: [1, 2], ...(tp ? { tokenPattern: tp } : {}) }, minDf: 2, sublinearTf: true, norm: 'l2_all_tf', ...o },
+  options: {
+    analyzer: { kind: 'word', ngramRange: [1, 2], ...(tp ? { tokenPattern: tp } : {}) },
+    minDf: 2,
+    sublinearTf: true,
+    norm: 'l2_all_tf',
+    ...o,
+  },
 });
 const charwb = (lo = 2, hi = 5, o: Partial<TfidfOptions> = {}) => ({
   name: 'char',
-  options: { analyzer: { kind: 'char_wb' as const, ngramRange: [lo, hi] as [number, number] }, minDf: 2, sublinearTf: true, norm: 'l2_all_tf' as const, ...o },
+  options: {
+    analyzer: { kind: 'char_wb' as const, ngramRange: [lo, hi] as [number, number] },
+    minDf: 2,
+    sublinearTf: true,
+    norm: 'l2_all_tf' as const,
+    ...o,
+  },
 });
 const BASE: Spec = [word(), charwb()];
 
 const squash = (s: string) => s.replace(/(.)\1{2,}/gu, '$1$1');
 const nohash = (s: string) => s.replace(/#(?=[\p{L}\p{N}_])/gu, '');
-const noph = (s: string) => s.replace(/\[url\]|@user/g, ' ').replace(/\s+/g, ' ').trim();
-const punctsplit = (s: string) => s.replace(/([^\p{L}\p{N}\p{M}\s_'’])/gu, ' $1 ').replace(/\s+/g, ' ').trim();
+const noph = (s: string) =>
+  s
+    .replace(/\[url\]|@user/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+const punctsplit = (s: string) =>
+  s
+    .replace(/([^\p{L}\p{N}\p{M}\s_'’])/gu, ' $1 ')
+    .replace(/\s+/g, ' ')
+    .trim();
 const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's', '!': 'i', '*': '' };
 const leet = (s: string) =>
-  s.replace(/[\p{L}0-9@$!*]+/gu, (w) => (/\p{L}/u.test(w) && /[0-9@$!*]/.test(w) && /\p{L}[0-9@$!*]+\p{L}/u.test(w) ? w.replace(/[0-9@$!*]/g, (c) => LEET[c] ?? c) : w));
+  s.replace(/[\p{L}0-9@$!*]+/gu, (w) =>
+    /\p{L}/u.test(w) && /[0-9@$!*]/.test(w) && /\p{L}[0-9@$!*]+\p{L}/u.test(w) ? w.replace(/[0-9@$!*]/g, (c) => LEET[c] ?? c) : w,
+  );
 
 interface Variant {
   spec: Spec;
@@ -93,7 +115,10 @@ function nbFactors(X: CsrMatrix, y: Uint8Array, nWord: number, gamma: number): F
   }
   const nb = new Float64Array(d);
   for (let j = 0; j < d; j++) nb[j] = Math.abs(Math.log(p[j]! / sp / (q[j]! / sq)));
-  for (const [a, b] of [[0, nWord], [nWord, d]] as const) {
+  for (const [a, b] of [
+    [0, nWord],
+    [nWord, d],
+  ] as const) {
     const s = Array.from(nb.subarray(a, b)).sort((x, z) => x - z);
     const med = s[s.length >> 1]!;
     for (let j = a; j < b; j++) nb[j] = ((nb[j]! + 1e-3) / med) ** gamma;
@@ -122,12 +147,22 @@ function run(name: string, v: Variant): void {
     for (let j = 0; j < pf.length; j++) pf[j] = (j < nWord ? 1 : cf) / (nb ? nb[j]! : 1);
     let init: LogisticRegressionFit | undefined;
     for (const C of Cs) {
-      const fit = fitLogisticRegression(X, yTrain, { penalty: 'l1', C, classWeight: v.classWeight ?? 'balanced', penaltyFactor: pf, tol: 1e-4, csc, init });
+      const fit = fitLogisticRegression(X, yTrain, {
+        penalty: 'l1',
+        C,
+        classWeight: v.classWeight ?? 'balanced',
+        penaltyFactor: pf,
+        tol: 1e-4,
+        csc,
+        init,
+      });
       init = fit;
       const p = predictProba(Xd, fit);
       const ch = bestMacroF1Threshold(yDev, p);
       bestDev = Math.max(bestDev, ch.macroF1);
-      rows.push(`cf ${cf} C ${C}: nz ${fit.nonZero} dev ${ch.macroF1.toFixed(4)} @${ch.threshold.toFixed(3)} auc ${rocAuc(yDev, p).toFixed(4)}`);
+      rows.push(
+        `cf ${cf} C ${C}: nz ${fit.nonZero} dev ${ch.macroF1.toFixed(4)} @${ch.threshold.toFixed(3)} auc ${rocAuc(yDev, p).toFixed(4)}`,
+      );
     }
   }
   // 5-fold CV on train (vocabulary/idf from all of train), cf 0.5 (or first), C 0.2 and 0.3, pooled OOF threshold.
@@ -139,7 +174,8 @@ function run(name: string, v: Variant): void {
   for (const C of [0.2, 0.3]) {
     const oof = new Float64Array(train.length);
     for (let k = 0; k < 5; k++) {
-      const tr: number[] = [], te: number[] = [];
+      const tr: number[] = [],
+        te: number[] = [];
       for (let i = 0; i < train.length; i++) (folds[i] === k ? te : tr).push(i);
       const Xtr = selectRows(X, tr);
       const ytr = Uint8Array.from(tr.map((i) => yTrain[i]!));
@@ -150,7 +186,13 @@ function run(name: string, v: Variant): void {
         pfk = new Float64Array(u.nFeatures);
         for (let j = 0; j < pfk.length; j++) pfk[j] = (j < nWord ? 1 : cf) / nbk[j]!;
       }
-      const fit = fitLogisticRegression(Xtr, ytr, { penalty: 'l1', C, classWeight: v.classWeight ?? 'balanced', penaltyFactor: pfk, tol: 1e-4 });
+      const fit = fitLogisticRegression(Xtr, ytr, {
+        penalty: 'l1',
+        C,
+        classWeight: v.classWeight ?? 'balanced',
+        penaltyFactor: pfk,
+        tol: 1e-4,
+      });
       const p = predictProba(selectRows(X, te), fit);
       te.forEach((i, t) => (oof[i] = p[t]!));
     }
@@ -158,7 +200,9 @@ function run(name: string, v: Variant): void {
     bestCv = Math.max(bestCv, ch.macroF1);
     cvOut.push(`C ${C} cv ${ch.macroF1.toFixed(4)} auc ${rocAuc(yTrain, oof).toFixed(4)}`);
   }
-  console.log(`== ${name}: features ${u.blocks.map((b) => b.vectorizer.nFeatures).join('+')} (feat ${featS.toFixed(0)}s, total ${((performance.now() - t0) / 1000).toFixed(0)}s) BEST dev ${bestDev.toFixed(4)} cv ${bestCv.toFixed(4)}`);
+  console.log(
+    `== ${name}: features ${u.blocks.map((b) => b.vectorizer.nFeatures).join('+')} (feat ${featS.toFixed(0)}s, total ${((performance.now() - t0) / 1000).toFixed(0)}s) BEST dev ${bestDev.toFixed(4)} cv ${bestCv.toFixed(4)}`,
+  );
   for (const r of rows) console.log(`   ${r}`);
   console.log(`   ${cvOut.join(' | ')}`);
 }

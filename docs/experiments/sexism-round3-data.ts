@@ -47,39 +47,79 @@ const Xd = featureMatrix(tfidf, sv, d.dev.inputs);
 const Xt = featureMatrix(tfidf, sv, d.templateVal.inputs);
 const Xe = featureMatrix(tfidf, sv, d.extraVal.inputs);
 const csc = toCsc(X);
-const nWord = tfidf.offsets[1] as number, nTf = tfidf.nFeatures;
+const nWord = tfidf.offsets[1] as number,
+  nTf = tfidf.nFeatures;
 console.log(`n=${tr.length} feats=${X.nCols} prep ${((performance.now() - t0) / 1000).toFixed(1)}s`);
 const idpf = Number(env('IDPF', '1'));
-const ID = new Set('women woman womens girl girls female females lady ladies wife wives mother mothers mom moms sister sisters daughter daughters girlfriend gf she her hers herself feminist feminists feminism gal gals'.split(' '));
-const STOP = new Set('a an the are is was were be been am i you we they he it this that these those of to in on at for and or but so as with my your our their his all most some many every any not no do does did have has had can will would should just very more than who what'.split(' '));
+const ID = new Set(
+  'women woman womens girl girls female females lady ladies wife wives mother mothers mom moms sister sisters daughter daughters girlfriend gf she her hers herself feminist feminists feminism gal gals'.split(
+    ' ',
+  ),
+);
+const STOP = new Set(
+  'a an the are is was were be been am i you we they he it this that these those of to in on at for and or but so as with my your our their his all most some many every any not no do does did have has had can will would should just very more than who what'.split(
+    ' ',
+  ),
+);
 const idWords = [...ID].map((w) => ` ${w} `);
 function isIdentity(name: string): boolean {
   const [blk, term] = [name.slice(0, name.indexOf(':')), name.slice(name.indexOf(':') + 1)];
-  if (blk === 'word') { const toks = term.split(' '); return toks.some((t) => ID.has(t)) && toks.every((t) => ID.has(t) || STOP.has(t)); }
+  if (blk === 'word') {
+    const toks = term.split(' ');
+    return toks.some((t) => ID.has(t)) && toks.every((t) => ID.has(t) || STOP.has(t));
+  }
   if (term.length < 4) return false;
   return idWords.some((w) => w.includes(term));
 }
-const idMask = new Uint8Array(nTf); let nId = 0;
-if (idpf !== 1) for (let j = 0; j < nTf; j++) if (isIdentity(tfidf.featureName(j))) { idMask[j] = 1; nId++; }
+const idMask = new Uint8Array(nTf);
+let nId = 0;
+if (idpf !== 1)
+  for (let j = 0; j < nTf; j++)
+    if (isIdentity(tfidf.featureName(j))) {
+      idMask[j] = 1;
+      nId++;
+    }
 console.log('identity features', nId);
-for (const cf of charF) for (const df of denseF) {
-  const pf = new Float64Array(X.nCols);
-  for (let j = 0; j < pf.length; j++) pf[j] = (j < nWord ? 1 : j < nTf ? cf : df) * (j < nTf && idMask[j] ? idpf : 1);
-  let init: LogisticRegressionFit | undefined;
-  for (const C of Cs) {
-    const t1 = performance.now();
-    const fit = fitLogisticRegression(X, y, { penalty: 'l1', C, classWeight: 'balanced', sampleWeight: sw, penaltyFactor: pf, tol: 1e-4, csc, init, maxIter: Number(env('MAXITER', '100')) });
-    init = fit;
-    const p = predictProba(Xd, fit);
-    const ch = bestMacroF1Threshold(d.dev.labels, p);
-    const pt = predictProba(Xt, fit);
-    const pe = predictProba(Xe, fit);
-    const neu = d.templateVal.kinds.map((k, i) => (k === 'neutral' ? i : -1)).filter((i) => i >= 0);
-    const sx = d.templateVal.kinds.map((k, i) => (k === 'sexist' ? i : -1)).filter((i) => i >= 0);
-    const fr = (ix: number[]) => ix.filter((i) => (pt[i] as number) >= ch.threshold).length / ix.length;
-    const pre = thr(pe, ch.threshold);
-    let tp = 0, fp = 0, fn = 0; pe.forEach((_, i) => { const l = d.extraVal.labels[i]; if (pre[i] && l) tp++; else if (pre[i]) fp++; else if (l) fn++; });
-    let nDense = 0; for (let j = nTf; j < X.nCols; j++) if (fit.weights[j] !== 0) nDense++;
-    console.log(`cf=${cf} df=${df} C=${C} nz=${fit.nonZero} dense=${nDense} devF1=${ch.macroF1.toFixed(4)} thr=${ch.threshold.toFixed(3)} auc=${rocAuc(d.dev.labels, p).toFixed(4)} tplNeutralFlag=${fr(neu).toFixed(3)} tplSexistFlag=${fr(sx).toFixed(3)} extraF1pos=${(2*tp/(2*tp+fp+fn)).toFixed(3)} (${((performance.now() - t1) / 1000).toFixed(0)}s)`);
+for (const cf of charF)
+  for (const df of denseF) {
+    const pf = new Float64Array(X.nCols);
+    for (let j = 0; j < pf.length; j++) pf[j] = (j < nWord ? 1 : j < nTf ? cf : df) * (j < nTf && idMask[j] ? idpf : 1);
+    let init: LogisticRegressionFit | undefined;
+    for (const C of Cs) {
+      const t1 = performance.now();
+      const fit = fitLogisticRegression(X, y, {
+        penalty: 'l1',
+        C,
+        classWeight: 'balanced',
+        sampleWeight: sw,
+        penaltyFactor: pf,
+        tol: 1e-4,
+        csc,
+        init,
+        maxIter: Number(env('MAXITER', '100')),
+      });
+      init = fit;
+      const p = predictProba(Xd, fit);
+      const ch = bestMacroF1Threshold(d.dev.labels, p);
+      const pt = predictProba(Xt, fit);
+      const pe = predictProba(Xe, fit);
+      const neu = d.templateVal.kinds.map((k, i) => (k === 'neutral' ? i : -1)).filter((i) => i >= 0);
+      const sx = d.templateVal.kinds.map((k, i) => (k === 'sexist' ? i : -1)).filter((i) => i >= 0);
+      const fr = (ix: number[]) => ix.filter((i) => (pt[i] as number) >= ch.threshold).length / ix.length;
+      const pre = thr(pe, ch.threshold);
+      let tp = 0,
+        fp = 0,
+        fn = 0;
+      pe.forEach((_, i) => {
+        const l = d.extraVal.labels[i];
+        if (pre[i] && l) tp++;
+        else if (pre[i]) fp++;
+        else if (l) fn++;
+      });
+      let nDense = 0;
+      for (let j = nTf; j < X.nCols; j++) if (fit.weights[j] !== 0) nDense++;
+      console.log(
+        `cf=${cf} df=${df} C=${C} nz=${fit.nonZero} dense=${nDense} devF1=${ch.macroF1.toFixed(4)} thr=${ch.threshold.toFixed(3)} auc=${rocAuc(d.dev.labels, p).toFixed(4)} tplNeutralFlag=${fr(neu).toFixed(3)} tplSexistFlag=${fr(sx).toFixed(3)} extraF1pos=${((2 * tp) / (2 * tp + fp + fn)).toFixed(3)} (${((performance.now() - t1) / 1000).toFixed(0)}s)`,
+      );
+    }
   }
-}

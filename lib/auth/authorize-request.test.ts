@@ -14,7 +14,10 @@ const open: AuthConfig = { API_KEYS: [], ALLOW_ANONYMOUS: false, SESSION_SECRET:
 const keyed: AuthConfig = { ...open, API_KEYS: [KEY] };
 
 function req(headers: Record<string, string>, method = 'GET', peer = '127.0.0.1'): Request {
-  return new Request('http://vigil.test/api/v1/persons', { method, headers: { host: 'vigil.test', 'x-vigil-client-ip': peer, ...headers } });
+  return new Request('http://vigil.test/api/v1/persons', {
+    method,
+    headers: { host: 'vigil.test', 'x-vigil-client-ip': peer, ...headers },
+  });
 }
 
 function statusOf(fn: () => unknown): number | 'ok' {

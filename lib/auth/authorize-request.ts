@@ -22,8 +22,7 @@ import { readCookie, SESSION_COOKIE, sessionSecret, verifySession, type SessionP
 
 export type ApiV1Access = 'public' | 'standard' | 'biometric';
 
-export type AuthConfig = Pick<Env, 'API_KEYS' | 'ALLOW_ANONYMOUS' | 'SESSION_SECRET' | 'TRUST_PROXY'> &
-  Partial<Pick<Env, 'PUBLIC_ORIGIN'>>;
+export type AuthConfig = Pick<Env, 'API_KEYS' | 'ALLOW_ANONYMOUS' | 'SESSION_SECRET' | 'TRUST_PROXY'> & Partial<Pick<Env, 'PUBLIC_ORIGIN'>>;
 
 export interface Principal {
   via: 'key' | 'session' | 'anonymous';
@@ -50,7 +49,9 @@ export function sessionOf(request: Request, config: AuthConfig, nowSeconds = Dat
 
 /** This server's origin as the client addressed it: scheme (per isHttps) and Host (or a trusted X-Forwarded-Host). */
 function ownOrigin(request: Request, trustProxy: TrustProxy): string | null {
-  const host = (peerIsTrustedProxy(request, trustProxy) && request.headers.get('x-forwarded-host')?.split(',')[0]?.trim()) || request.headers.get('host');
+  const host =
+    (peerIsTrustedProxy(request, trustProxy) && request.headers.get('x-forwarded-host')?.split(',')[0]?.trim()) ||
+    request.headers.get('host');
   if (!host) return null;
   try {
     return new URL(`${isHttps(request, trustProxy) ? 'https' : 'http'}://${host}`).origin;
@@ -99,7 +100,7 @@ export function authorizeApiV1(request: Request, config: AuthConfig, access: Api
       throw unauthorized('An API key is required: send Authorization: Bearer <key>, or sign in at /signin.');
     }
     if (UNSAFE.has(request.method.toUpperCase()) && !isSameOrigin(request, config.TRUST_PROXY, config.PUBLIC_ORIGIN)) {
-      throw forbidden('Cross-site request refused: a session cookie is only accepted from this site\'s own pages.');
+      throw forbidden("Cross-site request refused: a session cookie is only accepted from this site's own pages.");
     }
     return { via: 'session', keyId: session.kid };
   }
@@ -116,5 +117,7 @@ export function authorizeApiV1(request: Request, config: AuthConfig, access: Api
 /** Whether the request is served over https (directly, or per X-Forwarded-Proto behind a trusted proxy). */
 export function isHttps(request: Request, trustProxy: TrustProxy): boolean {
   if (new URL(request.url).protocol === 'https:') return true;
-  return peerIsTrustedProxy(request, trustProxy) && request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase() === 'https';
+  return (
+    peerIsTrustedProxy(request, trustProxy) && request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase() === 'https'
+  );
 }

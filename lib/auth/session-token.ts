@@ -66,7 +66,9 @@ export function verifySession(
  */
 export function sessionSecret(configured: string | undefined, apiKeys: readonly string[]): string {
   if (configured) return configured;
-  return createHash('sha256').update(`vigil-session-secret-v1\n${[...apiKeys].sort().join('\n')}`, 'utf8').digest('hex');
+  return createHash('sha256')
+    .update(`vigil-session-secret-v1\n${[...apiKeys].sort().join('\n')}`, 'utf8')
+    .digest('hex');
 }
 
 /** The value of cookie `name` in a Cookie header, or null. */
@@ -86,7 +88,13 @@ export interface CookieOptions {
 
 /** HttpOnly (no script can read it), SameSite=Strict (never sent on cross-site requests), Secure on https. */
 export function sessionCookie(value: string, { maxAgeSeconds, secure }: CookieOptions): string {
-  const parts = [`${SESSION_COOKIE}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Strict', `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`];
+  const parts = [
+    `${SESSION_COOKIE}=${value}`,
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Strict',
+    `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`,
+  ];
   if (secure) parts.push('Secure');
   return parts.join('; ');
 }

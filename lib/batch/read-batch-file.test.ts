@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { BatchFileError, columnsOf, decodeText, defaultTextColumn, looksLikeHeader, readBatchFile, readCsv, readLines, rowsOf } from './read-batch-file';
+import {
+  BatchFileError,
+  columnsOf,
+  decodeText,
+  defaultTextColumn,
+  looksLikeHeader,
+  readBatchFile,
+  readCsv,
+  readLines,
+  rowsOf,
+} from './read-batch-file';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 

@@ -62,7 +62,8 @@ const LINE_BREAKS = /\r\n|\n|\r/g;
 /** Decodes an upload as UTF-8 text; refuses binary content. */
 export function decodeText(bytes: Uint8Array): string {
   const probe = bytes.subarray(0, 64 * 1024);
-  if (probe.includes(0)) throw new BatchFileError('BINARY_FILE', 'This file is not text (it contains binary data). Upload a CSV or a plain-text file.');
+  if (probe.includes(0))
+    throw new BatchFileError('BINARY_FILE', 'This file is not text (it contains binary data). Upload a CSV or a plain-text file.');
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
@@ -73,9 +74,12 @@ export function decodeText(bytes: Uint8Array): string {
 /** One text per non-empty line (TXT files and pasted text); the line numbers count blank lines. */
 export function readLines(text: string): BatchSource {
   const records: SourceRow[] = [];
-  text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/).forEach((l, i) => {
-    if (l.trim() !== '') records.push({ line: i + 1, cells: [l.trim()] });
-  });
+  text
+    .replace(/^\uFEFF/, '')
+    .split(/\r\n|\n|\r/)
+    .forEach((l, i) => {
+      if (l.trim() !== '') records.push({ line: i + 1, cells: [l.trim()] });
+    });
   return { kind: 'lines', records, hasHeader: false };
 }
 
@@ -98,7 +102,13 @@ export function looksLikeHeader(first: string[], rest: string[][]): boolean {
 export function readCsv(text: string): BatchSource {
   let parsed: { record: string[]; info: { lines: number } }[];
   try {
-    parsed = parse(text, { bom: true, info: true, skip_empty_lines: true, relax_column_count: true, record_delimiter: ['\r\n', '\n', '\r'] }) as unknown as typeof parsed;
+    parsed = parse(text, {
+      bom: true,
+      info: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      record_delimiter: ['\r\n', '\n', '\r'],
+    }) as unknown as typeof parsed;
   } catch (err) {
     throw new BatchFileError('CSV_SYNTAX', `The CSV could not be read: ${(err as Error).message}`);
   }
@@ -109,7 +119,12 @@ export function readCsv(text: string): BatchSource {
       cells: record,
     }))
     .filter((r) => r.cells.some((c) => c.trim() !== ''));
-  const hasHeader = records.length > 0 && looksLikeHeader(records[0]!.cells, records.slice(1).map((r) => r.cells));
+  const hasHeader =
+    records.length > 0 &&
+    looksLikeHeader(
+      records[0]!.cells,
+      records.slice(1).map((r) => r.cells),
+    );
   return { kind: 'csv', records, hasHeader };
 }
 

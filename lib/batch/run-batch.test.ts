@@ -6,7 +6,10 @@ import { readCsv, rowsOf, columnsOf } from './read-batch-file';
 import { rowsToModerate, runBatch, type ModerateChunk } from './run-batch';
 
 class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -16,7 +19,15 @@ const verdict = (text: string): ModerationResponse => ({
   label: {
     sexism: { score: 0.1, severity: 'low', model_version: 'sexism_lasso_v1', threshold_met: false },
     toxicity: { overall: 0.9, insult: 0.9, threat: 0, identity_attack: 0, profanity: 0, model_version: 'toxic_transformer_v1' },
-    rules: { slur_detected: false, threat_detected: false, self_harm_flag: false, profanity_flag: false, caps_abuse: false, character_repetition: false, model_version: 'rules_v1' },
+    rules: {
+      slur_detected: false,
+      threat_detected: false,
+      self_harm_flag: false,
+      profanity_flag: false,
+      caps_abuse: false,
+      character_repetition: false,
+      model_version: 'rules_v1',
+    },
   },
   ensemble: { summary: 'likely_harmful', primary_issue: 'insult', score: 0.7, severity: 'medium' },
   meta: { processing_time_ms: 1, models_used: ['sexism_lasso_v1', 'toxic_transformer_v1', 'rules_v1'] },
@@ -49,7 +60,11 @@ describe('running a batch', () => {
   });
 
   it('retries a refused chunk text by text to find the bad row; a server failure marks its chunk and goes on', async () => {
-    const rows = rowsToModerate([1, 2, 3, 4].map((n) => ({ line: n, cells: [`t${n}`] })), 0, 10);
+    const rows = rowsToModerate(
+      [1, 2, 3, 4].map((n) => ({ line: n, cells: [`t${n}`] })),
+      0,
+      10,
+    );
     const moderate: ModerateChunk = async (texts) => {
       if (texts.includes('t2')) throw new HttpError(texts.length > 1 ? 422 : 422, 'bad text');
       if (texts.includes('t3')) throw new HttpError(503, 'busy');
@@ -63,7 +78,11 @@ describe('running a batch', () => {
 
   it('stops when cancelled and reports it', async () => {
     const controller = new AbortController();
-    const rows = rowsToModerate([1, 2, 3, 4].map((n) => ({ line: n, cells: [`t${n}`] })), 0, 10);
+    const rows = rowsToModerate(
+      [1, 2, 3, 4].map((n) => ({ line: n, cells: [`t${n}`] })),
+      0,
+      10,
+    );
     const moderate: ModerateChunk = async (texts) => {
       controller.abort();
       return texts.map(verdict);
@@ -80,7 +99,20 @@ describe('batch export', () => {
     const rows = rowsToModerate(rowsOf(src), 1, 100);
     const { rows: out } = await runBatch(rows, async (t) => t.map(verdict), options());
     const csv = parseCsv(exportBatchCsv([...out].reverse(), columnsOf(src)));
-    expect(csv[0]).toEqual(['source_line', 'id', 'message', 'lang', 'vigil_summary', 'vigil_primary_issue', 'vigil_severity', 'vigil_score', 'vigil_sexism', 'vigil_toxicity', 'vigil_language_note', 'vigil_error']);
+    expect(csv[0]).toEqual([
+      'source_line',
+      'id',
+      'message',
+      'lang',
+      'vigil_summary',
+      'vigil_primary_issue',
+      'vigil_severity',
+      'vigil_score',
+      'vigil_sexism',
+      'vigil_toxicity',
+      'vigil_language_note',
+      'vigil_error',
+    ]);
     expect(csv.slice(1).map((r) => r.slice(0, 5))).toEqual([
       ['2', '7', 'hi, you idiot', 'en', 'likely_harmful'],
       ['4', '9', '-5', 'en', 'likely_harmful'],

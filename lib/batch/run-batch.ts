@@ -37,12 +37,17 @@ export function rowsToModerate(rows: readonly SourceRow[], column: number, maxCh
     const text = (r.cells[column] ?? '').trim();
     if (text === '') return { ...r, text, error: 'No text in the chosen column.' };
     const n = codePoints(text);
-    if (n > maxChars) return { ...r, text, error: `Longer than ${maxChars.toLocaleString('en')} characters (${n.toLocaleString('en')}); not moderated.` };
+    if (n > maxChars)
+      return { ...r, text, error: `Longer than ${maxChars.toLocaleString('en')} characters (${n.toLocaleString('en')}); not moderated.` };
     return { ...r, text };
   });
 }
 
-export async function runBatch(rows: BatchRow[], moderate: ModerateChunk, o: RunOptions): Promise<{ rows: BatchRow[]; cancelled: boolean }> {
+export async function runBatch(
+  rows: BatchRow[],
+  moderate: ModerateChunk,
+  o: RunOptions,
+): Promise<{ rows: BatchRow[]; cancelled: boolean }> {
   const out = rows.map((r) => ({ ...r }));
   const todo = out.filter((r) => !r.error);
   let done = out.length - todo.length;
@@ -51,7 +56,10 @@ export async function runBatch(rows: BatchRow[], moderate: ModerateChunk, o: Run
     if (o.signal.aborted) return { rows: out, cancelled: true };
     const part = todo.slice(i, i + o.chunkSize);
     try {
-      const results = await moderate(part.map((r) => r.text), o.signal);
+      const results = await moderate(
+        part.map((r) => r.text),
+        o.signal,
+      );
       part.forEach((r, k) => (r.result = results[k]));
     } catch (err) {
       if (o.signal.aborted) return { rows: out, cancelled: true };

@@ -98,5 +98,7 @@ export function captureFrame(video: HTMLVideoElement, quality = 0.92): Promise<B
   const ctx = canvas.getContext('2d');
   if (!ctx || canvas.width === 0) return Promise.reject(new Error('no video frame yet'));
   ctx.drawImage(video, 0, 0);
-  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('could not encode the frame'))), 'image/jpeg', quality));
+  return new Promise((resolve, reject) =>
+    canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('could not encode the frame'))), 'image/jpeg', quality),
+  );
 }

@@ -10,7 +10,14 @@ import { greyStdDev, judgePhoto, sniffImageType, type PhotoFacts, type PhotoVerd
 const MAX_SIDE = 960;
 
 export async function checkPhotoFile(file: Blob, guide: () => Promise<FaceGuide>): Promise<PhotoVerdict> {
-  const facts: PhotoFacts = { kind: sniffImageType(new Uint8Array(await file.slice(0, 16).arrayBuffer())), decoded: false, width: 0, height: 0, greyStdDev: 0, faces: [] };
+  const facts: PhotoFacts = {
+    kind: sniffImageType(new Uint8Array(await file.slice(0, 16).arrayBuffer())),
+    decoded: false,
+    width: 0,
+    height: 0,
+    greyStdDev: 0,
+    faces: [],
+  };
   if (facts.kind === 'other') return judgePhoto(facts);
   let bitmap: ImageBitmap;
   try {

@@ -74,7 +74,11 @@ function baseConfig(backend: FaceBackend) {
 }
 
 async function hardwareWebGpu(): Promise<boolean> {
-  const gpu = (navigator as unknown as { gpu?: { requestAdapter(): Promise<{ info?: { isFallbackAdapter?: boolean }; isFallbackAdapter?: boolean } | null> } }).gpu;
+  const gpu = (
+    navigator as unknown as {
+      gpu?: { requestAdapter(): Promise<{ info?: { isFallbackAdapter?: boolean }; isFallbackAdapter?: boolean } | null> };
+    }
+  ).gpu;
   if (!gpu) return false;
   try {
     const adapter = await gpu.requestAdapter();

@@ -4,7 +4,10 @@ import { allPass, cropStats, evaluateFrame, type GuideFace } from './face-qualit
 const frame = { width: 640, height: 480 };
 const good: GuideFace = { box: [220, 140, 200, 200], score: 0.95, angle: { roll: 0.02, yaw: 0.05, pitch: 0.1 }, real: 0.9, live: 0.8 };
 const crop = { brightness: 120, sharpness: 200 };
-const failed = (faces: GuideFace[], c = crop) => evaluateFrame(faces, frame, c).filter((x) => !x.ok).map((x) => x.id);
+const failed = (faces: GuideFace[], c = crop) =>
+  evaluateFrame(faces, frame, c)
+    .filter((x) => !x.ok)
+    .map((x) => x.id);
 
 describe('registration guidance', () => {
   it('passes a single, centred, large, frontal, sharp, well-lit, live face', () => {
@@ -29,7 +32,7 @@ describe('registration guidance', () => {
   it('measures brightness and sharpness', () => {
     const flat = new Array(100).fill(100);
     expect(cropStats(flat, 10, 10)).toEqual({ brightness: 100, sharpness: 0 });
-    const checker = Array.from({ length: 100 }, (_, i) => ((i % 10) + Math.floor(i / 10)) % 2 ? 255 : 0);
+    const checker = Array.from({ length: 100 }, (_, i) => (((i % 10) + Math.floor(i / 10)) % 2 ? 255 : 0));
     expect(cropStats(checker, 10, 10).sharpness).toBeGreaterThan(1000);
   });
 });

@@ -63,7 +63,12 @@ export function evaluateFrame(
     id: 'one-face',
     label: 'Exactly one face',
     ok: !!one && one.score >= t.minScore,
-    hint: faces.length === 0 ? 'No face found: look at the camera.' : faces.length > 1 ? `${faces.length} faces: only one person in view.` : 'Hold still, face the camera.',
+    hint:
+      faces.length === 0
+        ? 'No face found: look at the camera.'
+        : faces.length > 1
+          ? `${faces.length} faces: only one person in view.`
+          : 'Hold still, face the camera.',
   });
   if (!one) return checks;
   const [x, y, w, h] = one.box;
@@ -97,8 +102,15 @@ export function evaluateFrame(
       hint: crop.brightness < t.minBrightness ? 'Too dark: face a window or a lamp.' : 'Too bright: move out of direct light.',
     });
   }
-  if (one.real !== undefined) checks.push({ id: 'real', label: 'Real face (antispoof)', ok: one.real >= t.minReal, hint: 'Use a live face, not a photo or a screen.' });
-  if (one.live !== undefined) checks.push({ id: 'live', label: 'Live (liveness)', ok: one.live >= t.minLive, hint: 'Use a live face, not a photo or a screen.' });
+  if (one.real !== undefined)
+    checks.push({
+      id: 'real',
+      label: 'Real face (antispoof)',
+      ok: one.real >= t.minReal,
+      hint: 'Use a live face, not a photo or a screen.',
+    });
+  if (one.live !== undefined)
+    checks.push({ id: 'live', label: 'Live (liveness)', ok: one.live >= t.minLive, hint: 'Use a live face, not a photo or a screen.' });
   return checks;
 }
 

@@ -35,7 +35,11 @@ describe('recognition label layout', () => {
       { x: 190, y: 105, width: 80, height: 80 },
       { x: 280, y: 100, width: 80, height: 80 },
     ];
-    const rects = layoutLabels(boxes, boxes.map(() => ({ width: 200, height: 28 })), { width: 500, height: 400 });
+    const rects = layoutLabels(
+      boxes,
+      boxes.map(() => ({ width: 200, height: 28 })),
+      { width: 500, height: 400 },
+    );
     for (let i = 0; i < rects.length; i++) for (let j = i + 1; j < rects.length; j++) expect(overlapArea(rects[i]!, rects[j]!)).toBe(0);
     for (const r of rects) expect(inside(r, 500, 400)).toBe(true);
   });
@@ -43,7 +47,15 @@ describe('recognition label layout', () => {
   it('never overlaps and stays inside whenever the labels fit (property)', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ x: fc.integer({ min: 0, max: 900 }), y: fc.integer({ min: 0, max: 700 }), s: fc.integer({ min: 20, max: 100 }), w: fc.integer({ min: 40, max: 300 }) }), { minLength: 1, maxLength: 8 }),
+        fc.array(
+          fc.record({
+            x: fc.integer({ min: 0, max: 900 }),
+            y: fc.integer({ min: 0, max: 700 }),
+            s: fc.integer({ min: 20, max: 100 }),
+            w: fc.integer({ min: 40, max: 300 }),
+          }),
+          { minLength: 1, maxLength: 8 },
+        ),
         (faces) => {
           const image = { width: 1000, height: 800 };
           const rects = layoutLabels(
@@ -52,7 +64,8 @@ describe('recognition label layout', () => {
             image,
           );
           for (const r of rects) expect(inside(r, image.width, image.height)).toBe(true);
-          for (let i = 0; i < rects.length; i++) for (let j = i + 1; j < rects.length; j++) expect(overlapArea(rects[i]!, rects[j]!)).toBe(0);
+          for (let i = 0; i < rects.length; i++)
+            for (let j = i + 1; j < rects.length; j++) expect(overlapArea(rects[i]!, rects[j]!)).toBe(0);
         },
       ),
       { numRuns: 200, seed: 15 },

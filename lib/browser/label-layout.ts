@@ -25,7 +25,12 @@ export function overlapArea(a: Rect, b: Rect): number {
  * `boxes[i]` is face i, `sizes[i]` the width and height its label needs. Returns one rect per
  * face, same order. Faces are placed top to bottom, left to right, so the result is stable.
  */
-export function layoutLabels(boxes: Rect[], sizes: { width: number; height: number }[], image: { width: number; height: number }, gap = 2): Rect[] {
+export function layoutLabels(
+  boxes: Rect[],
+  sizes: { width: number; height: number }[],
+  image: { width: number; height: number },
+  gap = 2,
+): Rect[] {
   const placed: (Rect | undefined)[] = new Array(boxes.length);
   const taken: Rect[] = [];
   const order = boxes.map((_, i) => i).sort((a, b) => boxes[a]!.y - boxes[b]!.y || boxes[a]!.x - boxes[b]!.x);
@@ -33,7 +38,12 @@ export function layoutLabels(boxes: Rect[], sizes: { width: number; height: numb
     const box = boxes[i]!;
     const width = Math.min(sizes[i]!.width, image.width);
     const height = Math.min(sizes[i]!.height, image.height);
-    const at = (x: number, y: number): Rect => ({ x: clamp(x, 0, image.width - width), y: clamp(y, 0, image.height - height), width, height });
+    const at = (x: number, y: number): Rect => ({
+      x: clamp(x, 0, image.width - width),
+      y: clamp(y, 0, image.height - height),
+      width,
+      height,
+    });
     const free = (r: Rect) => taken.every((t) => overlapArea(r, t) === 0);
     // Above or below only where the label fits without being pushed onto the face; inside as the last resort.
     const above = box.y - height - gap;

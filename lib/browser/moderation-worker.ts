@@ -141,10 +141,7 @@ async function createToxicity(
   let { backend, fallbackReason } = choice;
   onBackend(backend);
 
-  const [t, rawConfig] = await Promise.all([
-    importTransformers(backend),
-    fetchJson(`${MODELS_URL}/${TOXICITY_VERSION}/config.json`),
-  ]);
+  const [t, rawConfig] = await Promise.all([importTransformers(backend), fetchJson(`${MODELS_URL}/${TOXICITY_VERSION}/config.json`)]);
   const config = parseToxicityConfig(rawConfig);
   const loadModel = (device: Backend) =>
     t.AutoModelForSequenceClassification.from_pretrained(TOXICITY_VERSION, {

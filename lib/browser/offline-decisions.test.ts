@@ -60,7 +60,13 @@ describe('offline decisions', () => {
 
   it('replays in order, deletes what the server answered, drops what it refuses for good, keeps the rest when offline', async () => {
     const q = await freshQueue();
-    for (const [id, at] of [['a', '1'], ['b', '2'], ['c', '3'], ['d', '4']] as const) await q.enqueueDecision(queued(id, at));
+    for (const [id, at] of [
+      ['a', '1'],
+      ['b', '2'],
+      ['c', '3'],
+      ['d', '4'],
+    ] as const)
+      await q.enqueueDecision(queued(id, at));
     decide
       .mockResolvedValueOnce({})
       .mockRejectedValueOnce(new ApiError(404, 'REVIEW_NOT_FOUND', 'gone'))

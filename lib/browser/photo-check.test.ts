@@ -26,14 +26,20 @@ describe('photo check before upload', () => {
     expect(judgePhoto(facts({ decoded: false }))).toMatchObject({ ok: false, reason: expect.stringContaining('could not be opened') });
     expect(judgePhoto(facts({ greyStdDev: 0.5, faces: [] }))).toMatchObject({ ok: false, reason: expect.stringContaining('plain') });
     expect(judgePhoto(facts({ faces: [] }))).toMatchObject({ ok: false, reason: expect.stringContaining('no face') });
-    expect(judgePhoto(facts({ faces: [{ box: [0, 0, 200, 200], score: 0.3 }] }))).toMatchObject({ ok: false, reason: expect.stringContaining('no face') });
+    expect(judgePhoto(facts({ faces: [{ box: [0, 0, 200, 200], score: 0.3 }] }))).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('no face'),
+    });
     const two = [
       { box: [0, 0, 150, 150] as [number, number, number, number], score: 0.9 },
       { box: [300, 0, 140, 140] as [number, number, number, number], score: 0.9 },
     ];
     expect(judgePhoto(facts({ faces: two }))).toMatchObject({ ok: false, reason: expect.stringContaining('2 faces') });
     expect(judgePhoto(facts({ faces: [two[0]!, { box: [300, 0, 60, 60], score: 0.9 }] }))).toEqual({ ok: true }); // one dominant face
-    expect(judgePhoto(facts({ faces: [{ box: [0, 0, 40, 50], score: 0.9 }] }))).toMatchObject({ ok: false, reason: expect.stringContaining('too small') });
+    expect(judgePhoto(facts({ faces: [{ box: [0, 0, 40, 50], score: 0.9 }] }))).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('too small'),
+    });
   });
 
   it('measures the grey spread: 0 for a flat image, large for stripes', () => {

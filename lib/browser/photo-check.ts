@@ -40,7 +40,8 @@ export type PhotoVerdict = { ok: true } | { ok: false; reason: string };
 
 export function judgePhoto(f: PhotoFacts, t = PHOTO_CHECK): PhotoVerdict {
   if (f.kind === 'other') return { ok: false, reason: 'it is not a JPEG or PNG photo' };
-  if (!f.decoded || f.width === 0 || f.height === 0) return { ok: false, reason: 'it could not be opened as an image (damaged or incomplete file)' };
+  if (!f.decoded || f.width === 0 || f.height === 0)
+    return { ok: false, reason: 'it could not be opened as an image (damaged or incomplete file)' };
   if (f.greyStdDev < t.minGreyStdDev) return { ok: false, reason: 'it is a plain, single-colour image with no face in it' };
   const faces = f.faces.filter((x) => x.score >= t.minFaceScore).sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
   if (faces.length === 0) return { ok: false, reason: 'no face was found in it: use a clear photo of the person facing the camera' };
@@ -48,7 +49,8 @@ export function judgePhoto(f: PhotoFacts, t = PHOTO_CHECK): PhotoVerdict {
   if (second && Math.sqrt((first!.box[2] * first!.box[3]) / Math.max(1, second.box[2] * second.box[3])) < t.dominanceRatio) {
     return { ok: false, reason: `it shows ${faces.length} faces of similar size: use a photo of this person alone` };
   }
-  if (Math.min(first!.box[2], first!.box[3]) < t.minFaceSidePx) return { ok: false, reason: 'the face in it is too small: use a closer photo' };
+  if (Math.min(first!.box[2], first!.box[3]) < t.minFaceSidePx)
+    return { ok: false, reason: 'the face in it is too small: use a closer photo' };
   return { ok: true };
 }
 

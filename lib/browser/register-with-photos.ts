@@ -102,7 +102,11 @@ export async function registerWithPhotos(
 ): Promise<{ person: Person; steps: StepResult[] }> {
   const problem = registrationProblem(form.name, form.photos.length);
   if (problem) throw new Error(problem);
-  events.onProgress?.({ done: 0, total: form.photos.length, label: `Registering ${form.name.trim()} with photo 1 of ${form.photos.length}…` });
+  events.onProgress?.({
+    done: 0,
+    total: form.photos.length,
+    label: `Registering ${form.name.trim()} with photo 1 of ${form.photos.length}…`,
+  });
   const first = await api.register(registrationFormData(form));
   const steps: StepResult[] = [{ photo: 1, ok: true }];
   events.onSteps?.([...steps]);

@@ -16,7 +16,15 @@ function fakeStream(): FakeStream {
 }
 
 function fakeVideo(play: () => Promise<void> = () => Promise.resolve()): HTMLVideoElement {
-  return { srcObject: null, muted: false, playsInline: false, readyState: 4, videoWidth: 640, play, addEventListener: vi.fn() } as unknown as HTMLVideoElement;
+  return {
+    srcObject: null,
+    muted: false,
+    playsInline: false,
+    readyState: 4,
+    videoWidth: 640,
+    play,
+    addEventListener: vi.fn(),
+  } as unknown as HTMLVideoElement;
 }
 
 function deferred<T>() {

@@ -105,7 +105,9 @@ async function v1<T>(schema: z.ZodType<T>, url: string, init?: RequestInit): Pro
 }
 
 type DataOf<S extends z.ZodType> = z.infer<S> extends infer E ? (E extends { success: true; data: infer D } ? D : never) : never;
-type AnyEnvelope = { success: true; data: unknown } | { success: false; error: { code: string; message: string; details?: ApiErrorDetails } };
+type AnyEnvelope =
+  | { success: true; data: unknown }
+  | { success: false; error: { code: string; message: string; details?: ApiErrorDetails } };
 
 /** /api/v1 family: `{success, data, error}`. */
 async function apiV1<S extends z.ZodType>(schema: S, url: string, init?: RequestInit): Promise<DataOf<S>> {
@@ -132,7 +134,10 @@ export const api = {
   health: (): Promise<HealthResponse> => v1(healthResponseSchema, '/v1/health'),
   models: (): Promise<ModelsResponse> => v1(modelsResponseSchema, '/v1/models'),
 
-  listReviews: (q: ReviewListFilters & { cursor?: string; limit?: number; text_hash?: string }, signal?: AbortSignal): Promise<ReviewList> => {
+  listReviews: (
+    q: ReviewListFilters & { cursor?: string; limit?: number; text_hash?: string },
+    signal?: AbortSignal,
+  ): Promise<ReviewList> => {
     const params = new URLSearchParams();
     for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== '') params.set(k, String(v));
     return apiV1(reviewListEnvelopeSchema, `/api/v1/reviews?${params}`, { signal });
@@ -141,13 +146,17 @@ export const api = {
     apiV1(undoEnvelopeSchema, `/api/v1/reviews/${encodeURIComponent(reviewId)}/undo`, { method: 'POST' }),
   explainReview: (reviewId: string): Promise<ReviewExplanation> =>
     apiV1(reviewExplanationEnvelopeSchema, `/api/v1/reviews/${encodeURIComponent(reviewId)}/explain`),
-  decide: (reviewId: string, body: { decision: Decision; moderator: string; note: string; client_decision_id: string }): Promise<DecisionResult> =>
+  decide: (
+    reviewId: string,
+    body: { decision: Decision; moderator: string; note: string; client_decision_id: string },
+  ): Promise<DecisionResult> =>
     apiV1(decisionEnvelopeSchema, `/api/v1/reviews/${encodeURIComponent(reviewId)}/decision`, jsonInit('POST', body)),
   audit: (limit = 100): Promise<AuditList> => apiV1(auditListEnvelopeSchema, `/api/v1/reviews/audit?limit=${limit}`),
 
   /** Whether the server wants a key, and whether this browser has a session (the HttpOnly cookie is invisible to script). */
   session: (): Promise<SessionStatus> => apiV1(sessionEnvelopeSchema, '/api/v1/session'),
-  signIn: (apiKey: string): Promise<SessionStatus> => apiV1(sessionEnvelopeSchema, '/api/v1/session', jsonInit('POST', { api_key: apiKey })),
+  signIn: (apiKey: string): Promise<SessionStatus> =>
+    apiV1(sessionEnvelopeSchema, '/api/v1/session', jsonInit('POST', { api_key: apiKey })),
   signOut: (): Promise<SessionStatus> => apiV1(sessionEnvelopeSchema, '/api/v1/session', { method: 'DELETE' }),
 
   listPersons: (limit = 100, offset = 0) => apiV1(personListEnvelopeSchema, `/api/v1/persons?limit=${limit}&offset=${offset}`),

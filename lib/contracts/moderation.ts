@@ -113,9 +113,7 @@ export const ensembleSchema = z.object({
   severity: severitySchema,
 });
 export const explanationsSchema = z.object({
-  rules: z.array(
-    z.object({ flag: z.string(), term: z.string(), start: z.number().int(), end: z.number().int() }),
-  ),
+  rules: z.array(z.object({ flag: z.string(), term: z.string(), start: z.number().int(), end: z.number().int() })),
   sexism: z.array(z.object({ feature: z.string(), weight: z.number() })),
   decision: z
     .object({

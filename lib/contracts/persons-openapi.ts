@@ -40,14 +40,20 @@ export function registerPersonPaths(registry: OpenAPIRegistry): void {
   const faceParam = z.object({ person_id: z.uuid(), face_id: z.uuid() });
 
   const imageErrors = {
-    400: json(error, 'VALIDATION_ERROR (names the field), INVALID_IMAGE (not JPEG/PNG, truncated, too many pixels), NO_FACE_DETECTED, MULTIPLE_FACES, FACE_TOO_SMALL, LOW_QUALITY, INVALID_METADATA.'),
+    400: json(
+      error,
+      'VALIDATION_ERROR (names the field), INVALID_IMAGE (not JPEG/PNG, truncated, too many pixels), NO_FACE_DETECTED, MULTIPLE_FACES, FACE_TOO_SMALL, LOW_QUALITY, INVALID_METADATA.',
+    ),
     413: json(error, 'PAYLOAD_TOO_LARGE: image over FACE_MAX_IMAGE_BYTES.'),
     401: json(error, 'UNAUTHORIZED: API_KEYS is set and neither a valid bearer key nor a session cookie was sent.'),
     403: json(error, 'FORBIDDEN: no API_KEYS and the client is not loopback (unless ALLOW_ANONYMOUS), or a cross-site cookie request.'),
     415: json(error, 'UNSUPPORTED_MEDIA_TYPE: not multipart/form-data.'),
     429: json(error, 'RATE_LIMITED: over FACE_RATE_LIMIT_PER_MINUTE; see Retry-After and RateLimit-* headers.'),
     500: json(error, 'INTERNAL_ERROR.'),
-    503: json(error, 'DATABASE_UNAVAILABLE: the database cannot be reached; SERVICE_UNAVAILABLE: the face models are not loaded; SERVER_BUSY: every inference worker is busy and the queue is full. All with Retry-After.'),
+    503: json(
+      error,
+      'DATABASE_UNAVAILABLE: the database cannot be reached; SERVICE_UNAVAILABLE: the face models are not loaded; SERVER_BUSY: every inference worker is busy and the queue is full. All with Retry-After.',
+    ),
   };
 
   registry.registerPath({
@@ -63,7 +69,10 @@ export function registerPersonPaths(registry: OpenAPIRegistry): void {
     responses: {
       200: json(person, 'The new person, embedding_count 1.'),
       ...imageErrors,
-      409: json(error, 'FACE_ALREADY_REGISTERED: the face matches a registered person; error.details names them (person_id, name, similarity).'),
+      409: json(
+        error,
+        'FACE_ALREADY_REGISTERED: the face matches a registered person; error.details names them (person_id, name, similarity).',
+      ),
     },
   });
   registry.registerPath({
@@ -76,7 +85,9 @@ export function registerPersonPaths(registry: OpenAPIRegistry): void {
         confirm_mismatch: z
           .enum(['true', 'false'])
           .optional()
-          .describe("`true` adds the face even when it is farther than FACE_MISMATCH_DISTANCE from all of the person's faces (recorded as mismatch_confirmed)."),
+          .describe(
+            "`true` adds the face even when it is farther than FACE_MISMATCH_DISTANCE from all of the person's faces (recorded as mismatch_confirmed).",
+          ),
       }),
     },
     responses: {
@@ -85,7 +96,7 @@ export function registerPersonPaths(registry: OpenAPIRegistry): void {
       404: json(error, 'PERSON_NOT_FOUND.'),
       409: json(
         error,
-        "FACE_MISMATCH: the face is farther than FACE_MISMATCH_DISTANCE (default 0.58) from every face of the person; nothing is stored. error.details: person_id, name, distance, similarity. Resend with confirm_mismatch=true to add it anyway.",
+        'FACE_MISMATCH: the face is farther than FACE_MISMATCH_DISTANCE (default 0.58) from every face of the person; nothing is stored. error.details: person_id, name, distance, similarity. Resend with confirm_mismatch=true to add it anyway.',
       ),
     },
   });
@@ -94,7 +105,10 @@ export function registerPersonPaths(registry: OpenAPIRegistry): void {
     path: '/api/v1/persons/{person_id}/faces',
     summary: "A person's stored faces, without photos, with their distances to the person's other faces",
     request: { params: idParam },
-    responses: { 200: json(faceList, 'Oldest first; outlier marks a face farther than FACE_MISMATCH_DISTANCE from all the others.'), 404: json(error, 'PERSON_NOT_FOUND.') },
+    responses: {
+      200: json(faceList, 'Oldest first; outlier marks a face farther than FACE_MISMATCH_DISTANCE from all the others.'),
+      404: json(error, 'PERSON_NOT_FOUND.'),
+    },
   });
   registry.registerPath({
     method: 'delete',

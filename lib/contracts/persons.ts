@@ -12,7 +12,6 @@ export const MAX_NAME_CHARS = 200;
 export const MAX_RELATIONSHIP_CHARS = 100;
 export const MAX_METADATA_BYTES = 16 * 1024;
 
-
 /**
  * What PostgreSQL text and jsonb cannot hold: U+0000, and unpaired UTF-16 surrogates (valid in
  * JSON, not encodable as UTF-8). Refused as a validation error, not a 500 from the database
@@ -56,7 +55,8 @@ export const metadataSchema = z
   .record(z.string(), z.unknown(), { error: 'must be a JSON object' })
   .superRefine((value, ctx) => {
     const problem =
-      metadataProblem(value) ?? (new TextEncoder().encode(JSON.stringify(value)).length > MAX_METADATA_BYTES ? METADATA_TOO_LARGE_MESSAGE : undefined);
+      metadataProblem(value) ??
+      (new TextEncoder().encode(JSON.stringify(value)).length > MAX_METADATA_BYTES ? METADATA_TOO_LARGE_MESSAGE : undefined);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   })
   .describe(`Free JSON object, at most ${MAX_METADATA_BYTES} bytes serialised; returned as sent.`);
@@ -102,7 +102,7 @@ export const addFaceFieldsSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true')
-    .describe('`true` adds the face even when it is farther than FACE_MISMATCH_DISTANCE from all of the person\'s faces.'),
+    .describe("`true` adds the face even when it is farther than FACE_MISMATCH_DISTANCE from all of the person's faces."),
 });
 
 export const updatePersonSchema = z
@@ -147,7 +147,7 @@ export type RecognizeResult = z.infer<typeof recognizeResultSchema>;
 export const storedFaceSchema = z.object({
   face_id: z.uuid(),
   created_at: z.iso.datetime().describe('ISO 8601 UTC.'),
-  quality: z.number().min(0).max(1).describe("Detector confidence of the face when it was added."),
+  quality: z.number().min(0).max(1).describe('Detector confidence of the face when it was added.'),
   face_size_px: z.number().int().min(0).describe('Shorter side of the face box in the photo, pixels.'),
   model_version: z.string(),
   nearest_distance: z

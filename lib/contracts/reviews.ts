@@ -168,7 +168,10 @@ export function registerReviewPaths(registry: OpenAPIRegistry): void {
     summary: 'Recorded moderations awaiting review (or with another status), one per distinct text, newest first',
     request: {
       query: z.object({
-        status: z.enum([...REVIEW_STATUSES, 'all']).optional().describe('Default `pending`; `all` for every status.'),
+        status: z
+          .enum([...REVIEW_STATUSES, 'all'])
+          .optional()
+          .describe('Default `pending`; `all` for every status.'),
         text_hash: z
           .string()
           .optional()

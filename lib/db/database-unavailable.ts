@@ -7,7 +7,16 @@
 import { DatabaseUnavailableError } from '@/lib/errors/unavailable-errors';
 
 /** Socket errors node-postgres and Neon's WebSocket pool pass through from the connection. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 /**
  * SQLSTATEs that mean the server is going away or not accepting work: class 08 (connection
@@ -31,7 +40,8 @@ export function isDatabaseUnavailableError(err: unknown, depth = 0): boolean {
   if (depth > 4 || err === null || typeof err !== 'object') return false;
   if (DatabaseUnavailableError.is(err)) return true;
   const e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
-  if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || (/^[0-9A-Z]{5}$/.test(e.code) && isUnavailableSqlState(e.code)))) return true;
+  if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || (/^[0-9A-Z]{5}$/.test(e.code) && isUnavailableSqlState(e.code))))
+    return true;
   if (typeof e.message === 'string' && MESSAGE_PATTERNS.some((p) => p.test(e.message as string))) return true;
   // drizzle wraps driver errors ("Failed query: ...") with the driver's error as `cause`;
   // a refused dual-stack connect is an AggregateError of per-address errors.

@@ -33,7 +33,9 @@ const fakeEngine: FaceEngine = {
 
 /** A 100 px "face" whose identity is its colour; each channel step of 255 is distance 1. */
 const photo = (r: number, g = 0, b = 0) =>
-  sharp({ create: { width: 100, height: 100, channels: 3, background: { r, g, b } } }).png().toBuffer();
+  sharp({ create: { width: 100, height: 100, channels: 3, background: { r, g, b } } })
+    .png()
+    .toBuffer();
 
 const config = loadEnv({ DATA_DIR: ':memory:' });
 const targets: [string, () => Promise<Database>, boolean][] = [
@@ -41,7 +43,11 @@ const targets: [string, () => Promise<Database>, boolean][] = [
   ['PGlite, exact search', () => openDatabase({ ...config, DATA_DIR: ':memory:' }), false],
 ];
 if (process.env.TEST_DATABASE_URL) {
-  targets.push(['PostgreSQL (exact search)', () => openDatabase({ ...config, DATABASE_URL: process.env.TEST_DATABASE_URL, DATABASE_DRIVER: 'pg' }), false]);
+  targets.push([
+    'PostgreSQL (exact search)',
+    () => openDatabase({ ...config, DATABASE_URL: process.env.TEST_DATABASE_URL, DATABASE_DRIVER: 'pg' }),
+    false,
+  ]);
 }
 
 describe.each(targets)('memory bank on %s', (_label, open, useVector) => {
@@ -141,8 +147,13 @@ describe.each(targets)('memory bank on %s', (_label, open, useVector) => {
     expect((await recognizeFaces(bank, stranger)).faces[0]?.person_id).not.toBe(dora.person_id);
     await expect(deleteFace(bank, dora.person_id, list.faces[2]!.face_id)).rejects.toMatchObject({ code: 'FACE_NOT_FOUND' });
     await deleteFace(bank, dora.person_id, list.faces[1]!.face_id);
-    await expect(deleteFace(bank, dora.person_id, list.faces[0]!.face_id)).rejects.toMatchObject({ code: 'LAST_FACE', details: { name: 'Dora' } });
-    expect((await listFaces(bank, dora.person_id)).faces.map((f) => [f.face_id, f.nearest_distance, f.outlier])).toEqual([[list.faces[0]!.face_id, null, false]]);
+    await expect(deleteFace(bank, dora.person_id, list.faces[0]!.face_id)).rejects.toMatchObject({
+      code: 'LAST_FACE',
+      details: { name: 'Dora' },
+    });
+    expect((await listFaces(bank, dora.person_id)).faces.map((f) => [f.face_id, f.nearest_distance, f.outlier])).toEqual([
+      [list.faces[0]!.face_id, null, false],
+    ]);
     expect((await bank.store.getPerson(dora.person_id))?.embeddingCount).toBe(1);
     // Another person's face id is not this person's.
     const other = await register('Eve', await photo(0, 0, 255), true);
@@ -153,7 +164,12 @@ describe.each(targets)('memory bank on %s', (_label, open, useVector) => {
   it('writes nothing when a registration fails', async () => {
     const before = (await listPersons(bank, 1, 0)).total;
     const blank: FaceEngine = { modelVersion: 'fake@1', detect: async () => [] };
-    await expect(registerPerson({ ...bank, engine: async () => blank }, { name: 'Nobody', relationship: '', metadata: {}, allowDuplicate: false, image: await photo(7) })).rejects.toMatchObject({ code: 'NO_FACE_DETECTED' });
+    await expect(
+      registerPerson(
+        { ...bank, engine: async () => blank },
+        { name: 'Nobody', relationship: '', metadata: {}, allowDuplicate: false, image: await photo(7) },
+      ),
+    ).rejects.toMatchObject({ code: 'NO_FACE_DETECTED' });
     expect((await listPersons(bank, 1, 0)).total).toBe(before);
   });
 

@@ -42,7 +42,9 @@ INSERT INTO seam_half VALUES (1);
 SELECT no_such_function();
 `;
 
-const targets: [string, () => Promise<Database>][] = [['PGlite', () => openDatabase({ ...loadEnv({ DATA_DIR: ':memory:' }), DATA_DIR: ':memory:' })]];
+const targets: [string, () => Promise<Database>][] = [
+  ['PGlite', () => openDatabase({ ...loadEnv({ DATA_DIR: ':memory:' }), DATA_DIR: ':memory:' })],
+];
 if (process.env.TEST_DATABASE_URL) {
   const url = process.env.TEST_DATABASE_URL;
   targets.push([
@@ -84,12 +86,21 @@ describe.each(targets)('migrate: one file, one multi-statement script (%s)', (_n
   });
 
   it('leaves nothing of a failing file behind and does not record it', { timeout: 120_000 }, async () => {
-    const { dir, database, query } = await setUp({ '0000_ok.sql': 'CREATE TABLE seam_ok (id integer);\n', '0001_half.sql': FAILS_HALF_WAY });
+    const { dir, database, query } = await setUp({
+      '0000_ok.sql': 'CREATE TABLE seam_ok (id integer);\n',
+      '0001_half.sql': FAILS_HALF_WAY,
+    });
     await expect(migrate(database, dir)).rejects.toThrow(/no_such_function/);
     // One transaction for the run: neither file's table exists, and nothing was recorded.
-    const tables = await query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_name LIKE 'seam_%' AND table_schema = current_schema()");
+    const tables = await query<{ name: string }>(
+      "SELECT table_name AS name FROM information_schema.tables WHERE table_name LIKE 'seam_%' AND table_schema = current_schema()",
+    );
     expect(tables).toEqual([]);
-    expect(await query<{ n: number }>("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'vigil_migrations' AND table_schema = current_schema()")).toEqual([{ n: 0 }]);
+    expect(
+      await query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'vigil_migrations' AND table_schema = current_schema()",
+      ),
+    ).toEqual([{ n: 0 }]);
     // Fixed, the same files apply on the next start.
     fs.writeFileSync(path.join(dir, '0001_half.sql'), FAILS_HALF_WAY.replace('SELECT no_such_function();', 'SELECT 1;'));
     expect((await migrate(database, dir)).applied).toEqual(['0000_ok.sql', '0001_half.sql']);

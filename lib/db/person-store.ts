@@ -17,7 +17,10 @@ export interface NewEmbedding {
 }
 
 /** A stored face without its photo: what listing and the mismatch check read. */
-export type StoredFaceRow = Pick<FaceEmbeddingRow, 'id' | 'embedding' | 'modelVersion' | 'quality' | 'faceSizePx' | 'mismatchConfirmed' | 'createdAt'>;
+export type StoredFaceRow = Pick<
+  FaceEmbeddingRow,
+  'id' | 'embedding' | 'modelVersion' | 'quality' | 'faceSizePx' | 'mismatchConfirmed' | 'createdAt'
+>;
 const storedFaceColumns = {
   id: faceEmbeddings.id,
   embedding: faceEmbeddings.embedding,
@@ -109,7 +112,12 @@ export function createPersonStore(database: Database) {
     const people = await q
       .select({ id: persons.id, name: persons.name, relationship: persons.relationship })
       .from(persons)
-      .where(sql`${persons.id} IN (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
+      .where(
+        sql`${persons.id} IN (${sql.join(
+          ids.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})`,
+      );
     return people
       .map((p) => ({ personId: p.id, name: p.name, relationship: p.relationship, distance: best.get(p.id)! }))
       .sort((a, b) => a.distance - b.distance);
@@ -148,7 +156,9 @@ export function createPersonStore(database: Database) {
     async addEmbedding<R>(
       personId: string,
       embedding: NewEmbedding,
-      decide: (person: PersonRow, faces: StoredFaceRow[]) => { refuse: R } | { mismatchConfirmed: boolean } = () => ({ mismatchConfirmed: false }),
+      decide: (person: PersonRow, faces: StoredFaceRow[]) => { refuse: R } | { mismatchConfirmed: boolean } = () => ({
+        mismatchConfirmed: false,
+      }),
     ): Promise<{ person: PersonRow } | { refused: R } | undefined> {
       return db.transaction(async (tx) => {
         const [locked] = await tx.select().from(persons).where(eq(persons.id, personId)).for('update');
@@ -180,10 +190,7 @@ export function createPersonStore(database: Database) {
      * the person's row locked. Never the last face: a person without faces cannot be recognised
      * and the page would show nothing to recognise them by, so that answers `last` and deletes nothing.
      */
-    async deleteFace(
-      personId: string,
-      faceId: string,
-    ): Promise<{ person: PersonRow } | { last: PersonRow } | 'no-person' | 'no-face'> {
+    async deleteFace(personId: string, faceId: string): Promise<{ person: PersonRow } | { last: PersonRow } | 'no-person' | 'no-face'> {
       return db.transaction(async (tx) => {
         const [locked] = await tx.select().from(persons).where(eq(persons.id, personId)).for('update');
         if (!locked) return 'no-person' as const;

@@ -28,31 +28,34 @@ describe('databaseRateLimitStore without a database', () => {
   });
 });
 
-describe.runIf(process.env.TEST_DATABASE_URL)('databaseRateLimitStore on PostgreSQL (skipped unless TEST_DATABASE_URL is set: npm run test:postgres)', () => {
-  const opened: Database[] = [];
-  const open = async () => {
-    const config = loadEnv({ DATABASE_URL: process.env.TEST_DATABASE_URL, DATABASE_DRIVER: 'pg' });
-    const db = await openDatabase(config);
-    await migrate(db);
-    opened.push(db);
-    return db;
-  };
-  afterAll(async () => {
-    for (const db of opened) await db.close();
-  });
+describe.runIf(process.env.TEST_DATABASE_URL)(
+  'databaseRateLimitStore on PostgreSQL (skipped unless TEST_DATABASE_URL is set: npm run test:postgres)',
+  () => {
+    const opened: Database[] = [];
+    const open = async () => {
+      const config = loadEnv({ DATABASE_URL: process.env.TEST_DATABASE_URL, DATABASE_DRIVER: 'pg' });
+      const db = await openDatabase(config);
+      await migrate(db);
+      opened.push(db);
+      return db;
+    };
+    afterAll(async () => {
+      for (const db of opened) await db.close();
+    });
 
-  it('shares one budget between two instances (two pools)', async () => {
-    const [a, b] = await Promise.all([open(), open()]);
-    const prefix = `shared-${Date.now()}`;
-    const limiterA = createRateLimiter(5, { store: databaseRateLimitStore(async () => a), keyPrefix: prefix });
-    const limiterB = createRateLimiter(5, { store: databaseRateLimitStore(async () => b), keyPrefix: prefix });
-    for (let i = 0; i < 3; i++) await limiterA.consume('client');
-    await limiterB.consume('client');
-    const last = await limiterB.consume('client');
-    expect(last.headers['RateLimit-Remaining']).toBe('0');
-    expect(refused(await limiterA.consume('client').catch((e: unknown) => e))).toBe(true);
-    expect(refused(await limiterB.consume('client').catch((e: unknown) => e))).toBe(true);
-    // Budgets are per client and per prefix.
-    await expect(limiterA.consume('someone-else')).resolves.toBeDefined();
-  });
-});
+    it('shares one budget between two instances (two pools)', async () => {
+      const [a, b] = await Promise.all([open(), open()]);
+      const prefix = `shared-${Date.now()}`;
+      const limiterA = createRateLimiter(5, { store: databaseRateLimitStore(async () => a), keyPrefix: prefix });
+      const limiterB = createRateLimiter(5, { store: databaseRateLimitStore(async () => b), keyPrefix: prefix });
+      for (let i = 0; i < 3; i++) await limiterA.consume('client');
+      await limiterB.consume('client');
+      const last = await limiterB.consume('client');
+      expect(last.headers['RateLimit-Remaining']).toBe('0');
+      expect(refused(await limiterA.consume('client').catch((e: unknown) => e))).toBe(true);
+      expect(refused(await limiterB.consume('client').catch((e: unknown) => e))).toBe(true);
+      // Budgets are per client and per prefix.
+      await expect(limiterA.consume('someone-else')).resolves.toBeDefined();
+    });
+  },
+);

@@ -32,7 +32,9 @@ async function schemaDdl(): Promise<string> {
 async function describeCatalog(query: Query): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   const inSchema = `n.nspname = current_schema() AND c.relname <> 'vigil_migrations'`;
-  for (const r of await query(`SELECT c.relname AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'r' AND ${inSchema}`)) {
+  for (const r of await query(
+    `SELECT c.relname AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'r' AND ${inSchema}`,
+  )) {
     out[`table ${r.t}`] = 'table';
   }
   for (const r of await query(

@@ -6,14 +6,14 @@
  */
 import { brandError, hasErrorBrand } from './error-brand';
 
-function describe(what: string, cause: unknown): string {
+function unavailableMessage(what: string, cause: unknown): string {
   return `${what} unavailable: ${cause instanceof Error ? cause.message : String(cause)}`;
 }
 
 /** The database could not be opened or migrated (reviews, memory bank, rate-limit counters alike). */
 export class DatabaseUnavailableError extends Error {
   constructor(cause: unknown) {
-    super(describe('database', cause));
+    super(unavailableMessage('database', cause));
     this.name = 'DatabaseUnavailableError';
     brandError(this, this.name);
   }
@@ -26,7 +26,7 @@ export class DatabaseUnavailableError extends Error {
 /** The face models could not be loaded (in this thread or in an inference worker). */
 export class FaceModelsUnavailableError extends Error {
   constructor(cause: unknown) {
-    super(describe('face models', cause));
+    super(unavailableMessage('face models', cause));
     this.name = 'FaceModelsUnavailableError';
     brandError(this, this.name);
   }

@@ -3,7 +3,11 @@ import sharp from 'sharp';
 import { decodeImage, sniffImageFormat } from './decode-image';
 
 const solid = (w: number, h: number) => sharp({ create: { width: w, height: h, channels: 3, background: { r: 200, g: 100, b: 50 } } });
-const codeOf = async (p: Promise<unknown>) => p.then(() => 'OK', (e: { code?: string }) => e.code);
+const codeOf = async (p: Promise<unknown>) =>
+  p.then(
+    () => 'OK',
+    (e: { code?: string }) => e.code,
+  );
 
 describe('decodeImage', () => {
   it('decides the format from the bytes', async () => {
@@ -23,7 +27,11 @@ describe('decodeImage', () => {
   });
 
   it('refuses over-long sides and absurd aspect ratios before decoding (issue 13, finding 5)', async () => {
-    const message = async (p: Promise<unknown>) => p.then(() => 'OK', (e: Error) => e.message);
+    const message = async (p: Promise<unknown>) =>
+      p.then(
+        () => 'OK',
+        (e: Error) => e.message,
+      );
     // Under the pixel limit (13,000 px), yet refused by the side bound.
     const long = await solid(1, 13_000).png().toBuffer();
     expect(await message(decodeImage(long, 40_000_000))).toMatch(/13000 px exceeds 12000 px/);
@@ -36,7 +44,9 @@ describe('decodeImage', () => {
     const rotated = await solid(40, 20).jpeg().withMetadata({ orientation: 6 }).toBuffer();
     const img = await decodeImage(rotated, 1e6);
     expect([img.width, img.height, img.originalWidth, img.originalHeight]).toEqual([20, 40, 20, 40]);
-    const rgba = await sharp({ create: { width: 5, height: 5, channels: 4, background: { r: 1, g: 2, b: 3, alpha: 0.5 } } }).png().toBuffer();
+    const rgba = await sharp({ create: { width: 5, height: 5, channels: 4, background: { r: 1, g: 2, b: 3, alpha: 0.5 } } })
+      .png()
+      .toBuffer();
     expect((await decodeImage(rgba, 1e6)).data.length).toBe(5 * 5 * 3);
   });
 

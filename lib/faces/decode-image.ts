@@ -62,7 +62,10 @@ export async function decodeImage(bytes: Uint8Array, maxPixels: number): Promise
     const longest = Math.max(originalWidth, originalHeight);
     let pipeline = base().rotate().removeAlpha().toColourspace('srgb');
     if (longest > MAX_WORKING_SIDE) {
-      pipeline = pipeline.resize({ width: originalWidth >= originalHeight ? MAX_WORKING_SIDE : undefined, height: originalHeight > originalWidth ? MAX_WORKING_SIDE : undefined });
+      pipeline = pipeline.resize({
+        width: originalWidth >= originalHeight ? MAX_WORKING_SIDE : undefined,
+        height: originalHeight > originalWidth ? MAX_WORKING_SIDE : undefined,
+      });
     }
     const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
     if (info.channels !== 3) throw faceErrors.invalidImage(`unexpected ${info.channels} channels`);

@@ -71,7 +71,12 @@ export function createFaceEngine(models: FaceModels): FaceEngine & { detectCount
     // squashed that way produced phantom faces.
     const square = tf.tidy(() => {
       const rgb = tf.tensor4d(image.data, [1, image.height, image.width, 3], 'int32');
-      return tf.pad(rgb, [[0, 0], [padY, side - image.height - padY], [padX, side - image.width - padX], [0, 0]]);
+      return tf.pad(rgb, [
+        [0, 0],
+        [padY, side - image.height - padY],
+        [padX, side - image.width - padX],
+        [0, 0],
+      ]);
     });
     let offset = { x: padX, y: padY };
     let source: TF.Tensor4D = square;
@@ -80,7 +85,12 @@ export function createFaceEngine(models: FaceModels): FaceEngine & { detectCount
       let candidates = await findFaces(square);
       if (candidates.length === 0) {
         const extra = Math.round(side * CONTEXT_PAD);
-        contextual = tf.pad(square, [[0, 0], [extra, extra], [extra, extra], [0, 0]]);
+        contextual = tf.pad(square, [
+          [0, 0],
+          [extra, extra],
+          [extra, extra],
+          [0, 0],
+        ]);
         candidates = await findFaces(contextual);
         source = contextual;
         offset = { x: padX + extra, y: padY + extra };
@@ -118,7 +128,12 @@ export function createFaceEngine(models: FaceModels): FaceEngine & { detectCount
           const x1 = Math.min(W, (c.box[0] + c.box[2] - offset.x) * s);
           const y1 = Math.min(H, (c.box[1] + c.box[3] - offset.y) * s);
           return {
-            box: { x: Math.round(x0), y: Math.round(y0), width: Math.max(0, Math.round(x1 - x0)), height: Math.max(0, Math.round(y1 - y0)) },
+            box: {
+              x: Math.round(x0),
+              y: Math.round(y0),
+              width: Math.max(0, Math.round(x1 - x0)),
+              height: Math.max(0, Math.round(y1 - y0)),
+            },
             score: Math.max(0, Math.min(1, c.score)),
             descriptor: descriptors[i]!,
             rollDegrees: c.chip.rollDegrees,

@@ -17,7 +17,9 @@ export async function listFaces(bank: MemoryBank, personId: string): Promise<Fac
   const bound = bank.config.FACE_MISMATCH_DISTANCE;
   const faces = rows.map((f) => {
     // Descriptors of different model versions live in different spaces: compare like with like.
-    const others = rows.filter((o) => o !== f && o.modelVersion === f.modelVersion).map((o) => euclideanDistance(f.embedding.map(Number), o.embedding.map(Number)));
+    const others = rows
+      .filter((o) => o !== f && o.modelVersion === f.modelVersion)
+      .map((o) => euclideanDistance(f.embedding.map(Number), o.embedding.map(Number)));
     const nearest = others.length ? Math.min(...others) : null;
     return {
       face_id: f.id,

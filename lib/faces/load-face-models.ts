@@ -64,7 +64,7 @@ function installFileRouter(tf: Tf): void {
         });
       },
     };
-  }) as Parameters<Tf["io"]["registerLoadRouter"]>[0]);
+  }) as Parameters<Tf['io']['registerLoadRouter']>[0]);
 }
 
 export function humanConfig(modelDir: string, wasmDir: string): Partial<Config> {

@@ -36,7 +36,7 @@ describe('the /api/v1 code -> status table', () => {
 });
 
 describe('apiV1ErrorResponse with domain errors', () => {
-  it('answers a FaceError at its code\'s status, with details and without a stack', async () => {
+  it("answers a FaceError at its code's status, with details and without a stack", async () => {
     const details = { person_id: '00000000-0000-4000-8000-000000000000', name: 'Ada' };
     const res = apiV1ErrorResponse(new FaceError('LAST_FACE', 'only face', { details }), { 'X-Request-Id': 'r' });
     expect(res.status).toBe(409);
@@ -55,6 +55,10 @@ describe('apiV1ErrorResponse with domain errors', () => {
     const stray = new DomainError('NOT_A_CODE' as never, 'internal detail');
     const res = apiV1ErrorResponse(stray);
     expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({ success: false, data: null, error: { code: 'INTERNAL_ERROR', message: 'The request could not be processed.' } });
+    expect(await res.json()).toEqual({
+      success: false,
+      data: null,
+      error: { code: 'INTERNAL_ERROR', message: 'The request could not be processed.' },
+    });
   });
 });

@@ -3,7 +3,12 @@ import { ApiV1Error } from './api-v1-error';
 import { readApiV1Json } from './read-api-v1-json';
 
 const req = (body: BodyInit | null, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
-  new Request('http://x/api/v1', { method: 'POST', body, headers, ...(body instanceof ReadableStream ? { duplex: 'half' } : {}) } as RequestInit);
+  new Request('http://x/api/v1', {
+    method: 'POST',
+    body,
+    headers,
+    ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+  } as RequestInit);
 
 async function failure(p: Promise<unknown>): Promise<ApiV1Error> {
   try {

@@ -3,7 +3,12 @@ import { readJsonBody } from './read-json-body';
 import { V1Error } from './v1-error';
 
 const req = (body: BodyInit | null, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
-  new Request('http://x/v1', { method: 'POST', body, headers, ...(body instanceof ReadableStream ? { duplex: 'half' } : {}) } as RequestInit);
+  new Request('http://x/v1', {
+    method: 'POST',
+    body,
+    headers,
+    ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+  } as RequestInit);
 
 async function failure(p: Promise<unknown>): Promise<V1Error> {
   try {
@@ -21,20 +26,17 @@ describe('readJsonBody', () => {
     await expect(readJsonBody(req('{"a":1}', { 'content-type': 'application/json; charset=utf-8' }), 1000)).resolves.toEqual({ a: 1 });
   });
 
-  it.each([
-    [{ 'content-type': 'text/plain' }],
-    [{ 'content-type': 'multipart/form-data; boundary=x' }],
-    [{}],
-  ])('answers 415 for %j', async (headers) => {
-    const e = await failure(readJsonBody(req('{}', headers), 1000));
-    expect(e.status).toBe(415);
-    expect(e.detail).toEqual([expect.objectContaining({ loc: ['header', 'content-type'] })]);
-  });
+  it.each([[{ 'content-type': 'text/plain' }], [{ 'content-type': 'multipart/form-data; boundary=x' }], [{}]])(
+    'answers 415 for %j',
+    async (headers) => {
+      const e = await failure(readJsonBody(req('{}', headers), 1000));
+      expect(e.status).toBe(415);
+      expect(e.detail).toEqual([expect.objectContaining({ loc: ['header', 'content-type'] })]);
+    },
+  );
 
   it('answers 400 json_invalid for malformed JSON and for invalid UTF-8', async () => {
-    expect((await failure(readJsonBody(req('{"text": "a",'), 1000))).detail).toEqual([
-      expect.objectContaining({ type: 'json_invalid' }),
-    ]);
+    expect((await failure(readJsonBody(req('{"text": "a",'), 1000))).detail).toEqual([expect.objectContaining({ type: 'json_invalid' })]);
     const badUtf8 = new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d]);
     expect((await failure(readJsonBody(req(badUtf8), 1000))).status).toBe(400);
   });

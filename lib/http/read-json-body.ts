@@ -11,8 +11,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   if (mediaType !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(mediaType)) {
     throw requestError(415, ['header', 'content-type'], 'content_type', 'Content-Type must be application/json');
   }
-  const tooLarge = () =>
-    requestError(413, ['body'], 'payload_too_large', `Request body exceeds the limit of ${maxBytes} bytes`);
+  const tooLarge = () => requestError(413, ['body'], 'payload_too_large', `Request body exceeds the limit of ${maxBytes} bytes`);
 
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();

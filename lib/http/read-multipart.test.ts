@@ -16,7 +16,12 @@ function streamed(form: FormData): Promise<Request> {
         sent += 256;
       },
     });
-    return new Request('http://x/', { method: 'POST', body, headers: { 'content-type': r.headers.get('content-type')! }, duplex: 'half' } as RequestInit);
+    return new Request('http://x/', {
+      method: 'POST',
+      body,
+      headers: { 'content-type': r.headers.get('content-type')! },
+      duplex: 'half',
+    } as RequestInit);
   });
 }
 
@@ -45,7 +50,9 @@ describe('readMultipart', () => {
   });
 
   it('refuses other media types (415) and unexpected files (400)', async () => {
-    await expect(readMultipart(new Request('http://x/', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }), limits)).rejects.toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
+    await expect(
+      readMultipart(new Request('http://x/', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }), limits),
+    ).rejects.toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
     const f = new FormData();
     f.append('other', new Blob([new Uint8Array(3)]), 'x.bin');
     await expect(readMultipart(await streamed(f), limits)).rejects.toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });

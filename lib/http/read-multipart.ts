@@ -28,8 +28,7 @@ const MAX_PARTS = 20;
 /** Room for the text fields and the multipart framing on top of the image. */
 const BODY_OVERHEAD_BYTES = 256 * 1024;
 
-const tooLarge = (limit: number) =>
-  new ApiV1Error('PAYLOAD_TOO_LARGE', `The image is larger than the limit of ${limit} bytes.`);
+const tooLarge = (limit: number) => new ApiV1Error('PAYLOAD_TOO_LARGE', `The image is larger than the limit of ${limit} bytes.`);
 
 export async function readMultipart(request: Request, limits: MultipartLimits): Promise<MultipartForm> {
   const contentType = request.headers.get('content-type') ?? '';
@@ -46,12 +45,21 @@ export async function readMultipart(request: Request, limits: MultipartLimits): 
   try {
     parser = busboy({
       headers: { 'content-type': contentType },
-      limits: { fileSize: limits.maxFileBytes, files: limits.fileFields.length, fields: MAX_PARTS, parts: MAX_PARTS, fieldSize: limits.maxFieldBytes },
+      limits: {
+        fileSize: limits.maxFileBytes,
+        files: limits.fileFields.length,
+        fields: MAX_PARTS,
+        parts: MAX_PARTS,
+        fieldSize: limits.maxFieldBytes,
+      },
     });
   } catch (err) {
     // busboy throws synchronously on a header it cannot use (`boundary=` with no value): found
     // by tests/contract/fuzz.test.ts, it used to answer 500.
-    throw new ApiV1Error('UNSUPPORTED_MEDIA_TYPE', `Content-Type must be multipart/form-data with a boundary (${err instanceof Error ? err.message : 'unusable'}).`);
+    throw new ApiV1Error(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Content-Type must be multipart/form-data with a boundary (${err instanceof Error ? err.message : 'unusable'}).`,
+    );
   }
   const body = Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>);
 
@@ -99,7 +107,9 @@ export async function readMultipart(request: Request, limits: MultipartLimits): 
         if (!failed) form.files.set(name, { bytes: Buffer.concat(chunks), filename: info.filename ?? '', mimeType: info.mimeType });
       });
     });
-    parser.on('filesLimit', () => fail(new ApiV1Error('VALIDATION_ERROR', `Only one file ('${limits.fileFields.join("', '")}') is accepted.`)));
+    parser.on('filesLimit', () =>
+      fail(new ApiV1Error('VALIDATION_ERROR', `Only one file ('${limits.fileFields.join("', '")}') is accepted.`)),
+    );
     parser.on('partsLimit', () => fail(new ApiV1Error('VALIDATION_ERROR', `At most ${MAX_PARTS} form fields are accepted.`)));
     parser.on('fieldsLimit', () => fail(new ApiV1Error('VALIDATION_ERROR', `At most ${MAX_PARTS} form fields are accepted.`)));
     parser.on('error', (err: Error) => fail(new ApiV1Error('VALIDATION_ERROR', `Malformed multipart body: ${err.message}.`)));

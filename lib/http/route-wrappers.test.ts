@@ -24,7 +24,9 @@ beforeEach(() => {
 describe('v1Route with a Request', () => {
   it('answers the handler result as JSON with the request id and no-store', async () => {
     const route = v1Route(async ({ request }) => ({ echoed: await request.json() }));
-    const res = await route(new Request('http://localhost/v1/moderate/text', { method: 'POST', body: '{"text":"hi"}', headers: { 'x-request-id': ID } }));
+    const res = await route(
+      new Request('http://localhost/v1/moderate/text', { method: 'POST', body: '{"text":"hi"}', headers: { 'x-request-id': ID } }),
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toBe(ID);
     expect(res.headers.get('cache-control')).toBe('no-store');

@@ -18,12 +18,14 @@ describe('apiV1ValidationError: one answer to a failed contract for every /api/v
   });
 
   it('names unknown fields of a strict body, and falls back for the body itself', () => {
-    expect(answer(decisionRequestSchema.safeParse({ decision: 'confirm', extra: 1 }))).toBe("400 VALIDATION_ERROR Field 'extra': unknown field");
+    expect(answer(decisionRequestSchema.safeParse({ decision: 'confirm', extra: 1 }))).toBe(
+      "400 VALIDATION_ERROR Field 'extra': unknown field",
+    );
     expect(answer(updatePersonSchema.safeParse({ nickname: 'x' }))).toBe("400 VALIDATION_ERROR Field 'nickname': unknown field");
     expect(answer(updatePersonSchema.safeParse([1]))).toBe("400 VALIDATION_ERROR Field 'body': expected object");
   });
 
-  it('keeps zod\'s message for values out of range', () => {
+  it("keeps zod's message for values out of range", () => {
     expect(answer(listReviewsQuerySchema.safeParse({ limit: '0' }), 'query')).toMatch(/^400 VALIDATION_ERROR Field 'limit': /);
   });
 });

@@ -3,7 +3,6 @@ import { fitLogisticRegression, predictProba, sampleWeights, sigmoid } from './l
 import { mulberry32 as rng } from './random';
 import { csrFromDense as fromDense } from './sparse';
 
-
 /** y depends on features 0 and 1 only; features 2..d-1 are noise. */
 function synthetic(n: number, d: number, seed: number) {
   const r = rng(seed);

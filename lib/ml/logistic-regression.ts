@@ -111,11 +111,7 @@ export function sampleWeights(
   return s;
 }
 
-export function fitLogisticRegression(
-  X: CsrMatrix,
-  y: ArrayLike<number>,
-  options: LogisticRegressionOptions,
-): LogisticRegressionFit {
+export function fitLogisticRegression(X: CsrMatrix, y: ArrayLike<number>, options: LogisticRegressionOptions): LogisticRegressionFit {
   const n = X.nRows;
   const d = X.nCols;
   if (y.length !== n) throw new Error(`X has ${n} rows, y has ${y.length} labels`);
@@ -237,7 +233,14 @@ export function fitLogisticRegression(
   const violationRef = violationAt(zero, gradientAt(new Float64Array(n).fill(b0))).violation;
   if (violationRef === 0) {
     // w = 0 (with the log-odds intercept) is optimal.
-    return { weights: zero, bias: b0, iterations: 0, converged: true, objective: lossAt(new Float64Array(n).fill(b0)) * options.C * n, nonZero: 0 };
+    return {
+      weights: zero,
+      bias: b0,
+      iterations: 0,
+      converged: true,
+      objective: lossAt(new Float64Array(n).fill(b0)) * options.C * n,
+      nonZero: 0,
+    };
   }
 
   const z = csrMatVec(X, w, b);

@@ -92,8 +92,18 @@ describe('balancedAccuracy', () => {
 
   it('gives 0.5 to a constant prediction however unbalanced the labels', () => {
     const y = [1, 1, 1, 1, 1, 1, 1, 1, 1, 0];
-    expect(balancedAccuracy(y, y.map(() => 1))).toBe(0.5);
-    expect(binaryReport(y, y.map(() => 1)).accuracy).toBe(0.9);
+    expect(
+      balancedAccuracy(
+        y,
+        y.map(() => 1),
+      ),
+    ).toBe(0.5);
+    expect(
+      binaryReport(
+        y,
+        y.map(() => 1),
+      ).accuracy,
+    ).toBe(0.9);
   });
 
   it('uses the one class present, and NaN when there is none', () => {

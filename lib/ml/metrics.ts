@@ -205,8 +205,7 @@ export function bestMacroF1Threshold(labels: ArrayLike<number>, scores: ArrayLik
     const t = (s + next) / 2;
     const report = reportFromConfusion({ tp, fp, tn: nNeg - fp, fn: nPos - tp });
     const better =
-      report.macroF1 > best.macroF1 ||
-      (report.macroF1 === best.macroF1 && Math.abs(t - prefer) < Math.abs(best.threshold - prefer));
+      report.macroF1 > best.macroF1 || (report.macroF1 === best.macroF1 && Math.abs(t - prefer) < Math.abs(best.threshold - prefer));
     if (better) best = { threshold: t, macroF1: report.macroF1, report };
   }
   return best;

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { csrFromDense as dense, csrMatVec, hstack, selectRows, toCsc } from './sparse';
 
-
 describe('sparse', () => {
   const m = dense([
     [1, 0, 2],

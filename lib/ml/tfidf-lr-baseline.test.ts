@@ -17,7 +17,12 @@ describe('fitTfidfLrBaseline', () => {
     expect(b.models[2]).toBeNull();
     const test = ['you stupid idiot', 'lovely dinner at noon', 'what a moron', 'thank you again'];
     const s = b.score(test);
-    expect(rocAuc([1, 0, 1, 0], s.map((r) => r[0]!))).toBe(1);
+    expect(
+      rocAuc(
+        [1, 0, 1, 0],
+        s.map((r) => r[0]!),
+      ),
+    ).toBe(1);
     expect(s.every((r) => Number.isNaN(r[2]))).toBe(true);
   });
 

@@ -40,8 +40,24 @@ export function fitTfidfLrBaseline(
   const nLabels = labels[0]?.length ?? 0;
   const docs = texts.map((t) => t.toLowerCase());
   const union = TfidfUnion.fit(docs, [
-    { name: 'w', options: { analyzer: { kind: 'word', ngramRange: [1, 2] }, minDf: 3, maxFeatures: options.maxWordFeatures ?? 60000, sublinearTf: true } },
-    { name: 'c', options: { analyzer: { kind: 'char_wb', ngramRange: [3, 5] }, minDf: 5, maxFeatures: options.maxCharFeatures ?? 50000, sublinearTf: true } },
+    {
+      name: 'w',
+      options: {
+        analyzer: { kind: 'word', ngramRange: [1, 2] },
+        minDf: 3,
+        maxFeatures: options.maxWordFeatures ?? 60000,
+        sublinearTf: true,
+      },
+    },
+    {
+      name: 'c',
+      options: {
+        analyzer: { kind: 'char_wb', ngramRange: [3, 5] },
+        minDf: 5,
+        maxFeatures: options.maxCharFeatures ?? 50000,
+        sublinearTf: true,
+      },
+    },
   ]);
   const X = union.transform(docs);
   options.log?.(`baseline: ${union.nFeatures} TF-IDF features from ${texts.length} texts`);

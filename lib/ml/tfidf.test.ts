@@ -125,10 +125,13 @@ describe('TfidfUnion', () => {
   });
 
   it('restricts across blocks', () => {
-    const u = TfidfUnion.fit(['ab cd'], [
-      { name: 'w', options: { analyzer: { kind: 'word', ngramRange: [1, 1] } } },
-      { name: 'c', options: { analyzer: { kind: 'char_wb', ngramRange: [2, 2] } } },
-    ]);
+    const u = TfidfUnion.fit(
+      ['ab cd'],
+      [
+        { name: 'w', options: { analyzer: { kind: 'word', ngramRange: [1, 1] } } },
+        { name: 'c', options: { analyzer: { kind: 'char_wb', ngramRange: [2, 2] } } },
+      ],
+    );
     const r = u.restrict([1, 2]);
     expect(r.blocks[0]!.vectorizer.vocabulary).toEqual(['cd']);
     expect(r.blocks[1]!.vectorizer.vocabulary).toEqual([u.blocks[1]!.vectorizer.vocabulary[0]]);

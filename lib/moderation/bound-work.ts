@@ -94,11 +94,7 @@ export function boundTexts(texts: readonly string[], limits: WorkLimits): Bounde
     const overTokens = n <= cap && tokenCount(text.normalize('NFKC'), limits.maxTextTokens) > limits.maxTextTokens;
     if (n <= cap && !overTokens) return { analyzed: text };
     const analyzed = fittingPrefix(text, cap, limits.maxTextTokens);
-    const reason: TruncationReason = overTokens
-      ? 'text_tokens'
-      : cap < perText[i]!
-        ? 'batch_chars'
-        : 'text_chars';
+    const reason: TruncationReason = overTokens ? 'text_tokens' : cap < perText[i]! ? 'batch_chars' : 'text_chars';
     return { analyzed, truncated: { reason, analyzed_chars: codePoints(analyzed) } };
   });
 }

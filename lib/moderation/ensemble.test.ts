@@ -32,10 +32,15 @@ describe('toCommonScale', () => {
   });
   it('is monotone', () => {
     fc.assert(
-      fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0.01, max: 0.99, noNaN: true }), (a, b, t) => {
-        const [lo, hi] = a <= b ? [a, b] : [b, a];
-        expect(toCommonScale(lo, t)).toBeLessThanOrEqual(toCommonScale(hi, t));
-      }),
+      fc.property(
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0.01, max: 0.99, noNaN: true }),
+        (a, b, t) => {
+          const [lo, hi] = a <= b ? [a, b] : [b, a];
+          expect(toCommonScale(lo, t)).toBeLessThanOrEqual(toCommonScale(hi, t));
+        },
+      ),
     );
   });
 });

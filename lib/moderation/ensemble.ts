@@ -83,12 +83,7 @@ export function issueRisks(
   };
 }
 
-export function combine(
-  sexism: SexismLabel,
-  toxicity: ToxicityScores,
-  rules: RulesLabel,
-  policy: EnsemblePolicy,
-): Ensemble {
+export function combine(sexism: SexismLabel, toxicity: ToxicityScores, rules: RulesLabel, policy: EnsemblePolicy): Ensemble {
   const risks = issueRisks(sexism, toxicity, rules, policy);
   const score = Math.max(...Object.values(risks));
 

@@ -34,9 +34,10 @@ export function explainDecision(
 ): DecisionExplanation {
   const risks = issueRisks(sexism, toxicity, rules, policy);
   // Below 0.5 the summary is likely_safe; the largest risk still says what came closest.
-  const issue = ensemble.primary_issue === 'none'
-    ? (Object.entries(risks).sort((a, b) => b[1] - a[1])[0]![0] as keyof typeof risks)
-    : ensemble.primary_issue;
+  const issue =
+    ensemble.primary_issue === 'none'
+      ? (Object.entries(risks).sort((a, b) => b[1] - a[1])[0]![0] as keyof typeof risks)
+      : ensemble.primary_issue;
   const risk = round4(risks[issue]);
   const t = policy.toxicityThresholds;
   const model = (version: string, p: number, threshold: number) => ({

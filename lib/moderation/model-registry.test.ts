@@ -14,9 +14,7 @@ describe('ModelRegistry', () => {
   });
 
   it('records a failed model, keeps the others, and refuses to moderate', async () => {
-    const registry = new ModelRegistry(
-      loaders({ toxicity: async () => Promise.reject(new Error('ENOENT: model_quantized.onnx')) }),
-    );
+    const registry = new ModelRegistry(loaders({ toxicity: async () => Promise.reject(new Error('ENOENT: model_quantized.onnx')) }));
     await registry.load();
     const status = registry.status();
     expect(status.find((s) => s.key === 'toxicity')).toMatchObject({ loaded: false, error: expect.stringContaining('ENOENT') });

@@ -28,7 +28,10 @@ export function parseTrustProxy(raw: string): TrustProxy {
     if (hops > 32) throw new Error('a hop count above 32');
     return named(String(hops), (_a, hop) => hop < hops);
   }
-  const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   try {
     const compiled = proxyaddr.compile(list);
     return named(list.join(','), (address, hop) => compiled(address, hop));

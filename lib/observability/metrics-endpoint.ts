@@ -10,7 +10,10 @@ import { clientAddress } from '@/lib/net/trust-proxy';
 import { bearerToken, matchesApiKey } from '@/lib/auth/api-keys';
 import { metrics } from './metrics';
 
-export function metricsAccessAllowed(authorization: string | null, config: { METRICS_TOKEN?: string; API_KEYS: readonly string[] }): boolean {
+export function metricsAccessAllowed(
+  authorization: string | null,
+  config: { METRICS_TOKEN?: string; API_KEYS: readonly string[] },
+): boolean {
   const accepted = [...(config.METRICS_TOKEN ? [config.METRICS_TOKEN] : []), ...config.API_KEYS];
   if (accepted.length === 0) return true;
   return matchesApiKey(bearerToken(authorization), accepted);
@@ -32,7 +35,11 @@ export async function metricsRequest(request: Request): Promise<Response> {
   if (!metricsAccessAllowed(request.headers.get('authorization'), env())) {
     return new Response('Unauthorized: send Authorization: Bearer <METRICS_TOKEN or API key>.\n', {
       status: 401,
-      headers: { 'Content-Type': 'text/plain; charset=utf-8', 'WWW-Authenticate': 'Bearer realm="vigil-metrics"', 'Cache-Control': 'no-store' },
+      headers: {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'WWW-Authenticate': 'Bearer realm="vigil-metrics"',
+        'Cache-Control': 'no-store',
+      },
     });
   }
   const { registry } = metrics();

@@ -35,9 +35,11 @@ describe('metrics()', () => {
   it('is one registry per process, the process singleton named metrics', () => {
     const m = metrics();
     expect(metrics()).toBe(m);
-    expect(singleton('metrics', () => {
-      throw new Error('a second registry must not be made');
-    })).toBe(m);
+    expect(
+      singleton('metrics', () => {
+        throw new Error('a second registry must not be made');
+      }),
+    ).toBe(m);
   });
 });
 

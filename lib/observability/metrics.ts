@@ -88,7 +88,6 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Vigil
   return m;
 }
 
-
 /** The process's metrics, created on first use. */
 export function metrics(): VigilMetrics {
   return singleton('metrics', () => createMetrics({ defaultMetrics: true }));

@@ -76,9 +76,12 @@ describe('the pino logger', () => {
 
 describe('errorForLog drops query parameters (issue 13, finding 6)', () => {
   it('keeps the SQL placeholders, never the bound values', () => {
-    const err = new Error('Failed query: insert into "persons" ("name", "metadata") values ($1, $2)\nparams: Alice Secret,{"diagnosis":"private"}', {
-      cause: new Error('invalid byte sequence for encoding "UTF8"'),
-    });
+    const err = new Error(
+      'Failed query: insert into "persons" ("name", "metadata") values ($1, $2)\nparams: Alice Secret,{"diagnosis":"private"}',
+      {
+        cause: new Error('invalid byte sequence for encoding "UTF8"'),
+      },
+    );
     const logged = JSON.stringify(errorForLog(err));
     expect(logged).not.toMatch(/Alice|diagnosis|private/);
     expect(logged).toMatch(/values \(\$1, \$2\)/);

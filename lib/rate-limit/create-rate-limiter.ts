@@ -3,7 +3,7 @@
  * window). A batch request costs one point, like a single-text request: the body limits already
  * bound the work one request can ask for. Answers carry IETF `RateLimit-*` headers.
  */
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
 import { RateLimitedError } from '@/lib/errors/domain-error';
 import { clientAddress, type TrustProxy } from '@/lib/net/trust-proxy';
 
@@ -49,7 +49,12 @@ export interface RateLimiterOptions {
  * bundle (the process singletons of lib/server/limiters.ts) rejects with that bundle's class.
  */
 export function isRateLimiterRes(x: unknown): x is RateLimiterRes {
-  return typeof x === 'object' && x !== null && typeof (x as RateLimiterRes).consumedPoints === 'number' && typeof (x as RateLimiterRes).msBeforeNext === 'number';
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    typeof (x as RateLimiterRes).consumedPoints === 'number' &&
+    typeof (x as RateLimiterRes).msBeforeNext === 'number'
+  );
 }
 
 export function createRateLimiter(perMinute: number, options: RateLimiterOptions = {}): RateLimiter {
@@ -63,10 +68,10 @@ export function createRateLimiter(perMinute: number, options: RateLimiterOptions
       } catch (rejection) {
         if (!isRateLimiterRes(rejection)) throw rejection;
         const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-        throw new RateLimitedError(
-          `Rate limit exceeded: ${perMinute} moderation requests per minute. Retry in ${retryAfter} s.`,
-          { ...headersFor(perMinute, rejection), 'Retry-After': String(retryAfter) },
-        );
+        throw new RateLimitedError(`Rate limit exceeded: ${perMinute} moderation requests per minute. Retry in ${retryAfter} s.`, {
+          ...headersFor(perMinute, rejection),
+          'Retry-After': String(retryAfter),
+        });
       }
     },
   };

@@ -27,8 +27,15 @@ describe('csv export', () => {
   });
 
   it('round-trips through csv-parse (what a spreadsheet or script reads it with)', () => {
-    const rows = [{ text: 'hello, "world"\nbye', score: 0.5 }, { text: 'ünïcödé 🤡', score: 1 }];
+    const rows = [
+      { text: 'hello, "world"\nbye', score: 0.5 },
+      { text: 'ünïcödé 🤡', score: 1 },
+    ];
     const parsed = parse(toCsv(rows, ['text', 'score']));
-    expect(parsed).toEqual([['text', 'score'], ['hello, "world"\nbye', '0.5'], ['ünïcödé 🤡', '1']]);
+    expect(parsed).toEqual([
+      ['text', 'score'],
+      ['hello, "world"\nbye', '0.5'],
+      ['ünïcödé 🤡', '1'],
+    ]);
   });
 });

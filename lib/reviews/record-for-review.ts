@@ -44,8 +44,10 @@ export function recordForReview(results: readonly ModerationResponse[], context:
         maxItems: e.REVIEW_MAX_ITEMS,
       });
       // Counts only: the client address and the texts stay out of the log.
-      if (outcome.refused > 0) logger().warn({ refused: outcome.refused, source: context.source }, 'review quota reached; new texts not queued');
-      if (outcome.evicted > 0) logger().info({ evicted: outcome.evicted, maxItems: e.REVIEW_MAX_ITEMS }, 'review queue full; oldest pending items evicted');
+      if (outcome.refused > 0)
+        logger().warn({ refused: outcome.refused, source: context.source }, 'review quota reached; new texts not queued');
+      if (outcome.evicted > 0)
+        logger().info({ evicted: outcome.evicted, maxItems: e.REVIEW_MAX_ITEMS }, 'review queue full; oldest pending items evicted');
     });
     recorded
       .catch((err: unknown) => {

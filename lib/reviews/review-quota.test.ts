@@ -10,9 +10,11 @@ describe('admitFromCounter', () => {
     expect(await admitFromCounter(counter, 3, 'a', 1)).toBe(0);
   });
 
-  it('reads a refusal made by another bundle\'s copy of rate-limiter-flexible (not instanceof)', async () => {
+  it("reads a refusal made by another bundle's copy of rate-limiter-flexible (not instanceof)", async () => {
     // The counter is a process singleton created in whichever Next bundle asked first.
-    const foreign = { consume: async () => Promise.reject({ remainingPoints: 0, msBeforeNext: 1000, consumedPoints: 5, isFirstInDuration: true }) };
+    const foreign = {
+      consume: async () => Promise.reject({ remainingPoints: 0, msBeforeNext: 1000, consumedPoints: 5, isFirstInDuration: true }),
+    };
     expect(await admitFromCounter(foreign as never, 3, 'a', 5)).toBe(3);
   });
 });

@@ -17,13 +17,27 @@ import { createReviewStore, decodeCursor, ReviewNotFoundError, UndoNotPossibleEr
 import { migrationsDir, readMigrations } from '@/lib/db/migrate';
 import { textHash } from './text-hash';
 
-function verdict(text: string, summary: ModerationResponse['ensemble']['summary'], primary: ModerationResponse['ensemble']['primary_issue'], severity: ModerationResponse['ensemble']['severity'], score: number): ModerationResponse {
+function verdict(
+  text: string,
+  summary: ModerationResponse['ensemble']['summary'],
+  primary: ModerationResponse['ensemble']['primary_issue'],
+  severity: ModerationResponse['ensemble']['severity'],
+  score: number,
+): ModerationResponse {
   return {
     text,
     label: {
       sexism: { score: 0.1, severity: 'low', model_version: 'sexism_lasso_v1', threshold_met: false },
       toxicity: { overall: score, insult: score, threat: 0, identity_attack: 0, profanity: 0, model_version: 'toxic_transformer_v1' },
-      rules: { slur_detected: false, threat_detected: false, self_harm_flag: false, profanity_flag: false, caps_abuse: false, character_repetition: false, model_version: 'rules_v1' },
+      rules: {
+        slur_detected: false,
+        threat_detected: false,
+        self_harm_flag: false,
+        profanity_flag: false,
+        caps_abuse: false,
+        character_repetition: false,
+        model_version: 'rules_v1',
+      },
     },
     ensemble: { summary, primary_issue: primary, score, severity },
     meta: { processing_time_ms: 1, models_used: ['sexism_lasso_v1', 'toxic_transformer_v1', 'rules_v1'] },
@@ -51,10 +65,7 @@ describe('review store on PGlite', () => {
   it('records only verdicts that are not likely_safe, with text, verdict and model versions', async () => {
     const t0 = new Date('2026-01-01T10:00:00Z');
     const n = await store.record(
-      [
-        verdict('have a nice day', 'likely_safe', 'none', 'low', 0.1),
-        verdict('you idiot', 'likely_harmful', 'insult', 'medium', 0.7),
-      ],
+      [verdict('have a nice day', 'likely_safe', 'none', 'low', 0.1), verdict('you idiot', 'likely_harmful', 'insult', 'medium', 0.7)],
       t0,
     );
     expect(n).toEqual({ added: 1, seen: 0, refused: 0, evicted: 0 });
@@ -72,7 +83,9 @@ describe('review store on PGlite', () => {
   });
 
   it('filters by primary issue and severity, and pages', async () => {
-    expect((await store.list({ status: 'pending', primary_issue: 'threat', limit: 50, offset: 0 })).items.map((i) => i.text)).toEqual(['i will hurt you']);
+    expect((await store.list({ status: 'pending', primary_issue: 'threat', limit: 50, offset: 0 })).items.map((i) => i.text)).toEqual([
+      'i will hurt you',
+    ]);
     expect((await store.list({ status: 'pending', severity: 'medium', limit: 50, offset: 0 })).total).toBe(2);
     const page = await store.list({ status: 'pending', limit: 1, offset: 1 });
     expect(page.items.map((i) => i.text)).toEqual(['i will hurt you']);
@@ -82,12 +95,21 @@ describe('review store on PGlite', () => {
   it('records a decision once per client_decision_id and appends it to the audit log', async () => {
     const [item] = (await store.list({ status: 'pending', primary_issue: 'insult', limit: 1, offset: 0 })).items;
     const when = new Date('2026-01-02T09:00:00Z');
-    const first = await store.decide(item!.review_id, { decision: 'overturn', moderator: 'ana', note: 'banter', client_decision_id: 'c-0000001' }, when);
+    const first = await store.decide(
+      item!.review_id,
+      { decision: 'overturn', moderator: 'ana', note: 'banter', client_decision_id: 'c-0000001' },
+      when,
+    );
     expect(first.duplicate).toBe(false);
     expect(first.item).toMatchObject({ status: 'overturned', decided_by: 'ana', decided_at: when.toISOString() });
     expect(first.entry).toMatchObject({ decision: 'overturn', moderator: 'ana', note: 'banter', primary_issue: 'insult' });
 
-    const replay = await store.decide(item!.review_id, { decision: 'overturn', moderator: 'ana', note: 'banter', client_decision_id: 'c-0000001' });
+    const replay = await store.decide(item!.review_id, {
+      decision: 'overturn',
+      moderator: 'ana',
+      note: 'banter',
+      client_decision_id: 'c-0000001',
+    });
     expect(replay.duplicate).toBe(true);
     expect(replay.entry.decision_id).toBe(first.entry.decision_id);
 
@@ -99,13 +121,19 @@ describe('review store on PGlite', () => {
   });
 
   it('answers ReviewNotFoundError for unknown or malformed ids', async () => {
-    await expect(store.decide('00000000-0000-4000-8000-000000000000', { decision: 'confirm', moderator: 'm', note: '' })).rejects.toBeInstanceOf(ReviewNotFoundError);
+    await expect(
+      store.decide('00000000-0000-4000-8000-000000000000', { decision: 'confirm', moderator: 'm', note: '' }),
+    ).rejects.toBeInstanceOf(ReviewNotFoundError);
     await expect(store.decide('not-a-uuid', { decision: 'confirm', moderator: 'm', note: '' })).rejects.toBeInstanceOf(ReviewNotFoundError);
   });
 
   it('keeps the audit log append-only', async () => {
     // drizzle wraps the database error; the trigger's message is its cause.
-    const failure = (p: Promise<unknown>) => p.then(() => 'no error', (e: Error) => String((e.cause as Error | undefined)?.message ?? e.message));
+    const failure = (p: Promise<unknown>) =>
+      p.then(
+        () => 'no error',
+        (e: Error) => String((e.cause as Error | undefined)?.message ?? e.message),
+      );
     expect(await failure(database.db.execute(sql`UPDATE review_decisions SET note = 'changed'`))).toMatch(/append-only/);
     expect(await failure(database.db.execute(sql`DELETE FROM review_decisions`))).toMatch(/append-only/);
     expect((await store.audit(10, 0)).total).toBe(1);
@@ -113,9 +141,25 @@ describe('review store on PGlite', () => {
 
   it('exports the audit log as CSV, oldest first', async () => {
     const [threat] = (await store.list({ status: 'pending', primary_issue: 'threat', limit: 1, offset: 0 })).items;
-    await store.decide(threat!.review_id, { decision: 'confirm', moderator: 'bo, "the mod"', note: '=cmd', client_decision_id: 'c-0000002' }, new Date('2026-01-03T00:00:00Z'));
+    await store.decide(
+      threat!.review_id,
+      { decision: 'confirm', moderator: 'bo, "the mod"', note: '=cmd', client_decision_id: 'c-0000002' },
+      new Date('2026-01-03T00:00:00Z'),
+    );
     const rows = parseCsv(auditToCsv(await store.auditAll()));
-    expect(rows[0]).toEqual(['decided_at', 'decision_id', 'review_id', 'decision', 'moderator', 'note', 'summary', 'primary_issue', 'severity', 'score', 'client_decision_id']);
+    expect(rows[0]).toEqual([
+      'decided_at',
+      'decision_id',
+      'review_id',
+      'decision',
+      'moderator',
+      'note',
+      'summary',
+      'primary_issue',
+      'severity',
+      'score',
+      'client_decision_id',
+    ]);
     expect(rows.slice(1).map((r) => [r[3], r[4], r[5]])).toEqual([
       ['overturn', 'ana', 'banter'],
       ['confirm', 'bo, "the mod"', "'=cmd"],
@@ -193,7 +237,9 @@ describe('review queue for triage (one item per text, quota, cap, paging, undo)'
       return granted;
     };
     const t = new Date('2026-05-01T09:00:00Z');
-    const texts = ['spam one', 'spam two', 'spam three', 'you idiot'].map((x) => verdict(x, 'possibly_harmful', 'toxicity', 'medium', 0.55));
+    const texts = ['spam one', 'spam two', 'spam three', 'you idiot'].map((x) =>
+      verdict(x, 'possibly_harmful', 'toxicity', 'medium', 0.55),
+    );
     expect(await store.record(texts, t, { admit })).toEqual({ added: 2, seen: 1, refused: 1, evicted: 0 });
     expect((await list({ q: 'spam' })).total).toBe(2);
     expect(await store.record(texts, t, { admit })).toEqual({ added: 0, seen: 3, refused: 1, evicted: 0 });
@@ -210,7 +256,11 @@ describe('review queue for triage (one item per text, quota, cap, paging, undo)'
       await s.record([v('third')], new Date('2026-01-03T00:00:00Z'));
       const outcome = await s.record([v('fourth'), v('fifth')], new Date('2026-01-04T00:00:00Z'), { maxItems: 3 });
       expect(outcome).toEqual({ added: 2, seen: 0, refused: 0, evicted: 2 });
-      expect((await s.list({ status: 'all', limit: 10, offset: 0 })).items.map((i) => i.text).sort()).toEqual(['fifth', 'fourth', 'oldest']);
+      expect((await s.list({ status: 'all', limit: 10, offset: 0 })).items.map((i) => i.text).sort()).toEqual([
+        'fifth',
+        'fourth',
+        'oldest',
+      ]);
     } finally {
       await db.close();
     }
@@ -218,7 +268,11 @@ describe('review queue for triage (one item per text, quota, cap, paging, undo)'
 
   it('pages with a cursor through items sharing one timestamp, without gaps or repeats', async () => {
     const t = new Date('2026-05-02T00:00:00Z');
-    await store.record(Array.from({ length: 7 }, (_, i) => verdict(`paged text ${i}`, 'possibly_harmful', 'sexism', 'low', 0.52)), t, { source: 'batch' });
+    await store.record(
+      Array.from({ length: 7 }, (_, i) => verdict(`paged text ${i}`, 'possibly_harmful', 'sexism', 'low', 0.52)),
+      t,
+      { source: 'batch' },
+    );
     const seen: string[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < 10; page++) {
@@ -235,7 +289,9 @@ describe('review queue for triage (one item per text, quota, cap, paging, undo)'
   });
 
   it('searches the text literally and filters by source, date and hash', async () => {
-    await store.record([verdict('100%_sure you are a fool', 'likely_harmful', 'insult', 'medium', 0.7)], new Date('2026-05-03T00:00:00Z'), { source: 'text' });
+    await store.record([verdict('100%_sure you are a fool', 'likely_harmful', 'insult', 'medium', 0.7)], new Date('2026-05-03T00:00:00Z'), {
+      source: 'text',
+    });
     expect((await list({ q: '100%_' })).items.map((i) => i.text)).toEqual(['100%_sure you are a fool']);
     expect((await list({ q: '%' })).total).toBe(1); // % is a literal here, not a wildcard
     expect((await list({ q: 'PAGED TEXT 3' })).items.map((i) => i.text)).toEqual(['paged text 3']); // case-insensitive
@@ -250,7 +306,9 @@ describe('review queue for triage (one item per text, quota, cap, paging, undo)'
     const [item] = (await list({ q: 'paged text 0' })).items;
     const decidedAt = new Date('2026-05-04T10:00:00Z');
     await store.decide(item!.review_id, { decision: 'confirm', moderator: 'ana', note: '' }, decidedAt);
-    await expect(store.undo(item!.review_id, 'ana', 120, new Date(decidedAt.getTime() + 121_000))).rejects.toSatisfy(UndoNotPossibleError.is);
+    await expect(store.undo(item!.review_id, 'ana', 120, new Date(decidedAt.getTime() + 121_000))).rejects.toSatisfy(
+      UndoNotPossibleError.is,
+    );
     const undone = await store.undo(item!.review_id, 'ana', 120, new Date(decidedAt.getTime() + 30_000));
     expect(undone.item).toMatchObject({ status: 'pending', decided_at: null, decided_by: null });
     expect(undone.entry).toMatchObject({ decision: 'undo', moderator: 'ana', note: 'undid confirm by ana' });
@@ -274,7 +332,9 @@ describe('review queue for triage (one item per text, quota, cap, paging, undo)'
  * PGlite always; with TEST_DATABASE_URL (scripts/test-postgres.sh) also PostgreSQL 15, in a schema
  * of its own so the migrations run from scratch there too.
  */
-const migrationTargets: [string, () => Promise<Database>][] = [['PGlite', () => openDatabase({ ...loadEnv({ DATA_DIR: ':memory:' }), DATA_DIR: ':memory:' })]];
+const migrationTargets: [string, () => Promise<Database>][] = [
+  ['PGlite', () => openDatabase({ ...loadEnv({ DATA_DIR: ':memory:' }), DATA_DIR: ':memory:' })],
+];
 if (process.env.TEST_DATABASE_URL) {
   const url = process.env.TEST_DATABASE_URL;
   migrationTargets.push([

@@ -201,7 +201,8 @@ export function createReviewStore(database: Database): ReviewStore {
         (await db.select({ h: reviewItems.textHash }).from(reviewItems).where(inArray(reviewItems.textHash, hashes))).map((r) => r.h),
       );
       const fresh = hashes.filter((h) => !known.has(h));
-      const allowed = options.admit && fresh.length > 0 ? Math.max(0, Math.min(fresh.length, await options.admit(fresh.length))) : fresh.length;
+      const allowed =
+        options.admit && fresh.length > 0 ? Math.max(0, Math.min(fresh.length, await options.admit(fresh.length))) : fresh.length;
       const admitted = new Set(fresh.slice(0, allowed));
       outcome.refused = fresh.length - allowed;
 
@@ -297,11 +298,7 @@ export function createReviewStore(database: Database): ReviewStore {
       if (!UUID.test(id)) throw new ReviewNotFoundError(id);
       return db.transaction(async (tx) => {
         if (d.client_decision_id) {
-          const [seen] = await tx
-            .select()
-            .from(reviewDecisions)
-            .where(eq(reviewDecisions.clientDecisionId, d.client_decision_id))
-            .limit(1);
+          const [seen] = await tx.select().from(reviewDecisions).where(eq(reviewDecisions.clientDecisionId, d.client_decision_id)).limit(1);
           if (seen) {
             const [item] = await tx.select().from(reviewItems).where(eq(reviewItems.id, seen.reviewId)).limit(1);
             if (!item || seen.reviewId !== id) throw new ReviewNotFoundError(id);

@@ -17,7 +17,7 @@ type Params = Record<string, string | string[] | undefined>;
  * called per request, so routes whose files come from the env see its current values.
  */
 export function allowListRoute(param: string, allowList: () => AllowList) {
-  return async function GET(request: Request, { params }: { params: Promise<Params> }): Promise<Response> {
+  return async function serveAllowed(request: Request, { params }: { params: Promise<Params> }): Promise<Response> {
     const value = (await params)[param];
     const key = Array.isArray(value) ? value.join('/') : value;
     const file = key === undefined ? undefined : allowList().get(key);

@@ -47,9 +47,7 @@ export function rejectForeignHost(req, res, allowed) {
   if (name !== null && allowed.has(name)) return false;
   const message = 'This host name is not served here (ALLOWED_HOSTS).';
   const path = req.url ?? '/';
-  const body = path.startsWith('/api/')
-    ? { success: false, data: null, error: { code: 'FORBIDDEN', message } }
-    : { detail: message };
+  const body = path.startsWith('/api/') ? { success: false, data: null, error: { code: 'FORBIDDEN', message } } : { detail: message };
   res.writeHead(403, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
   res.end(JSON.stringify(body));
   return true;

@@ -38,7 +38,9 @@ export function database(): Promise<Database> {
 
 /** Tests and graceful shutdown: close the database (PGlite writes its shutdown checkpoint). */
 export async function closeDatabase(): Promise<void> {
-  const db = await dropSingleton<CachedPromise<Database>>(NAME)?.peek()?.catch(() => undefined);
+  const db = await dropSingleton<CachedPromise<Database>>(NAME)
+    ?.peek()
+    ?.catch(() => undefined);
   if (!db) return;
   metrics().databaseStats = undefined;
   await db.close();

@@ -37,11 +37,15 @@ async function load(): Promise<LoadedFaceModels> {
 const cached = () => singleton<CachedPromise<LoadedFaceModels>>(NAME, () => cachedPromise(load));
 
 export function faceEngine(): Promise<FaceEngine> {
-  return cached().get().then((m) => m.engine);
+  return cached()
+    .get()
+    .then((m) => m.engine);
 }
 
 /** Tests and graceful shutdown: free the weights loaded in this thread. */
 export async function disposeFaceModels(): Promise<void> {
-  const loaded = await dropSingleton<CachedPromise<LoadedFaceModels>>(NAME)?.peek()?.catch(() => undefined);
+  const loaded = await dropSingleton<CachedPromise<LoadedFaceModels>>(NAME)
+    ?.peek()
+    ?.catch(() => undefined);
   loaded?.models?.dispose();
 }

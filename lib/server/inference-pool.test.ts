@@ -38,7 +38,10 @@ describe('the request thread registry with an inference pool', () => {
       const registry = new ModelRegistry(pool.modelLoaders());
       const models = await registry.models();
       expect(registry.allLoaded()).toBe(true);
-      expect(models.policy).toEqual({ sexismThreshold: 0.42, toxicityThresholds: { overall: 0.5, insult: 0.6, threat: 0.3, identity_attack: 0.4, profanity: 0.7 } });
+      expect(models.policy).toEqual({
+        sexismThreshold: 0.42,
+        toxicityThresholds: { overall: 0.5, insult: 0.6, threat: 0.3, identity_attack: 0.4, profanity: 0.7 },
+      });
       // Scoring in this thread is a mistake: it throws instead of answering with no model.
       expect(() => models.rules.evaluate({ original: 'a', visible: 'a', clean: 'a' } as never)).toThrow(/inference workers/);
       await expect(models.toxicity.score([])).rejects.toThrow(/inference workers/);

@@ -29,14 +29,22 @@ import type { InferenceResult, InferenceTask, ModelTimes, WorkerModels } from '.
 /** Where scripts/build-workers.mjs writes the worker; the server runs from the project root. */
 export const WORKER_BUNDLE = path.join('.next', 'vigil-workers', 'inference-worker.mjs');
 
-
 /** Until all three models load, moderation answers 503 and no threshold is read. */
-const UNKNOWN_THRESHOLDS: ToxicityScores = { overall: Number.NaN, insult: Number.NaN, threat: Number.NaN, identity_attack: Number.NaN, profanity: Number.NaN };
+const UNKNOWN_THRESHOLDS: ToxicityScores = {
+  overall: Number.NaN,
+  insult: Number.NaN,
+  threat: Number.NaN,
+  identity_attack: Number.NaN,
+  profanity: Number.NaN,
+};
 
 export interface InferencePool {
   readonly threads: number;
   readonly maxQueue: number;
-  moderate(texts: string[], options: { explain: boolean; limits?: WorkLimits }): Promise<{ results: ModerationResponse[]; modelMs: ModelTimes }>;
+  moderate(
+    texts: string[],
+    options: { explain: boolean; limits?: WorkLimits },
+  ): Promise<{ results: ModerationResponse[]; modelMs: ModelTimes }>;
   /**
    * Loaders for the request thread's ModelRegistry that load nothing in this thread: they report
    * what a worker loaded (health, /v1/models, the 503 before a task is queued) and carry the
@@ -123,7 +131,11 @@ export function createInferencePool(filename: string, threads: number, maxQueue:
         },
         toxicity: async () => {
           const policy = await loaded('toxicity');
-          return { version: TOXICITY_VERSION, thresholds: policy?.toxicityThresholds ?? UNKNOWN_THRESHOLDS, score: async () => inWorkers() };
+          return {
+            version: TOXICITY_VERSION,
+            thresholds: policy?.toxicityThresholds ?? UNKNOWN_THRESHOLDS,
+            score: async () => inWorkers(),
+          };
         },
         rules: async () => {
           await loaded('rules');

@@ -27,7 +27,9 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
 async function loadModels(): Promise<WorkerModels> {
   registry ??= new ModelRegistry(defaultModelLoaders());
   await registry.load();
-  const status = Object.fromEntries(registry.status().map((s) => [s.key, s.error === undefined ? { loaded: s.loaded } : { loaded: s.loaded, error: s.error }]));
+  const status = Object.fromEntries(
+    registry.status().map((s) => [s.key, s.error === undefined ? { loaded: s.loaded } : { loaded: s.loaded, error: s.error }]),
+  );
   const policy = registry.allLoaded() ? (await registry.models()).policy : undefined;
   return { status: status as WorkerModels['status'], ...(policy ? { policy } : {}) };
 }

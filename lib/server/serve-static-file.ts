@@ -62,8 +62,7 @@ function ifNoneMatchHits(header: string | null, etag: string): boolean {
 }
 
 /** The one 404 of the static-file routes: no body detail beyond the status, never cached. */
-export const notFound = () =>
-  Response.json({ detail: 'Not Found' }, { status: 404, headers: { 'Cache-Control': 'no-store' } });
+export const notFound = () => Response.json({ detail: 'Not Found' }, { status: 404, headers: { 'Cache-Control': 'no-store' } });
 
 /** Respond with `file` (an absolute path chosen by the caller from an allow-list). */
 export async function serveStaticFile(request: Request, file: string): Promise<Response> {

@@ -81,7 +81,8 @@ function main(): void {
         else if (label[flag]) {
           c.fp++;
           const hit = matches.find((m) => m.flag === flag);
-          if (hit && c.fpExamples.length < EXAMPLES) c.fpExamples.push(`${hit.term}: ${pre.visible.slice(Math.max(0, hit.start - 30), hit.end + 30)}`);
+          if (hit && c.fpExamples.length < EXAMPLES)
+            c.fpExamples.push(`${hit.term}: ${pre.visible.slice(Math.max(0, hit.start - 30), hit.end + 30)}`);
         } else if (gold) c.fn++;
         confusion.set(column, c);
       }
@@ -89,13 +90,17 @@ function main(): void {
 
     console.log(`\n${probe.corpus}: ${rows.length} texts`);
     for (const [flag, n] of fired) {
-      const benign = probe.benign ? `, on ${((100 * (firedOnBenign.get(flag) ?? 0)) / Math.max(1, benignRows)).toFixed(2)} % of the ${benignRows} benign rows` : '';
+      const benign = probe.benign
+        ? `, on ${((100 * (firedOnBenign.get(flag) ?? 0)) / Math.max(1, benignRows)).toFixed(2)} % of the ${benignRows} benign rows`
+        : '';
       console.log(`  ${flag.padEnd(22)} fires on ${((100 * n) / rows.length).toFixed(2)} %${benign}`);
     }
     for (const [column, c] of confusion) {
       const precision = c.tp / Math.max(1, c.tp + c.fp);
       const recall = c.tp / Math.max(1, c.tp + c.fn);
-      console.log(`  ${column} -> ${probe.labels[column]}: precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)} (tp ${c.tp}, fp ${c.fp}, fn ${c.fn})`);
+      console.log(
+        `  ${column} -> ${probe.labels[column]}: precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)} (tp ${c.tp}, fp ${c.fp}, fn ${c.fn})`,
+      );
       for (const e of c.fpExamples) console.log(`      fp  ${JSON.stringify(e)}`);
     }
   }

@@ -13,16 +13,36 @@ const spreadLetters = (word: string, sep: string) => [...word].join(sep);
 
 export const VARIANTS: Readonly<Record<string, Variant>> = {
   plain: (t) => t,
-  'zero-width': (t) => words(t).map((w) => spreadLetters(w, '\u200B')).join(' '),
+  'zero-width': (t) =>
+    words(t)
+      .map((w) => spreadLetters(w, '\u200B'))
+      .join(' '),
   homoglyphs: (t) => [...t].map((ch) => HOMOGLYPHS[ch] ?? ch).join(''),
   caps: (t) => t.toUpperCase(),
   leetspeak: (t) => [...t].map((ch) => LEET[ch.toLowerCase()] ?? ch).join(''),
-  'emoji between words': (t) => words(t).map((w, k) => (k === 0 ? w : `${EMOJI[k % EMOJI.length]} ${w}`)).join(' '),
+  'emoji between words': (t) =>
+    words(t)
+      .map((w, k) => (k === 0 ? w : `${EMOJI[k % EMOJI.length]} ${w}`))
+      .join(' '),
   'stretched vowels x3': (t) => t.replace(/[aeiou]/gi, (v) => v.repeat(3)),
-  'spaced letters': (t) => words(t).map((w) => spreadLetters(w, ' ')).join('   '),
-  'spaced letters, no word gaps': (t) => words(t).map((w) => spreadLetters(w, ' ')).join(' '),
-  'dots between letters': (t) => words(t).map((w) => spreadLetters(w, '.')).join(' '),
-  'mixed separators': (t) => words(t).map((w) => [...w].map((ch, k) => (k === 0 ? ch : `${'-_/.'[k % 4]}${ch}`)).join('')).join(' '),
+  'spaced letters': (t) =>
+    words(t)
+      .map((w) => spreadLetters(w, ' '))
+      .join('   '),
+  'spaced letters, no word gaps': (t) =>
+    words(t)
+      .map((w) => spreadLetters(w, ' '))
+      .join(' '),
+  'dots between letters': (t) =>
+    words(t)
+      .map((w) => spreadLetters(w, '.'))
+      .join(' '),
+  'mixed separators': (t) =>
+    words(t)
+      .map((w) => [...w].map((ch, k) => (k === 0 ? ch : `${'-_/.'[k % 4]}${ch}`)).join(''))
+      .join(' '),
   'HTML wrapping': (t) =>
-    `<div><img src="x.png" onerror="alert(1)"> ${words(t).map((w) => `<span>${w}</span>`).join(' ')} <script>var a = "<b>";</script></div>`,
+    `<div><img src="x.png" onerror="alert(1)"> ${words(t)
+      .map((w) => `<span>${w}</span>`)
+      .join(' ')} <script>var a = "<b>";</script></div>`,
 };

@@ -19,7 +19,7 @@ export type Source = 'edos' | ExtraCorpus | 'template';
 export const KNOWN_FAILURE_CHECKS: readonly { text: string; expected: 0 | 1 }[] = [
   { text: 'Women deserve equal pay.', expected: 0 },
   { text: 'My sister is a female pilot', expected: 0 },
-  { text: 'Girls can\'t do math, their brains are too small.', expected: 1 },
+  { text: "Girls can't do math, their brains are too small.", expected: 1 },
 ];
 
 export interface Rows {
@@ -67,7 +67,8 @@ export function loadSexismDataset(dataDir: string): SexismDataset {
   ];
   const counts: SexismDataset['counts'] = {};
   for (const r of train) {
-    const c = (counts[r.source] ??= { n: 0, sexist: 0 });
+    const c = counts[r.source] ?? { n: 0, sexist: 0 };
+    counts[r.source] = c;
     c.n++;
     c.sexist += r.label;
   }

@@ -100,7 +100,9 @@ async function main(): Promise<void> {
   }
   for (const k of KNOWN_FAILURE_CHECKS) {
     const l = model.score([preprocess(k.text)])[0]!;
-    console.log(`known failure "${k.text}": ${l.score.toFixed(4)} ${l.threshold_met ? 'flagged' : 'not flagged'} (should be ${k.expected ? 'flagged' : 'not flagged'})`);
+    console.log(
+      `known failure "${k.text}": ${l.score.toFixed(4)} ${l.threshold_met ? 'flagged' : 'not flagged'} (should be ${k.expected ? 'flagged' : 'not flagged'})`,
+    );
   }
 
   // Inference time: one text at a time (the API's per-request shape), model only and with preprocessing.

@@ -4,7 +4,7 @@
  * training rows only, and the matrices [tfidf | dense] the solver reads.
  */
 import { CsrBuilder, hstack, type CsrMatrix } from '@/lib/ml/sparse';
-import { TfidfUnion, type TfidfOptions } from '@/lib/ml/tfidf';
+import type { TfidfUnion, TfidfOptions } from '@/lib/ml/tfidf';
 import {
   SentenceVectors,
   encodeBase64,

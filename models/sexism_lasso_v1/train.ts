@@ -96,7 +96,8 @@ async function main(): Promise<void> {
 
   const ds = loadSexismDataset(dataDir);
   const { train, dev, test } = ds;
-  for (const [s, c] of Object.entries(ds.counts)) log(`train rows from ${s}: ${c.n} (${c.sexist} sexist), weight ${SOURCE_WEIGHT[s as Source]}`);
+  for (const [s, c] of Object.entries(ds.counts))
+    log(`train rows from ${s}: ${c.n} (${c.sexist} sexist), weight ${SOURCE_WEIGHT[s as Source]}`);
   const sampleWeight = Float64Array.from(train.sources, (s) => SOURCE_WEIGHT[s]);
 
   const tfidf = TfidfUnion.fit(train.inputs, TFIDF_BLOCKS);
@@ -227,12 +228,15 @@ async function main(): Promise<void> {
     return { n: ix.length, flagged: round(ix.filter((i) => (tplScores[i] as number) >= threshold).length / ix.length, 4) };
   };
   const templateValidation = { neutral: flagRate('neutral'), sexist: flagRate('sexist'), other_neutral: flagRate('other_neutral') };
-  log(`validation templates: ${JSON.stringify(templateValidation)}; extra val: ${JSON.stringify(extraVal.map((e) => [e.source, e.macro_f1]))}`);
+  log(
+    `validation templates: ${JSON.stringify(templateValidation)}; extra val: ${JSON.stringify(extraVal.map((e) => [e.source, e.macro_f1]))}`,
+  );
   const knownFailures = KNOWN_FAILURE_CHECKS.map((k) => {
     const s = model.score([preprocess(k.text)])[0]!;
     return { text: k.text, expected: k.expected === 1 ? 'sexist' : 'not sexist', score: round(s.score, 4), flagged: s.threshold_met };
   });
-  for (const k of knownFailures) log(`known failure "${k.text}": ${k.score} (${k.flagged ? 'flagged' : 'not flagged'}, should be ${k.expected})`);
+  for (const k of knownFailures)
+    log(`known failure "${k.text}": ${k.score} (${k.flagged ? 'flagged' : 'not flagged'}, should be ${k.expected})`);
 
   const bandStats = SEVERITIES.map((band) => {
     let n = 0;
@@ -256,7 +260,7 @@ async function main(): Promise<void> {
     tolerance: 1e-5,
     cases: parityInputs.map((input, i) => ({ input, p: parityP[i] as number })),
   };
-  writeFileSync(resolve(outDir, PARITY_FILE), JSON.stringify(fixture, null, 1) + '\n');
+  writeFileSync(resolve(outDir, PARITY_FILE), `${JSON.stringify(fixture, null, 1)}\n`);
 
   const trainSeconds = (performance.now() - started) / 1000;
   const metrics = {
@@ -269,7 +273,17 @@ async function main(): Promise<void> {
     },
     hyperparameters: {
       featurizer: TFIDF_BLOCKS,
-      sentence_vectors: svState === null || !useDense ? null : { source: `${GLOVE_PACKAGE}@${GLOVE_VERSION}`, pooling: POOLING, top_n: GLOVE_TOP_N, min_df: GLOVE_MIN_DF, words: svState.words.length, quantisation: 'int8, per-row scale' },
+      sentence_vectors:
+        svState === null || !useDense
+          ? null
+          : {
+              source: `${GLOVE_PACKAGE}@${GLOVE_VERSION}`,
+              pooling: POOLING,
+              top_n: GLOVE_TOP_N,
+              min_df: GLOVE_MIN_DF,
+              words: svState.words.length,
+              quantisation: 'int8, per-row scale',
+            },
       penalty: 'l1',
       C: best.point.C,
       char_penalty_factor: best.point.char_penalty_factor,
@@ -296,7 +310,7 @@ async function main(): Promise<void> {
     chosen_fit_time_s: best.point.fit_seconds,
     artifact_bytes: json.length,
   };
-  writeFileSync(resolve(outDir, 'metrics.json'), JSON.stringify(metrics, null, 2) + '\n');
+  writeFileSync(resolve(outDir, 'metrics.json'), `${JSON.stringify(metrics, null, 2)}\n`);
   log(`wrote ${resolve(outDir, 'metrics.json')}; total ${trainSeconds.toFixed(1)} s`);
 }
 
@@ -325,7 +339,9 @@ function buildArtifact(
     severity_bands: { medium: threshold, high, critical },
     meta: {
       trained_by: 'models/sexism_lasso_v1/train.ts',
-      data: Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, `${v.n} rows, ${v.sexist} sexist, weight ${SOURCE_WEIGHT[k as Source]}`])),
+      data: Object.fromEntries(
+        Object.entries(counts).map(([k, v]) => [k, `${v.n} rows, ${v.sexist} sexist, weight ${SOURCE_WEIGHT[k as Source]}`]),
+      ),
       method:
         `TF-IDF word 1-2 + char_wb 2-5${sentenceVectors === null ? '' : ` + GloVe ${sentenceVectors.pooling.join('/')}-pooled sentence vectors`} ` +
         `-> logistic regression, L1, C=${chosen.C}, char penalty factor ${chosen.char_penalty_factor}` +
@@ -337,6 +353,6 @@ function buildArtifact(
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.stack ?? err.message : err);
+  console.error(err instanceof Error ? (err.stack ?? err.message) : err);
   process.exit(1);
 });

@@ -34,13 +34,22 @@ const CLEAR: Record<ToxicityHead, string[]> = {
     "I'm going to stab you when you leave work",
     'I am going to kill you and your whole family',
   ],
-  identity_attack: ['Gay people are disgusting degenerates', 'All Muslims are terrorists and should leave', 'Black people are a subhuman race'],
+  identity_attack: [
+    'Gay people are disgusting degenerates',
+    'All Muslims are terrorists and should leave',
+    'Black people are a subhuman race',
+  ],
   profanity: ['This is fucking bullshit', 'What the fuck is wrong with this shit', 'Holy shit, that game was fucking amazing'],
 };
 
 let session: ort.InferenceSession;
 let tok: PreTrainedTokenizer;
-const encode = (texts: readonly string[]) => encodeForModel(tok, texts.map((t) => preprocess(t).clean), 128);
+const encode = (texts: readonly string[]) =>
+  encodeForModel(
+    tok,
+    texts.map((t) => preprocess(t).clean),
+    128,
+  );
 beforeAll(async () => {
   session = await ort.InferenceSession.create(join(DIR, 'onnx/model_quantized.onnx'));
   tok = await loadToxicityTokenizer(DIR);
@@ -60,7 +69,10 @@ describe('toxic_transformer_v1 folder', () => {
     expect(fixture.length).toBeGreaterThan(10);
     const ids = encode(fixture.map((f) => f.text));
     expect(ids).toEqual(fixture.map((f) => f.ids));
-    const scores = await scoreIds(session, ids.map((i) => ({ ids: i })));
+    const scores = await scoreIds(
+      session,
+      ids.map((i) => ({ ids: i })),
+    );
     scores.forEach((s, i) => s.forEach((x, h) => expect(x).toBeCloseTo(fixture[i]!.scores[h]!, 4)));
   });
 
@@ -70,7 +82,10 @@ describe('toxic_transformer_v1 folder', () => {
 
   it.each(TOXICITY_HEADS)('flags clear %s cases at the served threshold', async (head) => {
     const h = TOXICITY_HEADS.indexOf(head);
-    const scores = await scoreIds(session, encode(CLEAR[head]).map((ids) => ({ ids })));
+    const scores = await scoreIds(
+      session,
+      encode(CLEAR[head]).map((ids) => ({ ids })),
+    );
     for (const [i, s] of scores.entries()) {
       expect({ text: CLEAR[head][i], score: s[h]! >= config.vigil.thresholds[head] }).toEqual({ text: CLEAR[head][i], score: true });
     }

@@ -201,9 +201,7 @@ export const CORPORA: CorpusSpec[] = [
     text: (r) => r.user,
     labels: (r) => {
       if (num(r.abuse_share) < 0.5) return ALL_ZERO;
-      const identity = Math.max(
-        ...['ableist', 'homophobic', 'racist', 'sexist', 'transphobic'].map((t) => num(r[`${t}_share`])),
-      );
+      const identity = Math.max(...['ableist', 'homophobic', 'racist', 'sexist', 'transphobic'].map((t) => num(r[`${t}_share`])));
       const l: HeadLabels = { overall: 1, identity_attack: identity >= 0.5 ? 1 : 0 };
       if (num(r.intellectual_share) >= 0.5) l.insult = 1;
       return l;

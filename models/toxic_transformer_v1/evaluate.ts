@@ -78,7 +78,7 @@ export async function scoreIds(session: ort.InferenceSession, rows: readonly { i
 function headMetrics(rows: readonly Row[], scores: number[][]) {
   const res: Record<string, { roc_auc: number; pr_auc: number; n: number; positives: number }> = {};
   TOXICITY_HEADS.forEach((head, h) => {
-    const sel = rows.map((r, i) => i).filter((i) => rows[i]!.m[h] === 1);
+    const sel = rows.map((_, i) => i).filter((i) => rows[i]!.m[h] === 1);
     const labels = sel.map((i) => (rows[i]!.y[h]! >= 0.5 ? 1 : 0));
     const s = sel.map((i) => scores[i]![h]!);
     const positives = labels.reduce<number>((a, b) => a + b, 0);
@@ -90,10 +90,13 @@ function headMetrics(rows: readonly Row[], scores: number[][]) {
 }
 
 function split(rows: readonly Row[], scores: number[][]) {
-  const jig = rows.map((r, i) => i).filter((i) => rows[i]!.j === 1);
+  const jig = rows.map((_, i) => i).filter((i) => rows[i]!.j === 1);
   return {
     all: headMetrics(rows, scores),
-    jigsaw: headMetrics(jig.map((i) => rows[i]!), jig.map((i) => scores[i]!)),
+    jigsaw: headMetrics(
+      jig.map((i) => rows[i]!),
+      jig.map((i) => scores[i]!),
+    ),
   };
 }
 
@@ -127,7 +130,7 @@ async function main(): Promise<void> {
   const idScores = await scoreIds(session, identity);
 
   const chosen = TOXICITY_HEADS.map((_, h) => {
-    const sel = val.map((r, i) => i).filter((i) => val[i]!.m[h] === 1);
+    const sel = val.map((_, i) => i).filter((i) => val[i]!.m[h] === 1);
     const labels = sel.map((i) => (val[i]!.y[h]! >= 0.5 ? 1 : 0));
     const scores = sel.map((i) => valScores[i]![h]!);
     const c = bestMacroF1Threshold(labels, scores);
@@ -171,7 +174,15 @@ async function main(): Promise<void> {
     validation: split(val, valScores),
     test: split(test, testScores),
     thresholds: Object.fromEntries(
-      TOXICITY_HEADS.map((h, i) => [h, { threshold: r4(thresholds[i]!), f1_threshold: r4(chosen[i]!.f1Threshold), cap: r4(chosen[i]!.cap), val_macro_f1: r4(chosen[i]!.valMacroF1) }]),
+      TOXICITY_HEADS.map((h, i) => [
+        h,
+        {
+          threshold: r4(thresholds[i]!),
+          f1_threshold: r4(chosen[i]!.f1Threshold),
+          cap: r4(chosen[i]!.cap),
+          val_macro_f1: r4(chosen[i]!.valMacroF1),
+        },
+      ]),
     ),
     identity_validation: {
       sentences: identity.length,
@@ -185,7 +196,13 @@ async function main(): Promise<void> {
   };
   writeFileSync(join(HERE, 'metrics.json'), `${JSON.stringify(metrics, null, 1)}\n`);
   await writeReproduceFixture(session);
-  console.log(JSON.stringify({ thresholds: thresholdMap, identity: metrics.identity_validation, val: metrics.validation, test: metrics.test }, null, 1));
+  console.log(
+    JSON.stringify(
+      { thresholds: thresholdMap, identity: metrics.identity_validation, val: metrics.validation, test: metrics.test },
+      null,
+      1,
+    ),
+  );
 }
 
 /**
@@ -211,7 +228,11 @@ export const FIXTURE_TEXTS = [
 
 async function writeReproduceFixture(session: ort.InferenceSession): Promise<void> {
   const tok = await loadToxicityTokenizer(HERE);
-  const ids = encodeForModel(tok, FIXTURE_TEXTS.map((t) => preprocess(t).clean), 128);
+  const ids = encodeForModel(
+    tok,
+    FIXTURE_TEXTS.map((t) => preprocess(t).clean),
+    128,
+  );
   const rows = FIXTURE_TEXTS.map((text, i) => ({ text, ids: ids[i]! }));
   const scores = await scoreIds(session, rows);
   const fixture = rows.map((r, i) => ({ ...r, scores: scores[i]!.map((x) => Math.round(x * 1e6) / 1e6) }));
@@ -220,10 +241,12 @@ async function writeReproduceFixture(session: ort.InferenceSession): Promise<voi
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain && process.argv.includes('--fixture-only')) {
-  ort.InferenceSession.create(join(HERE, 'onnx/model_quantized.onnx')).then(writeReproduceFixture).catch((e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  });
+  ort.InferenceSession.create(join(HERE, 'onnx/model_quantized.onnx'))
+    .then(writeReproduceFixture)
+    .catch((e: unknown) => {
+      console.error(e);
+      process.exit(1);
+    });
 } else if (isMain) {
   main().catch((e: unknown) => {
     console.error(e);

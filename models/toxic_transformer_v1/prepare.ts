@@ -203,13 +203,18 @@ async function main(): Promise<void> {
 
   // The serving tokenizer (transformers.js over the tokenizer.json just written): training ids are serving ids.
   const tok = await loadToxicityTokenizer(HERE);
-  const allIds = encodeForModel(tok, rows.map((r) => r.text), MAX_LENGTH);
+  const allIds = encodeForModel(
+    tok,
+    rows.map((r) => r.text),
+    MAX_LENGTH,
+  );
   const files = {
     train: createWriteStream(join(WORK_DIR, 'train.jsonl')),
     val: createWriteStream(join(WORK_DIR, 'val.jsonl')),
     test: createWriteStream(join(WORK_DIR, 'test.jsonl')),
   };
-  const stats: Record<string, { rows: number; jigsaw: number; labelled: number[]; positives: number[]; byCorpus: Record<string, number> }> = {};
+  const stats: Record<string, { rows: number; jigsaw: number; labelled: number[]; positives: number[]; byCorpus: Record<string, number> }> =
+    {};
   const lengths: number[] = [];
   let unk = 0;
   let tokens = 0;
@@ -222,7 +227,8 @@ async function main(): Promise<void> {
       if (id === 1) unk++;
       if (!Number.isNaN(init[id * GLOVE_DIM]!)) gloveTokens++;
     }
-    const s = (stats[r.split] ??= { rows: 0, jigsaw: 0, labelled: [0, 0, 0, 0, 0], positives: [0, 0, 0, 0, 0], byCorpus: {} });
+    const s = stats[r.split] ?? { rows: 0, jigsaw: 0, labelled: [0, 0, 0, 0, 0], positives: [0, 0, 0, 0, 0], byCorpus: {} };
+    stats[r.split] = s;
     s.rows++;
     if (r.jigsaw) s.jigsaw++;
     s.byCorpus[r.corpus] = (s.byCorpus[r.corpus] ?? 0) + 1;
@@ -257,12 +263,24 @@ async function main(): Promise<void> {
  * them a threshold may flag.
  */
 function writeIdentityValidation(tok: PreTrainedTokenizer): void {
-  const valT = JSON.parse(readFileSync(join(HERE, 'identity-validation.json'), 'utf8')) as { templates: string[]; groups: (IdentityGroup & { group: string })[] };
+  const valT = JSON.parse(readFileSync(join(HERE, 'identity-validation.json'), 'utf8')) as {
+    templates: string[];
+    groups: (IdentityGroup & { group: string })[];
+  };
   const lines: string[] = [];
   for (const g of valT.groups) {
     for (const f of valT.templates) {
       const clean = preprocess(fillIdentityTemplate(f, g)).clean;
-      lines.push(JSON.stringify({ t: clean, ids: encodeForModel(tok, [clean], MAX_LENGTH)[0]!, y: [0, 0, 0, 0, 0], m: [1, 1, 1, 1, 1], c: `identity_val:${g.group}`, j: 0 }));
+      lines.push(
+        JSON.stringify({
+          t: clean,
+          ids: encodeForModel(tok, [clean], MAX_LENGTH)[0]!,
+          y: [0, 0, 0, 0, 0],
+          m: [1, 1, 1, 1, 1],
+          c: `identity_val:${g.group}`,
+          j: 0,
+        }),
+      );
     }
   }
   writeFileSync(join(WORK_DIR, 'identity_val.jsonl'), `${lines.join('\n')}\n`);

@@ -140,7 +140,10 @@ export function learnWordPiece(wordCounts: Map<string, number>, opts: TrainOptio
     pairCounts.set(key, (pairCounts.get(key) ?? 0) + delta);
     if (delta > 0) {
       let s = pairWords.get(key);
-      if (!s) pairWords.set(key, (s = new Set()));
+      if (!s) {
+        s = new Set();
+        pairWords.set(key, s);
+      }
       s.add(wi);
     }
   };

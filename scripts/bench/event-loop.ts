@@ -58,7 +58,10 @@ async function main() {
   const { width = 0, height = 0 } = await sharp(tile).metadata();
   const tiles = [];
   for (let y = 0; y < 3; y++) for (let x = 0; x < 3; x++) tiles.push({ input: tile, left: x * width, top: y * height });
-  const crowd = await sharp({ create: { width: width * 3, height: height * 3, channels: 3, background: '#fff' } }).composite(tiles).jpeg().toBuffer();
+  const crowd = await sharp({ create: { width: width * 3, height: height * 3, channels: 3, background: '#fff' } })
+    .composite(tiles)
+    .jpeg()
+    .toBuffer();
   const recognise = () => {
     const form = new FormData();
     form.append('image', new Blob([new Uint8Array(crowd)], { type: 'image/jpeg' }), 'crowd.jpg');
@@ -88,7 +91,9 @@ async function main() {
       }
     }
     for (const [name, s] of Object.entries(summary)) {
-      console.log(`median of ${RUNS} runs, ${name}: health p50 ${median(s.p50).toFixed(1)} ms, p99 ${median(s.p99).toFixed(1)} ms, max ${median(s.max).toFixed(1)} ms`);
+      console.log(
+        `median of ${RUNS} runs, ${name}: health p50 ${median(s.p50).toFixed(1)} ms, p99 ${median(s.p99).toFixed(1)} ms, max ${median(s.max).toFixed(1)} ms`,
+      );
     }
   } finally {
     await server.stop();

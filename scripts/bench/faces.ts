@@ -24,7 +24,12 @@ import { createPersonStore } from '@/lib/db/person-store';
 import { faceEmbeddings, persons } from '@/lib/db/schema';
 
 const dataDir = path.resolve(process.env.VIGIL_DATA_DIR ?? '../shared/data', 'faces');
-const walk = (p: string): string[] => (statSync(p).isDirectory() ? readdirSync(p).sort().flatMap((f) => walk(path.join(p, f))) : [p]);
+const walk = (p: string): string[] =>
+  statSync(p).isDirectory()
+    ? readdirSync(p)
+        .sort()
+        .flatMap((f) => walk(path.join(p, f)))
+    : [p];
 const rel = (f: string) => path.relative(dataDir, f);
 const images = (dir: string) => walk(path.join(dataDir, dir)).filter((f) => /\.(jpe?g|png)$/i.test(f));
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * (xs.length - 1)))]!;
@@ -84,8 +89,17 @@ const ids = new Map<string, string>();
 for (const dir of readdirSync(path.join(dataDir, 'train')).sort()) {
   for (const f of images(path.join('train', dir))) {
     const id = ids.get(dir);
-    if (!id) ids.set(dir, (await registerPerson(bank, { name: dir, relationship: '', metadata: {}, allowDuplicate: false, image: readFileSync(f) })).person_id);
-    else await bank.store.addEmbedding(id, await (await import('@/lib/faces/describe-registration-face')).describeRegistrationFace(bank, readFileSync(f)));
+    if (!id)
+      ids.set(
+        dir,
+        (await registerPerson(bank, { name: dir, relationship: '', metadata: {}, allowDuplicate: false, image: readFileSync(f) }))
+          .person_id,
+      );
+    else
+      await bank.store.addEmbedding(
+        id,
+        await (await import('@/lib/faces/describe-registration-face')).describeRegistrationFace(bank, readFileSync(f)),
+      );
   }
 }
 let correct = 0;
@@ -100,9 +114,13 @@ for (const f of [...images('test'), ...images('misc')]) {
   const ok = names.length === expected.length && names.every((n, i) => n === expected[i]);
   total++;
   if (ok) correct++;
-  rows.push(`| ${r} | ${expected.map((e) => e ?? 'unknown').join(', ')} | ${got.map((g) => `${g.name ?? 'unknown'} (${g.similarity.toFixed(2)})`).join(', ')} | ${ok ? 'yes' : '**NO**'} |`);
+  rows.push(
+    `| ${r} | ${expected.map((e) => e ?? 'unknown').join(', ')} | ${got.map((g) => `${g.name ?? 'unknown'} (${g.similarity.toFixed(2)})`).join(', ')} | ${ok ? 'yes' : '**NO**'} |`,
+  );
 }
-console.log(`\n## Recognition after registering train/ (threshold ${config.FACE_MATCH_THRESHOLD})\n\n| photo | expected (left to right) | answer (similarity) | correct |\n|---|---|---|---|\n${rows.join('\n')}\n\n${correct}/${total} photos fully correct.`);
+console.log(
+  `\n## Recognition after registering train/ (threshold ${config.FACE_MATCH_THRESHOLD})\n\n| photo | expected (left to right) | answer (similarity) | correct |\n|---|---|---|---|\n${rows.join('\n')}\n\n${correct}/${total} photos fully correct.`,
+);
 
 // 3. Register latency for a ~1 MP JPEG (1000x1000), allow_duplicate so every run inserts.
 const jpeg = await sharp(path.join(dataDir, 'train/biden/biden2.jpg')).resize(1000, 1000).jpeg({ quality: 90 }).toBuffer();
@@ -117,7 +135,9 @@ for (let i = 0; i < runs; i++) {
   await engine.detect(await decodeImage(jpeg, config.FACE_MAX_IMAGE_PIXELS));
   detectOnly.push(performance.now() - t);
 }
-console.log(`\n## Register a 1000x1000 JPEG (${(jpeg.length / 1024).toFixed(0)} KB), ${runs} runs\n- register (decode + detect + describe + duplicate check + insert): p50 ${ms(pct(reg, 0.5))}, p90 ${ms(pct(reg, 0.9))}\n- decode + detect + describe alone: p50 ${ms(pct(detectOnly, 0.5))}`);
+console.log(
+  `\n## Register a 1000x1000 JPEG (${(jpeg.length / 1024).toFixed(0)} KB), ${runs} runs\n- register (decode + detect + describe + duplicate check + insert): p50 ${ms(pct(reg, 0.5))}, p90 ${ms(pct(reg, 0.9))}\n- decode + detect + describe alone: p50 ${ms(pct(detectOnly, 0.5))}`,
+);
 
 // 4. Search among 10,000 enrolled people: synthetic descriptors drawn per dimension from the
 // mean and spread of the real ones, so they share the real faces' region of the space.
@@ -138,12 +158,16 @@ const tSeed = performance.now();
 for (let start = 0; start < N; start += 500) {
   const batch = Array.from({ length: Math.min(500, N - start) }, (_, i) => ({ name: `synthetic ${start + i}`, embeddingCount: 1 }));
   const inserted = await database.db.insert(persons).values(batch).returning({ id: persons.id });
-  await database.db.insert(faceEmbeddings).values(
-    inserted.map((p) => ({ personId: p.id, embedding: synthetic(), modelVersion: engine.modelVersion, quality: 1, faceSizePx: 100 })),
-  );
+  await database.db
+    .insert(faceEmbeddings)
+    .values(
+      inserted.map((p) => ({ personId: p.id, embedding: synthetic(), modelVersion: engine.modelVersion, quality: 1, faceSizePx: 100 })),
+    );
 }
 await database.db.execute(sql`ANALYZE face_embeddings`);
-console.log(`\n## Search among ${N} synthetic people (+ the registered ones), pgvector HNSW: ${database.hasVector}\n- seeded in ${ms(performance.now() - tSeed)}`);
+console.log(
+  `\n## Search among ${N} synthetic people (+ the registered ones), pgvector HNSW: ${database.hasVector}\n- seeded in ${ms(performance.now() - tSeed)}`,
+);
 const query = labelled.find((l) => l.who === 'obama')!.d;
 const search: number[] = [];
 for (let i = 0; i < 50; i++) {
@@ -163,7 +187,9 @@ for (let i = 0; i < 5; i++) {
   await engine.detect(await decodeImage(obamaPhoto, config.FACE_MAX_IMAGE_PIXELS));
   det.push(performance.now() - t);
 }
-console.log(`- nearest-neighbour query: p50 ${ms(pct(search, 0.5))}, p90 ${ms(pct(search, 0.9))}\n- recognise test/obama1.jpg: p50 ${ms(pct(recog, 0.5))}; decode + detect alone p50 ${ms(pct(det, 0.5))}; beyond detection ${ms(pct(recog, 0.5) - pct(det, 0.5))}`);
+console.log(
+  `- nearest-neighbour query: p50 ${ms(pct(search, 0.5))}, p90 ${ms(pct(search, 0.9))}\n- recognise test/obama1.jpg: p50 ${ms(pct(recog, 0.5))}; decode + detect alone p50 ${ms(pct(det, 0.5))}; beyond detection ${ms(pct(recog, 0.5) - pct(det, 0.5))}`,
+);
 console.log(`\ntfjs tensors after the run: ${models.tf.memory().numTensors}`);
 await database.close();
 models.dispose();

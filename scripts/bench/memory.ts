@@ -38,11 +38,19 @@ const NO_DATABASE = { DATABASE_URL: 'postgres://vigil@127.0.0.1:9/none', FACE_WA
 const CONFIGS: Config[] = [
   { name: 'moderation models only (no database, no face models)', env: NO_DATABASE },
   { name: '+ embedded PGlite, shared_buffers 16MB (default)', env: { FACE_WARM_ON_START: 'false' } },
-  { name: '+ embedded PGlite, shared_buffers 128MB (PostgreSQL default)', env: { FACE_WARM_ON_START: 'false', PGLITE_SHARED_BUFFERS: '128MB' } },
+  {
+    name: '+ embedded PGlite, shared_buffers 128MB (PostgreSQL default)',
+    env: { FACE_WARM_ON_START: 'false', PGLITE_SHARED_BUFFERS: '128MB' },
+  },
   { name: 'defaults: PGlite 16MB + face models warmed', env: {} },
 ];
 
-const rssMb = (pid: number) => Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) / 1024;
+const rssMb = (pid: number) =>
+  Number(
+    execFileSync('ps', ['-o', 'rss=', '-p', String(pid)])
+      .toString()
+      .trim(),
+  ) / 1024;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Wait until RSS moves less than 2 MB over 2 s: warm-up work (model loads, migrations) is done. */
@@ -64,7 +72,9 @@ async function measure(config: Config, dataDir: string): Promise<{ warm: number;
     const warm = await settledRss(pid);
     for (let i = 0; i < REQUESTS; i += 8) {
       await Promise.all(
-        Array.from({ length: 8 }, (_, j) => postJson(`${server.url}/v1/moderate/text`, { text: `${TEXTS[(i + j) % TEXTS.length]} ${i + j}` }).then((r) => r.arrayBuffer())),
+        Array.from({ length: 8 }, (_, j) =>
+          postJson(`${server.url}/v1/moderate/text`, { text: `${TEXTS[(i + j) % TEXTS.length]} ${i + j}` }).then((r) => r.arrayBuffer()),
+        ),
       );
     }
     const end = await settledRss(pid);

@@ -48,7 +48,12 @@ const TEXTS = REALISTIC ?? SAMPLE;
 // Suffixes keep the sample texts distinct; the realistic rows are distinct already.
 const text = (i: number) => (REALISTIC ? TEXTS[i % TEXTS.length]! : `${TEXTS[i % TEXTS.length]} #${i}`);
 
-const rssMb = (pid: number) => Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) / 1024;
+const rssMb = (pid: number) =>
+  Number(
+    execFileSync('ps', ['-o', 'rss=', '-p', String(pid)])
+      .toString()
+      .trim(),
+  ) / 1024;
 
 async function modelOnly() {
   // The server's own settings: the same folder, threads and batch size.

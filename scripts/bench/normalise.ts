@@ -34,7 +34,6 @@ const cases: [string, string[]][] = [
   ['typical, dots between letters', TYPICAL.map(VARIANTS['dots between letters']!)],
 ];
 
-
 const t0 = performance.now();
 vocabulary();
 console.log(`Vocabulary built once (first use): ${(performance.now() - t0).toFixed(1)} ms`);
@@ -61,4 +60,6 @@ for (let r = 0; r < RUNS; r++) {
   for (let i = 0; i < 20; i++) preprocess(long);
   longRuns.push((performance.now() - start) / 20);
 }
-console.log(`| ${long.length}-char text | ${long.length} | **${median(longRuns).toFixed(2)} ms** (${((median(longRuns) * 1e6) / long.length).toFixed(0)} ns/char) | ${RUNS} x 20 |`);
+console.log(
+  `| ${long.length}-char text | ${long.length} | **${median(longRuns).toFixed(2)} ms** (${((median(longRuns) * 1e6) / long.length).toFixed(0)} ns/char) | ${RUNS} x 20 |`,
+);

@@ -43,7 +43,15 @@ const session = await ort.InferenceSession.create(path.join(dir, TOXICITY_ONNX_F
 });
 for (let i = 0; i < 3; i++) await model.score(pre);
 
-const m = { tjsWall: [] as number[], tjsModel: [] as number[], tjsCpu: [] as number[], tokWall: [] as number[], tokCpu: [] as number[], ortWall: [] as number[], ortCpu: [] as number[] };
+const m = {
+  tjsWall: [] as number[],
+  tjsModel: [] as number[],
+  tjsCpu: [] as number[],
+  tokWall: [] as number[],
+  tokCpu: [] as number[],
+  ortWall: [] as number[],
+  ortCpu: [] as number[],
+};
 for (let r = 0; r < ROUNDS; r++) {
   let c0 = cpuMs();
   let t0 = performance.now();
@@ -54,7 +62,11 @@ for (let r = 0; r < ROUNDS; r++) {
 
   c0 = cpuMs();
   t0 = performance.now();
-  const rows = encodeForModel(tokenizer, pre.map((p) => p.clean), model.config.maxLength);
+  const rows = encodeForModel(
+    tokenizer,
+    pre.map((p) => p.clean),
+    model.config.maxLength,
+  );
   m.tokWall.push(performance.now() - t0);
   m.tokCpu.push(cpuMs() - c0);
 
@@ -66,7 +78,8 @@ for (let r = 0; r < ROUNDS; r++) {
       input_ids: new ort.Tensor('int64', b.inputIds, dims),
       attention_mask: new ort.Tensor('int64', b.attentionMask, dims),
     };
-    if (session.inputNames.includes('token_type_ids')) feeds.token_type_ids = new ort.Tensor('int64', new BigInt64Array(b.inputIds.length), dims);
+    if (session.inputNames.includes('token_type_ids'))
+      feeds.token_type_ids = new ort.Tensor('int64', new BigInt64Array(b.inputIds.length), dims);
     const t1 = performance.now();
     await session.run(feeds);
     wall += performance.now() - t1;
@@ -77,7 +90,11 @@ for (let r = 0; r < ROUNDS; r++) {
 await model.dispose();
 await session.release();
 
-const lengths = encodeForModel(tokenizer, pre.map((p) => p.clean), model.config.maxLength).map((r) => r.length);
+const lengths = encodeForModel(
+  tokenizer,
+  pre.map((p) => p.clean),
+  model.config.maxLength,
+).map((r) => r.length);
 const r1 = (x: number) => Math.round(x * 10) / 10;
 console.log(
   JSON.stringify(

@@ -61,8 +61,22 @@ export function evaluateFunctionalSuite(cases: readonly SuiteCase[], verdicts: r
       '`likely_safe`) matches its expected label. Non-hateful profanity, abuse of objects, negated hate, counter-speech ' +
       'and neutral or positive statements are expected harmless; insults aimed at an individual are expected harmful (decision 075).',
     rows: [
-      { key: 'suite.balanced_accuracy', metric: 'balanced accuracy (all cases)', value: balancedAccuracy(labels, preds), target: { op: '>=', value: SUITE_BALANCED_ACCURACY_TARGET }, n: cases.length, headline: true },
-      { key: 'suite.min_category_accuracy', metric: 'lowest category accuracy', value: Math.min(...catValues), target: { op: '>=', value: CATEGORY_ACCURACY_TARGET }, percent: true, headline: true },
+      {
+        key: 'suite.balanced_accuracy',
+        metric: 'balanced accuracy (all cases)',
+        value: balancedAccuracy(labels, preds),
+        target: { op: '>=', value: SUITE_BALANCED_ACCURACY_TARGET },
+        n: cases.length,
+        headline: true,
+      },
+      {
+        key: 'suite.min_category_accuracy',
+        metric: 'lowest category accuracy',
+        value: Math.min(...catValues),
+        target: { op: '>=', value: CATEGORY_ACCURACY_TARGET },
+        percent: true,
+        headline: true,
+      },
       ...catRows,
     ],
   };
@@ -85,7 +99,10 @@ export function evaluateFunctionalSuite(cases: readonly SuiteCase[], verdicts: r
     aucRows.push({
       key: `identity.roc_auc.${g}`,
       metric: `${g}: ROC-AUC, harmful vs harmless suite sentences (ensemble score)`,
-      value: aucOrNull(all.map((i) => labels[i]!), all.map((i) => verdicts[i]!.score)),
+      value: aucOrNull(
+        all.map((i) => labels[i]!),
+        all.map((i) => verdicts[i]!.score),
+      ),
       n: all.length,
     });
   }
@@ -97,12 +114,35 @@ export function evaluateFunctionalSuite(cases: readonly SuiteCase[], verdicts: r
     intro:
       `Flag rates on the suite's ${statements.length} neutral and positive identity statements ` +
       `(${[...IDENTITY_STATEMENT_CATEGORIES].join(', ')}), overall and per group; per-group ROC-AUC of the ensemble ` +
-      'score on that group\'s harmful against harmless suite sentences; the sexism model alone on the statements about women.',
+      "score on that group's harmful against harmless suite sentences; the sexism model alone on the statements about women.",
     rows: [
-      { key: 'identity.flag_rate', metric: 'neutral/positive statements flagged, all groups', value: rate(statements.map((i) => verdicts[i]!.flagged)), target: { op: '<=', value: IDENTITY_FLAG_RATE_TARGET }, percent: true, n: statements.length, headline: true },
-      { key: 'identity.max_group_flag_rate', metric: 'highest group flag rate', value: Math.max(...groupRows.map((r) => r.value ?? 0)), target: { op: '<=', value: IDENTITY_GROUP_FLAG_RATE_TARGET }, percent: true, headline: true },
+      {
+        key: 'identity.flag_rate',
+        metric: 'neutral/positive statements flagged, all groups',
+        value: rate(statements.map((i) => verdicts[i]!.flagged)),
+        target: { op: '<=', value: IDENTITY_FLAG_RATE_TARGET },
+        percent: true,
+        n: statements.length,
+        headline: true,
+      },
+      {
+        key: 'identity.max_group_flag_rate',
+        metric: 'highest group flag rate',
+        value: Math.max(...groupRows.map((r) => r.value ?? 0)),
+        target: { op: '<=', value: IDENTITY_GROUP_FLAG_RATE_TARGET },
+        percent: true,
+        headline: true,
+      },
       { key: 'identity.min_group_roc_auc', metric: 'lowest per-group ROC-AUC', value: aucValues.length ? Math.min(...aucValues) : null },
-      { key: 'sexism.women_statements_flagged', metric: 'neutral/positive statements about women flagged by the sexism model', value: rate(women.map((i) => verdicts[i]!.sexismFlagged)), target: { op: '<=', value: WOMEN_SEXISM_FLAG_RATE_TARGET }, percent: true, n: women.length, headline: true },
+      {
+        key: 'sexism.women_statements_flagged',
+        metric: 'neutral/positive statements about women flagged by the sexism model',
+        value: rate(women.map((i) => verdicts[i]!.sexismFlagged)),
+        target: { op: '<=', value: WOMEN_SEXISM_FLAG_RATE_TARGET },
+        percent: true,
+        n: women.length,
+        headline: true,
+      },
       ...groupRows,
       ...aucRows,
     ],

@@ -46,7 +46,8 @@ export interface SuiteCase {
 export function readSuite(path = SUITE_PATH): SuiteFile {
   const suite = JSON.parse(readFileSync(path, 'utf8')) as SuiteFile;
   for (const c of suite.categories) {
-    if (c.expected !== 'harmful' && c.expected !== 'not_harmful') throw new Error(`${path}: category ${c.id}: bad expected "${c.expected}"`);
+    if (c.expected !== 'harmful' && c.expected !== 'not_harmful')
+      throw new Error(`${path}: category ${c.id}: bad expected "${c.expected}"`);
     if (!['group', 'slur', 'thing', 'item', 'who'].includes(c.uses)) throw new Error(`${path}: category ${c.id}: bad uses "${c.uses}"`);
   }
   return suite;

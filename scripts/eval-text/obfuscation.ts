@@ -39,8 +39,21 @@ export async function obfuscationSection(sample: readonly string[], scorer: Scor
       `at most ${OBFUSCATION_MAX_CHARS} characters; the rows are the share of the ${flagged.length} flagged in plain form ` +
       'that stay flagged after each rewrite of the whole text (`scripts/eval-text/whole-text-variants.ts`).',
     rows: [
-      { key: 'obfuscation.plain_flag_rate', metric: 'plain form flagged', value: rate(plain.map((x) => x.flagged)), percent: true, n: sample.length },
-      { key: 'obfuscation.min_retention', metric: 'lowest retention over the variants', value: Math.min(...values), target: { op: '>=', value: OBFUSCATION_RETENTION_TARGET }, percent: true, headline: true },
+      {
+        key: 'obfuscation.plain_flag_rate',
+        metric: 'plain form flagged',
+        value: rate(plain.map((x) => x.flagged)),
+        percent: true,
+        n: sample.length,
+      },
+      {
+        key: 'obfuscation.min_retention',
+        metric: 'lowest retention over the variants',
+        value: Math.min(...values),
+        target: { op: '>=', value: OBFUSCATION_RETENTION_TARGET },
+        percent: true,
+        headline: true,
+      },
       ...rows,
     ],
   };

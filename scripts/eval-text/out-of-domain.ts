@@ -18,11 +18,48 @@ export async function outOfDomainSection(texts: readonly LabelledText[], scorer:
       `\`stormfront_hate.csv\` (de Gibert et al. 2018), ${texts.length} sentences labelled hate (${hate}) or noHate. ` +
       `No model trains or tunes on it (issue #11 contract); it measures how the models carry to unseen forum text.${warning}`,
     rows: [
-      { key: 'ood.stormfront.overall_roc_auc', metric: 'toxicity overall ROC-AUC (hate vs noHate)', value: aucOrNull(labels, v.map((x) => x.toxicity.overall)), n: texts.length, headline: true },
-      { key: 'ood.stormfront.identity_attack_roc_auc', metric: 'toxicity identity_attack ROC-AUC', value: aucOrNull(labels, v.map((x) => x.toxicity.identity_attack)), n: texts.length },
-      { key: 'ood.stormfront.ensemble_roc_auc', metric: 'ensemble score ROC-AUC', value: aucOrNull(labels, v.map((x) => x.score)), n: texts.length },
-      { key: 'ood.stormfront.flag_rate_hate', metric: 'ensemble flag rate on hate', value: rate(v.filter((_, i) => labels[i] === 1).map((x) => x.flagged)), percent: true, n: hate },
-      { key: 'ood.stormfront.flag_rate_nohate', metric: 'ensemble flag rate on noHate', value: rate(v.filter((_, i) => labels[i] === 0).map((x) => x.flagged)), percent: true, n: texts.length - hate },
+      {
+        key: 'ood.stormfront.overall_roc_auc',
+        metric: 'toxicity overall ROC-AUC (hate vs noHate)',
+        value: aucOrNull(
+          labels,
+          v.map((x) => x.toxicity.overall),
+        ),
+        n: texts.length,
+        headline: true,
+      },
+      {
+        key: 'ood.stormfront.identity_attack_roc_auc',
+        metric: 'toxicity identity_attack ROC-AUC',
+        value: aucOrNull(
+          labels,
+          v.map((x) => x.toxicity.identity_attack),
+        ),
+        n: texts.length,
+      },
+      {
+        key: 'ood.stormfront.ensemble_roc_auc',
+        metric: 'ensemble score ROC-AUC',
+        value: aucOrNull(
+          labels,
+          v.map((x) => x.score),
+        ),
+        n: texts.length,
+      },
+      {
+        key: 'ood.stormfront.flag_rate_hate',
+        metric: 'ensemble flag rate on hate',
+        value: rate(v.filter((_, i) => labels[i] === 1).map((x) => x.flagged)),
+        percent: true,
+        n: hate,
+      },
+      {
+        key: 'ood.stormfront.flag_rate_nohate',
+        metric: 'ensemble flag rate on noHate',
+        value: rate(v.filter((_, i) => labels[i] === 0).map((x) => x.flagged)),
+        percent: true,
+        n: texts.length - hate,
+      },
     ],
   };
 }

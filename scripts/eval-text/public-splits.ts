@@ -77,8 +77,21 @@ export async function jigsawSection(data: ToxicityData, scorer: Scorer, log: (s:
   const meanModel = mean(model.map((m) => m.auc).filter((x): x is number => x !== null));
   const meanBase = mean(base.map((m) => m.auc).filter((x): x is number => x !== null));
   rows.unshift(
-    { key: 'jigsaw.mean_roc_auc', metric: 'mean ROC-AUC over the 5 heads', value: meanModel, target: { op: '>=', value: JIGSAW_MEAN_AUC_TARGET }, n: test.length, headline: true },
-    { key: 'jigsaw.baseline_mean_roc_auc', metric: 'baseline (TF-IDF + LR, same run) mean ROC-AUC', value: meanBase, n: train.length, headline: true },
+    {
+      key: 'jigsaw.mean_roc_auc',
+      metric: 'mean ROC-AUC over the 5 heads',
+      value: meanModel,
+      target: { op: '>=', value: JIGSAW_MEAN_AUC_TARGET },
+      n: test.length,
+      headline: true,
+    },
+    {
+      key: 'jigsaw.baseline_mean_roc_auc',
+      metric: 'baseline (TF-IDF + LR, same run) mean ROC-AUC',
+      value: meanBase,
+      n: train.length,
+      headline: true,
+    },
     {
       key: 'jigsaw.mean_roc_auc_above_baseline',
       metric: 'mean ROC-AUC minus baseline',
@@ -109,13 +122,49 @@ export async function corporaSection(data: ToxicityData, scorer: Scorer): Promis
     const v = await scorer(texts.map((t) => t.text));
     const labels = texts.map((t) => t.label);
     const pos = labels.filter((y) => y === 1).length;
-    const rep = binaryReport(labels, v.map((x) => (x.flagged ? 1 : 0)));
+    const rep = binaryReport(
+      labels,
+      v.map((x) => (x.flagged ? 1 : 0)),
+    );
     rows.push(
-      { key: `corpus.${corpus}.overall_roc_auc`, metric: `${corpus}: toxicity overall ROC-AUC (${pos} harmful of ${texts.length})`, value: aucOrNull(labels, v.map((x) => x.toxicity.overall)), n: texts.length },
-      { key: `corpus.${corpus}.ensemble_roc_auc`, metric: `${corpus}: ensemble score ROC-AUC`, value: aucOrNull(labels, v.map((x) => x.score)), n: texts.length },
-      { key: `corpus.${corpus}.f1`, metric: `${corpus}: F1 (harmful) of the served decision`, value: pos > 0 ? rep.positive.f1 : null, n: texts.length },
-      { key: `corpus.${corpus}.recall`, metric: `${corpus}: share of harmful texts flagged`, value: pos > 0 ? rep.positive.recall : null, percent: true, n: pos },
-      { key: `corpus.${corpus}.false_positive_rate`, metric: `${corpus}: share of harmless texts flagged`, value: rate(texts.flatMap((t, i) => (t.label === 0 ? [v[i]!.flagged] : []))), percent: true, n: texts.length - pos },
+      {
+        key: `corpus.${corpus}.overall_roc_auc`,
+        metric: `${corpus}: toxicity overall ROC-AUC (${pos} harmful of ${texts.length})`,
+        value: aucOrNull(
+          labels,
+          v.map((x) => x.toxicity.overall),
+        ),
+        n: texts.length,
+      },
+      {
+        key: `corpus.${corpus}.ensemble_roc_auc`,
+        metric: `${corpus}: ensemble score ROC-AUC`,
+        value: aucOrNull(
+          labels,
+          v.map((x) => x.score),
+        ),
+        n: texts.length,
+      },
+      {
+        key: `corpus.${corpus}.f1`,
+        metric: `${corpus}: F1 (harmful) of the served decision`,
+        value: pos > 0 ? rep.positive.f1 : null,
+        n: texts.length,
+      },
+      {
+        key: `corpus.${corpus}.recall`,
+        metric: `${corpus}: share of harmful texts flagged`,
+        value: pos > 0 ? rep.positive.recall : null,
+        percent: true,
+        n: pos,
+      },
+      {
+        key: `corpus.${corpus}.false_positive_rate`,
+        metric: `${corpus}: share of harmless texts flagged`,
+        value: rate(texts.flatMap((t, i) => (t.label === 0 ? [v[i]!.flagged] : []))),
+        percent: true,
+        n: texts.length - pos,
+      },
     );
   }
   // Overall-label positives of the whole test split: what identity debiasing must not give up.
@@ -144,17 +193,43 @@ export async function corporaSection(data: ToxicityData, scorer: Scorer): Promis
 export async function edosSection(edos: readonly LabelledText[], scorer: Scorer): Promise<Section> {
   const v = await scorer(edos.map((e) => e.text));
   const labels = edos.map((e) => e.label);
-  const sexism = binaryReport(labels, v.map((x) => (x.sexismFlagged ? 1 : 0)));
-  const ensemble = binaryReport(labels, v.map((x) => (x.flagged ? 1 : 0)));
+  const sexism = binaryReport(
+    labels,
+    v.map((x) => (x.sexismFlagged ? 1 : 0)),
+  );
+  const ensemble = binaryReport(
+    labels,
+    v.map((x) => (x.flagged ? 1 : 0)),
+  );
   return {
     id: 'edos',
     title: 'EDOS test (official split)',
     intro: `${edos.length} EDOS \`test\` rows (${labels.filter((y) => y === 1).length} sexist); nothing trains or tunes on them.`,
     rows: [
-      { key: 'edos.sexism_macro_f1', metric: 'sexism model macro-F1 at its threshold', value: sexism.macroF1, target: { op: '>=', value: EDOS_MACRO_F1_TARGET }, n: edos.length, headline: true },
-      { key: 'edos.sexism_roc_auc', metric: 'sexism model ROC-AUC', value: aucOrNull(labels, v.map((x) => x.sexismScore)), n: edos.length },
+      {
+        key: 'edos.sexism_macro_f1',
+        metric: 'sexism model macro-F1 at its threshold',
+        value: sexism.macroF1,
+        target: { op: '>=', value: EDOS_MACRO_F1_TARGET },
+        n: edos.length,
+        headline: true,
+      },
+      {
+        key: 'edos.sexism_roc_auc',
+        metric: 'sexism model ROC-AUC',
+        value: aucOrNull(
+          labels,
+          v.map((x) => x.sexismScore),
+        ),
+        n: edos.length,
+      },
       { key: 'edos.ensemble_macro_f1', metric: 'ensemble macro-F1 (flagged = sexist)', value: ensemble.macroF1, n: edos.length },
-      { key: 'edos.ensemble_false_positive_rate', metric: 'ensemble: share of not-sexist rows flagged (for any issue)', value: 1 - ensemble.negative.recall, percent: true },
+      {
+        key: 'edos.ensemble_false_positive_rate',
+        metric: 'ensemble: share of not-sexist rows flagged (for any issue)',
+        value: 1 - ensemble.negative.recall,
+        percent: true,
+      },
     ],
   };
 }

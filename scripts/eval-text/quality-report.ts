@@ -24,7 +24,8 @@ export interface HistoryEntry {
 
 export function historyEntry(meta: Omit<HistoryEntry, 'metrics'>, sections: readonly Section[]): HistoryEntry {
   const metrics: Record<string, number | null> = {};
-  for (const s of sections) for (const r of s.rows) metrics[r.key] = r.value === null || Number.isNaN(r.value) ? null : Math.round(r.value * 1e4) / 1e4;
+  for (const s of sections)
+    for (const r of s.rows) metrics[r.key] = r.value === null || Number.isNaN(r.value) ? null : Math.round(r.value * 1e4) / 1e4;
   return { ...meta, metrics };
 }
 
@@ -63,7 +64,9 @@ function table(rows: readonly MetricRow[]): string[] {
   return [
     '| metric | value | target | met? | n |',
     '|---|---:|---:|:---:|---:|',
-    ...rows.map((r) => `| ${escapeCell(r.metric)} | ${formatValue(r.value, r.percent)} | ${formatTarget(r)} | ${metCell(r)} | ${r.n ?? ''} |`),
+    ...rows.map(
+      (r) => `| ${escapeCell(r.metric)} | ${formatValue(r.value, r.percent)} | ${formatTarget(r)} | ${metCell(r)} | ${r.n ?? ''} |`,
+    ),
   ];
 }
 

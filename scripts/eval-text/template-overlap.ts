@@ -22,10 +22,12 @@ const SLOT = '<slot>';
 export const NEAR_FRAME_JACCARD = 0.6;
 
 const STOPWORDS = new Set(
-  ('a an the and or but if of to in on at by for with from as is are was were be been being am do does did ' +
+  (
+    'a an the and or but if of to in on at by for with from as is are was were be been being am do does did ' +
     'i me my we us our you your he him his she her it its they them their this that these those there here ' +
     'so not no all any every one some very just than then too can will would should could about into over ' +
-    "who what why how when where which 's s t don isn aren").split(' '),
+    "who what why how when where which 's s t don isn aren"
+  ).split(' '),
 );
 
 export interface TemplateFile {
@@ -74,7 +76,13 @@ export function parseTemplateJson(json: unknown): Omit<TemplateFile, 'path'> | n
   if (frames.length === 0) return null;
   const groupWords: string[] = [];
   const collect = (v: unknown) => {
-    if (typeof v === 'string') groupWords.push(...v.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean));
+    if (typeof v === 'string')
+      groupWords.push(
+        ...v
+          .toLowerCase()
+          .split(/[^\p{L}\p{N}]+/u)
+          .filter(Boolean),
+      );
     else if (Array.isArray(v)) v.forEach(collect);
     else if (v && typeof v === 'object') Object.values(v).forEach(collect);
   };
@@ -131,7 +139,8 @@ export interface OverlapReport {
 export function measureOverlap(suite: SuiteFile, file: TemplateFile): OverlapReport {
   const groupWords = new Set<string>(file.groupWords);
   for (const g of suite.groups) {
-    for (const s of [g.plural, g.one, ...g.slurs.flat()]) for (const w of s.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (w) groupWords.add(w);
+    for (const s of [g.plural, g.one, ...g.slurs.flat()])
+      for (const w of s.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (w) groupWords.add(w);
   }
   // Words that mark a group but also carry meaning in a frame stay content words.
   for (const w of ['people', 'person', 'a', 'an']) groupWords.delete(w);
@@ -143,7 +152,8 @@ export function measureOverlap(suite: SuiteFile, file: TemplateFile): OverlapRep
     const st = contentTrigrams(s.n);
     trainFrames.forEach((t, k) => {
       const j = jaccard(st, trainTris[k]!);
-      if (s.n.join(' ') === t.n.join(' ') || j >= NEAR_FRAME_JACCARD) sharedFrames.push({ suite: s.f, training: t.f, jaccard: Math.round(j * 1000) / 1000 });
+      if (s.n.join(' ') === t.n.join(' ') || j >= NEAR_FRAME_JACCARD)
+        sharedFrames.push({ suite: s.f, training: t.f, jaccard: Math.round(j * 1000) / 1000 });
     });
   }
   const suiteWords = new Set(suiteFrames.flatMap((s) => contentWords(s.n)));

@@ -29,8 +29,28 @@ function spreadLetters(text: string, sep: string, wordSep: string): string {
 const LEET: Record<string, string> = { a: '4', e: '3', i: '1', o: '0', s: '5', t: '7' };
 /** Latin letters and the Cyrillic/Greek code points that render the same in most fonts. */
 const HOMOGLYPH: Record<string, string> = {
-  a: '\u0430', c: '\u0441', e: '\u0435', i: '\u0456', j: '\u0458', o: '\u043e', p: '\u0440', s: '\u0455', x: '\u0445', y: '\u0443',
-  A: '\u0391', B: '\u0392', E: '\u0395', H: '\u0397', I: '\u0399', K: '\u039a', M: '\u039c', N: '\u039d', O: '\u039f', P: '\u03a1', T: '\u03a4', X: '\u03a7',
+  a: '\u0430',
+  c: '\u0441',
+  e: '\u0435',
+  i: '\u0456',
+  j: '\u0458',
+  o: '\u043e',
+  p: '\u0440',
+  s: '\u0455',
+  x: '\u0445',
+  y: '\u0443',
+  A: '\u0391',
+  B: '\u0392',
+  E: '\u0395',
+  H: '\u0397',
+  I: '\u0399',
+  K: '\u039a',
+  M: '\u039c',
+  N: '\u039d',
+  O: '\u039f',
+  P: '\u03a1',
+  T: '\u03a4',
+  X: '\u03a7',
 };
 const EMOJI = ['\u{1F602}', '\u{1F525}', '\u{1F44D}', '\u{1F4AF}', '\u{1F621}', '\u{1F440}'];
 

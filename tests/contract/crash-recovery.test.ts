@@ -20,7 +20,13 @@ import { startServer } from '../../scripts/lib/server';
 const dirs = tempDirs('vigil-crash-');
 afterAll(() => dirs.cleanup());
 
-const PHOTOS = ['train/obama/obama.jpg', 'train/biden/biden.jpg', 'train/kit_harington/john1.jpeg', 'train/rose_leslie/img1.jpg', 'train/alex_lacamoire/img1.jpg'];
+const PHOTOS = [
+  'train/obama/obama.jpg',
+  'train/biden/biden.jpg',
+  'train/kit_harington/john1.jpeg',
+  'train/rose_leslie/img1.jpg',
+  'train/alex_lacamoire/img1.jpg',
+];
 const CLIENTS = 6;
 
 describe('kill -9 during concurrent writes (PGlite on disk)', () => {
@@ -42,7 +48,10 @@ describe('kill -9 during concurrent writes (PGlite on disk)', () => {
         try {
           const res = addTo
             ? await fetch(`${first.url}/api/v1/persons/${addTo}/faces`, { method: 'POST', body: imageForm({}, image) })
-            : await fetch(`${first.url}/api/v1/register`, { method: 'POST', body: imageForm({ name: `p${n}-${i}`, allow_duplicate: 'true' }, image) });
+            : await fetch(`${first.url}/api/v1/register`, {
+                method: 'POST',
+                body: imageForm({ name: `p${n}-${i}`, allow_duplicate: 'true' }, image),
+              });
           if (res.status !== 200) {
             await res.body?.cancel();
             continue;
@@ -78,7 +87,10 @@ describe('kill -9 during concurrent writes (PGlite on disk)', () => {
         expect(listed.get(id)!).toBeGreaterThanOrEqual(count);
       }
       // The restarted server still writes.
-      const again = await fetch(`${second.url}/api/v1/register`, { method: 'POST', body: imageForm({ name: 'after restart', allow_duplicate: 'true' }, photo(PHOTOS[0]!)) });
+      const again = await fetch(`${second.url}/api/v1/register`, {
+        method: 'POST',
+        body: imageForm({ name: 'after restart', allow_duplicate: 'true' }, photo(PHOTOS[0]!)),
+      });
       expect(again.status).toBe(200);
     } finally {
       await second.stop();
@@ -91,11 +103,17 @@ describe('kill -9 during concurrent writes (PGlite on disk)', () => {
     const { vector } = req('@electric-sql/pglite-pgvector') as typeof import('@electric-sql/pglite-pgvector');
     const db = await PGlite.create(path.join(dataDir, 'pglite'), { extensions: { vector } });
     try {
-      const one = async (q: string) => Number(((await db.query<{ n: number }>(q)).rows[0]!).n);
-      expect(await one('SELECT count(*)::int AS n FROM persons p WHERE NOT EXISTS (SELECT 1 FROM face_embeddings e WHERE e.person_id = p.id)')).toBe(0);
-      expect(await one('SELECT count(*)::int AS n FROM face_embeddings e WHERE NOT EXISTS (SELECT 1 FROM persons p WHERE p.id = e.person_id)')).toBe(0);
+      const one = async (q: string) => Number((await db.query<{ n: number }>(q)).rows[0]!.n);
       expect(
-        await one('SELECT count(*)::int AS n FROM persons p WHERE p.embedding_count <> (SELECT count(*) FROM face_embeddings e WHERE e.person_id = p.id)'),
+        await one('SELECT count(*)::int AS n FROM persons p WHERE NOT EXISTS (SELECT 1 FROM face_embeddings e WHERE e.person_id = p.id)'),
+      ).toBe(0);
+      expect(
+        await one('SELECT count(*)::int AS n FROM face_embeddings e WHERE NOT EXISTS (SELECT 1 FROM persons p WHERE p.id = e.person_id)'),
+      ).toBe(0);
+      expect(
+        await one(
+          'SELECT count(*)::int AS n FROM persons p WHERE p.embedding_count <> (SELECT count(*) FROM face_embeddings e WHERE e.person_id = p.id)',
+        ),
       ).toBe(0);
       expect(await one('SELECT count(*)::int AS n FROM vigil_migrations')).toBeGreaterThanOrEqual(3);
       expect(await one('SELECT count(*)::int AS n FROM persons')).toBeGreaterThanOrEqual(acknowledged.size + 1);

@@ -28,7 +28,12 @@ describe('corrupt model files', () => {
     );
     const json = path.join(dir, 'model.json');
     writeFileSync(json, '{"version": "sexism_lasso_v1", "vocabulary": [\u0000\u00ff garbage');
-    server = await startServer({ TOXICITY_MODEL_DIR: toxicity, SEXISM_MODEL_PATH: json, DATA_DIR: ':memory:', FACE_WARM_ON_START: 'false' });
+    server = await startServer({
+      TOXICITY_MODEL_DIR: toxicity,
+      SEXISM_MODEL_PATH: json,
+      DATA_DIR: ':memory:',
+      FACE_WARM_ON_START: 'false',
+    });
   });
   afterAll(async () => server?.stop());
 
@@ -70,7 +75,11 @@ function databaseEndpoints(url: string): [string, () => Promise<Response>][] {
     ['add face', () => fetch(`${url}/api/v1/persons/${id}/faces`, { method: 'POST', body: face() })],
     ['list persons', () => fetch(`${url}/api/v1/persons`)],
     ['get person', () => fetch(`${url}/api/v1/persons/${id}`)],
-    ['patch person', () => fetch(`${url}/api/v1/persons/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"name":"x"}' })],
+    [
+      'patch person',
+      () =>
+        fetch(`${url}/api/v1/persons/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"name":"x"}' }),
+    ],
     ['delete person', () => fetch(`${url}/api/v1/persons/${id}`, { method: 'DELETE' })],
     ['list reviews', () => fetch(`${url}/api/v1/reviews`)],
     ['decide review', () => postJson(`${url}/api/v1/reviews/${id}/decision`, { decision: 'confirm' })],

@@ -32,16 +32,23 @@ beforeAll(async () => {
   const form = new FormData();
   form.append('name', 'Fuzz Target');
   form.append('image', new Blob([new Uint8Array(photo('train/biden/biden.jpg'))], { type: 'image/jpeg' }), 'f.jpg');
-  const reg = (await (await fetch(`${server.url}/api/v1/register`, { method: 'POST', body: form })).json()) as { data: { person_id: string } };
+  const reg = (await (await fetch(`${server.url}/api/v1/register`, { method: 'POST', body: form })).json()) as {
+    data: { person_id: string };
+  };
   personId = reg.data.person_id;
-  await fetch(`${server.url}/v1/moderate/text`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"I will kill you, idiot"}' });
+  await fetch(`${server.url}/v1/moderate/text`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"text":"I will kill you, idiot"}',
+  });
   await new Promise((r) => setTimeout(r, 500));
   const reviews = (await (await fetch(`${server.url}/api/v1/reviews`)).json()) as { data?: { items: { review_id: string }[] } };
   reviewId = reviews.data?.items[0]?.review_id ?? reviewId;
 });
 afterAll(async () => {
   // A crash is the worst finding: show why.
-  if (server && server.process.exitCode !== null) console.error(`server exited ${server.process.exitCode}:\n${server.output().slice(-6000)}`);
+  if (server && server.process.exitCode !== null)
+    console.error(`server exited ${server.process.exitCode}:\n${server.output().slice(-6000)}`);
   await server?.stop();
   dirs.cleanup();
 });
@@ -68,7 +75,9 @@ const hostileString = fc.oneof(
 /** JSON text nested `depth` levels deep, as an array or object chain around `leaf`. */
 const nested = (depth: number, leaf: string, kind: 'array' | 'object') =>
   kind === 'array' ? '['.repeat(depth) + leaf + ']'.repeat(depth) : '{"a":'.repeat(depth) + leaf + '}'.repeat(depth);
-const deepJson = fc.tuple(fc.integer({ min: 1_000, max: 200_000 }), fc.constantFrom<'array' | 'object'>('array', 'object')).map(([d, k]) => nested(d, '1', k));
+const deepJson = fc
+  .tuple(fc.integer({ min: 1_000, max: 200_000 }), fc.constantFrom<'array' | 'object'>('array', 'object'))
+  .map(([d, k]) => nested(d, '1', k));
 
 /** A JSON body: valid documents with hostile values, deep nesting, or not JSON at all. */
 function jsonBodyFor(keys: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<string | Uint8Array> {
@@ -88,7 +97,19 @@ function jsonBodyFor(keys: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<
 
 const jsonContentType = fc.oneof(
   { weight: 6, arbitrary: fc.constant('application/json') },
-  { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/json; charset=utf-16', 'application/vnd.api+json', '', 'APPLICATION/JSON;;;', 'image/png') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data',
+      'application/json; charset=utf-16',
+      'application/vnd.api+json',
+      '',
+      'APPLICATION/JSON;;;',
+      'image/png',
+    ),
+  },
 );
 
 // Images ---------------------------------------------------------------------------------
@@ -117,18 +138,45 @@ function hugePng(width: number, height: number): Buffer {
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 /** A baseline JPEG header (SOI, DQT, SOF0) declaring width x height, then EOI. */
 function hugeJpeg(width: number, height: number): Buffer {
   const dqt = Buffer.concat([Buffer.from([0xff, 0xdb, 0x00, 0x43, 0x00]), Buffer.alloc(64, 1)]);
-  const sof = Buffer.from([0xff, 0xc0, 0x00, 0x11, 0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x00, 0x03, 0x11, 0x00]);
+  const sof = Buffer.from([
+    0xff,
+    0xc0,
+    0x00,
+    0x11,
+    0x08,
+    height >> 8,
+    height & 0xff,
+    width >> 8,
+    width & 0xff,
+    0x03,
+    0x01,
+    0x22,
+    0x00,
+    0x02,
+    0x11,
+    0x00,
+    0x03,
+    0x11,
+    0x00,
+  ]);
   return Buffer.concat([Buffer.from([0xff, 0xd8]), dqt, sof, Buffer.from([0xff, 0xd9])]);
 }
 
 const realJpeg = photo('train/obama/obama.jpg');
 const realPng = photo('misc/32bit.png');
-const SVG = Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="100000" height="100000"><script>alert(1)</script><circle r="50"/></svg>');
+const SVG = Buffer.from(
+  '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="100000" height="100000"><script>alert(1)</script><circle r="50"/></svg>',
+);
 const HTML = Buffer.from('<html><body><script>alert(document.cookie)</script></body></html>');
 const ZIP = Buffer.from('504b03041400000008000000000000000000000000000000000005000000612e747874', 'hex');
 
@@ -153,8 +201,16 @@ interface MultipartSpec {
   fields: [string, string][];
   image?: { bytes: Buffer; type: string; filename: string; field: string };
 }
-const fieldName = fc.oneof(fc.constantFrom('name', 'relationship', 'metadata', 'allow_duplicate', 'image'), fc.string({ unit: hostileChar, maxLength: 20 }));
-const fieldValue = fc.oneof(hostileString, deepJson, fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)), fc.constantFrom('true', 'false', 'Alice', '{}'));
+const fieldName = fc.oneof(
+  fc.constantFrom('name', 'relationship', 'metadata', 'allow_duplicate', 'image'),
+  fc.string({ unit: hostileChar, maxLength: 20 }),
+);
+const fieldValue = fc.oneof(
+  hostileString,
+  deepJson,
+  fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
+  fc.constantFrom('true', 'false', 'Alice', '{}'),
+);
 const multipartSpec: fc.Arbitrary<MultipartSpec> = fc.record(
   {
     fields: fc.array(fc.tuple(fieldName, fieldValue), { maxLength: 6 }),
@@ -182,10 +238,18 @@ const multipartRequest: fc.Arbitrary<{ body: FormData | Uint8Array | string; con
   { weight: 1, arbitrary: fc.jsonValue().map((v) => ({ body: JSON.stringify(v), contentType: 'application/json' })) },
   {
     weight: 1,
-    arbitrary: fc.tuple(fc.uint8Array({ maxLength: 3_000 }), fc.constantFrom('multipart/form-data; boundary=xyz', 'multipart/form-data', 'multipart/form-data; boundary=')).map(([b, ct]) => ({
-      body: Buffer.concat([Buffer.from('--xyz\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\n\r\n'), Buffer.from(b)]),
-      contentType: ct,
-    })),
+    arbitrary: fc
+      .tuple(
+        fc.uint8Array({ maxLength: 3_000 }),
+        fc.constantFrom('multipart/form-data; boundary=xyz', 'multipart/form-data', 'multipart/form-data; boundary='),
+      )
+      .map(([b, ct]) => ({
+        body: Buffer.concat([
+          Buffer.from('--xyz\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\n\r\n'),
+          Buffer.from(b),
+        ]),
+        contentType: ct,
+      })),
   },
 );
 
@@ -198,7 +262,12 @@ function reporter<T>(out: fc.RunDetails<T>): void {
   const squeezed = message.replace(/(.)\1{40,}/gsu, (run, c: string) => `<${c}×${run.length}>`);
   throw new Error(squeezed.length > 6_000 ? `${squeezed.slice(0, 6_000)}…` : squeezed);
 }
-const options = <T,>(numRuns: number): fc.Parameters<T> => ({ seed: SEED, numRuns: runs(numRuns), endOnFailure: true, reporter: reporter<T> });
+const options = <T>(numRuns: number): fc.Parameters<T> => ({
+  seed: SEED,
+  numRuns: runs(numRuns),
+  endOnFailure: true,
+  reporter: reporter<T>,
+});
 
 type Family = 'v1' | 'api';
 
@@ -219,17 +288,25 @@ function describeBody(body: BodyInit | undefined): string {
   return body instanceof Uint8Array ? `<${body.length} bytes: ${Buffer.from(body.subarray(0, 24)).toString('hex')}>` : '';
 }
 
-async function send(method: string, path: string, body?: BodyInit, contentType?: string): Promise<{ status: number; type: string; text: string }> {
+async function send(
+  method: string,
+  path: string,
+  body?: BodyInit,
+  contentType?: string,
+): Promise<{ status: number; type: string; text: string }> {
   const headers: Record<string, string> = {};
   if (contentType !== undefined) headers['content-type'] = contentType;
   const started = Date.now();
   if (process.env.FUZZ_TRACE) console.log(`-> ${method} ${path.slice(0, 80)} ${describeBody(body)}`);
-  const res = await fetch(`${server.url}${path}`, { method, body, headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }).catch((err: unknown) => {
-    slow.push(`${Date.now() - started} ms, failed (${String(err)}): ${method} ${path.slice(0, 80)} ${describeBody(body)}`);
-    throw err;
-  });
+  const res = await fetch(`${server.url}${path}`, { method, body, headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }).catch(
+    (err: unknown) => {
+      slow.push(`${Date.now() - started} ms, failed (${String(err)}): ${method} ${path.slice(0, 80)} ${describeBody(body)}`);
+      throw err;
+    },
+  );
   const answer = { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
-  if (Date.now() - started > SLOW_MS) slow.push(`${Date.now() - started} ms: ${method} ${path.slice(0, 80)} ${describeBody(body)} -> ${answer.status}`);
+  if (Date.now() - started > SLOW_MS)
+    slow.push(`${Date.now() - started} ms: ${method} ${path.slice(0, 80)} ${describeBody(body)} -> ${answer.status}`);
   return answer;
 }
 
@@ -281,8 +358,16 @@ function multipartEndpoint(path: () => string, numRuns: number) {
 }
 
 const anyText = fc.oneof(hostileString, fc.string());
-const pathSegment = fc.oneof(fc.uuid(), fc.string({ unit: hostileChar, maxLength: 40 }), fc.constantFrom('..', '%2e%2e', '%00', '%ED%BF%BF', '%zz', '%', 'a'.repeat(5_000)));
-const queryString = fc.dictionary(fc.constantFrom('limit', 'offset', 'status', 'primary_issue', 'severity', 'x'), fc.oneof(hostileString, fc.integer().map(String), fc.constant('1e309')), { maxKeys: 4 });
+const pathSegment = fc.oneof(
+  fc.uuid(),
+  fc.string({ unit: hostileChar, maxLength: 40 }),
+  fc.constantFrom('..', '%2e%2e', '%00', '%ED%BF%BF', '%zz', '%', 'a'.repeat(5_000)),
+);
+const queryString = fc.dictionary(
+  fc.constantFrom('limit', 'offset', 'status', 'primary_issue', 'severity', 'x'),
+  fc.oneof(hostileString, fc.integer().map(String), fc.constant('1e309')),
+  { maxKeys: 4 },
+);
 
 describe(`fuzzing every endpoint (seed ${SEED})`, () => {
   it('POST /v1/moderate/text', () => jsonEndpoint('v1', 'POST', () => '/v1/moderate/text', { text: anyText, explain: fc.boolean() }, 100));
@@ -295,7 +380,13 @@ describe(`fuzzing every endpoint (seed ${SEED})`, () => {
   it('POST /api/v1/persons/{id}/faces', () => multipartEndpoint(() => `/api/v1/persons/${personId}/faces`, 30));
 
   it('PATCH /api/v1/persons/{id}', () =>
-    jsonEndpoint('api', 'PATCH', () => `/api/v1/persons/${personId}`, { name: anyText, relationship: anyText, metadata: fc.oneof(fc.jsonValue(), fc.object()) }, 80));
+    jsonEndpoint(
+      'api',
+      'PATCH',
+      () => `/api/v1/persons/${personId}`,
+      { name: anyText, relationship: anyText, metadata: fc.oneof(fc.jsonValue(), fc.object()) },
+      80,
+    ));
 
   it('POST /api/v1/reviews/{id}/decision', () =>
     jsonEndpoint(
@@ -311,7 +402,16 @@ describe(`fuzzing every endpoint (seed ${SEED})`, () => {
   it('persons, reviews and audit by hostile ids and queries, every method', () =>
     fc.assert(
       fc.asyncProperty(
-        fc.constantFrom('/api/v1/persons', '/api/v1/persons/{id}', '/api/v1/persons/{id}/faces', '/api/v1/reviews', '/api/v1/reviews/{id}/decision', '/api/v1/reviews/audit', '/api/v1/reviews/audit/export', '/api/v1/session'),
+        fc.constantFrom(
+          '/api/v1/persons',
+          '/api/v1/persons/{id}',
+          '/api/v1/persons/{id}/faces',
+          '/api/v1/reviews',
+          '/api/v1/reviews/{id}/decision',
+          '/api/v1/reviews/audit',
+          '/api/v1/reviews/audit/export',
+          '/api/v1/session',
+        ),
         pathSegment,
         queryString,
         fc.constantFrom('GET', 'DELETE', 'PATCH', 'POST'),

@@ -43,7 +43,13 @@ function rawGet(url: string, host: string): Promise<{ status: number; body: stri
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'vigil-hardening-'));
   [open, keyed] = await Promise.all([
-    startServer({ TRUST_PROXY: 'true', DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '3', FACE_RATE_LIMIT_PER_MINUTE: '0', HEADERS_TIMEOUT_MS: '1000' }),
+    startServer({
+      TRUST_PROXY: 'true',
+      DATA_DIR: dataDir,
+      RATE_LIMIT_PER_MINUTE: '3',
+      FACE_RATE_LIMIT_PER_MINUTE: '0',
+      HEADERS_TIMEOUT_MS: '1000',
+    }),
     startServer({ API_KEYS: KEY, DATA_DIR: ':memory:', FACE_WARM_ON_START: 'false' }),
   ]);
 }, 180_000);
@@ -56,7 +62,11 @@ describe('trusted proxies (finding 2)', () => {
   it('a loopback address the client wrote into X-Forwarded-For does not pass the loopback gate', async () => {
     const spoofed = { 'x-forwarded-for': '127.0.0.1, 203.0.113.7' };
     await expectEnvelope(await fetch(`${open.url}/api/v1/persons`, { headers: spoofed }), 403, 'FORBIDDEN');
-    await expectEnvelope(await fetch(`${open.url}/api/v1/persons/00000000-0000-4000-8000-000000000000`, { method: 'DELETE', headers: spoofed }), 403, 'FORBIDDEN');
+    await expectEnvelope(
+      await fetch(`${open.url}/api/v1/persons/00000000-0000-4000-8000-000000000000`, { method: 'DELETE', headers: spoofed }),
+      403,
+      'FORBIDDEN',
+    );
   });
 
   it('a rotating first entry does not escape the moderation rate limit', async () => {
@@ -96,7 +106,9 @@ describe('the lows', () => {
   it('wrong Bearer keys: 401 ten times, then 429 for any key, the right one included (finding 10)', async () => {
     const statuses = [];
     for (let i = 0; i < 12; i++) {
-      statuses.push((await fetch(`${keyed.url}/api/v1/persons`, { headers: { authorization: `Bearer wrong-key-${i}-0123456789` } })).status);
+      statuses.push(
+        (await fetch(`${keyed.url}/api/v1/persons`, { headers: { authorization: `Bearer wrong-key-${i}-0123456789` } })).status,
+      );
     }
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
     expect(statuses.slice(10)).toEqual([429, 429]);
@@ -107,7 +119,10 @@ describe('the lows', () => {
 
   it('a client abort is counted as 499, not 500 (finding 11)', async () => {
     await new Promise<void>((resolve) => {
-      const req = httpRequest(`${open.url}/v1/moderate/batch`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '100000' } });
+      const req = httpRequest(`${open.url}/v1/moderate/batch`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': '100000' },
+      });
       req.on('error', () => resolve());
       req.write('{"texts": ["abc", ');
       setTimeout(() => {
@@ -166,7 +181,9 @@ describe('person fields (findings 6 and 12) and image bounds (finding 5)', () =>
   });
 
   it('an image with a side over 12,000 px is refused before decoding', async () => {
-    const tall = await sharp({ create: { width: 1, height: 13_000, channels: 3, background: '#888' } }).png().toBuffer();
+    const tall = await sharp({ create: { width: 1, height: 13_000, channels: 3, background: '#888' } })
+      .png()
+      .toBuffer();
     const form = new FormData();
     form.append('image', new Blob([new Uint8Array(tall)], { type: 'image/png' }), 'tall.png');
     const res = await fetch(`${open.url}/api/v1/recognize`, { method: 'POST', body: form });

@@ -43,7 +43,14 @@ describe('GET /v1/health and /v1/models', () => {
     const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(['/v1/health', '/v1/models', '/v1/moderate/batch', '/v1/moderate/text', '/api/v1/register', '/api/v1/recognize']),
+      expect.arrayContaining([
+        '/v1/health',
+        '/v1/models',
+        '/v1/moderate/batch',
+        '/v1/moderate/text',
+        '/api/v1/register',
+        '/api/v1/recognize',
+      ]),
     );
   });
 });
@@ -59,7 +66,13 @@ describe('POST /v1/moderate/text', () => {
     expect(Object.keys(r.label.sexism).sort()).toEqual(['model_version', 'score', 'severity', 'threshold_met']);
     expect(Object.keys(r.label.toxicity).sort()).toEqual(['identity_attack', 'insult', 'model_version', 'overall', 'profanity', 'threat']);
     expect(Object.keys(r.label.rules).sort()).toEqual([
-      'caps_abuse', 'character_repetition', 'model_version', 'profanity_flag', 'self_harm_flag', 'slur_detected', 'threat_detected',
+      'caps_abuse',
+      'character_repetition',
+      'model_version',
+      'profanity_flag',
+      'self_harm_flag',
+      'slur_detected',
+      'threat_detected',
     ]);
     expect(Object.keys(r.ensemble).sort()).toEqual(['primary_issue', 'score', 'severity', 'summary']);
     expect(r.meta.models_used).toEqual(['sexism_lasso_v1', 'toxic_transformer_v1', 'rules_v1']);
@@ -150,7 +163,12 @@ describe('errors', () => {
     ['missing text', () => text({}), 400, { loc: ['body', 'text'], type: 'missing' }],
     ['empty text', () => text({ text: '' }), 400, { loc: ['body', 'text'], type: 'string_too_short' }],
     ['malformed JSON', () => text('{"text": "abc"'), 400, { type: 'json_invalid' }],
-    ['non-string text', () => text({ text: 42 }), 422, { loc: ['body', 'text'], type: 'string_type', msg: 'Input should be a valid string' }],
+    [
+      'non-string text',
+      () => text({ text: 42 }),
+      422,
+      { loc: ['body', 'text'], type: 'string_type', msg: 'Input should be a valid string' },
+    ],
     ['text over 10,000 characters', () => text({ text: 'a'.repeat(10_001) }), 422, { loc: ['body', 'text'], type: 'string_too_long' }],
     ['batch item of the wrong type', () => batch({ texts: ['a', 'b', 'c', 7] }), 422, { loc: ['body', 'texts', 3], type: 'string_type' }],
     ['empty batch item', () => batch({ texts: ['a', ''] }), 400, { loc: ['body', 'texts', 1], type: 'string_too_short' }],

@@ -62,7 +62,10 @@ const ids: Record<string, string> = {};
 
 describe('POST /api/v1/register', () => {
   it('registers a person and answers the envelope with exactly the documented fields', async () => {
-    const res = await post('/api/v1/register', form({ name: '  Barack Obama ', relationship: 'friend', metadata: '{"met":"2008"}' }, { bytes: photo('train/obama/obama.jpg') }));
+    const res = await post(
+      '/api/v1/register',
+      form({ name: '  Barack Obama ', relationship: 'friend', metadata: '{"met":"2008"}' }, { bytes: photo('train/obama/obama.jpg') }),
+    );
     expect(res.status).toBe(200);
     const raw = (await res.json()) as Record<string, unknown>;
     expect(Object.keys(raw).sort()).toEqual(['data', 'error', 'success']);
@@ -81,14 +84,21 @@ describe('POST /api/v1/register', () => {
     expect(dupError).toMatchObject({ code: 'FACE_ALREADY_REGISTERED', details: { person_id: ids.obama, name: 'Barack Obama' } });
     expect(dupError.message).toContain(ids.obama);
     expect(dupError.message).toContain('Barack Obama');
-    const res = await post('/api/v1/register', form({ name: 'Obama twin', allow_duplicate: 'true' }, { bytes: photo('train/obama/obama2.jpg') }));
+    const res = await post(
+      '/api/v1/register',
+      form({ name: 'Obama twin', allow_duplicate: 'true' }, { bytes: photo('train/obama/obama2.jpg') }),
+    );
     expect(res.status).toBe(200);
     ids.twin = (personEnvelopeSchema.parse(await res.json()) as { data: { person_id: string } }).data.person_id;
   });
 
   it('decides the image type from the bytes: a GIF sent as image/jpeg is INVALID_IMAGE naming JPEG and PNG', async () => {
     const gif = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
-    const message = await expectError(await post('/api/v1/register', form({ name: 'X' }, { bytes: gif, type: 'image/jpeg' })), 400, 'INVALID_IMAGE');
+    const message = await expectError(
+      await post('/api/v1/register', form({ name: 'X' }, { bytes: gif, type: 'image/jpeg' })),
+      400,
+      'INVALID_IMAGE',
+    );
     expect(message).toMatch(/JPEG/);
     expect(message).toMatch(/PNG/);
   });
@@ -97,7 +107,9 @@ describe('POST /api/v1/register', () => {
     const jpeg = photo('train/biden/biden2.jpg');
     await expectError(await post('/api/v1/register', form({ name: 'X' }, { bytes: jpeg.subarray(0, 20_000) })), 400, 'INVALID_IMAGE');
     // 4000 x 4000 px of one colour: a small PNG that decodes past FACE_MAX_IMAGE_PIXELS.
-    const bomb = await sharp({ create: { width: 4_000, height: 4_000, channels: 3, background: '#808080' } }).png({ compressionLevel: 9 }).toBuffer();
+    const bomb = await sharp({ create: { width: 4_000, height: 4_000, channels: 3, background: '#808080' } })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
     expect(bomb.length).toBeLessThan(MAX_IMAGE_BYTES);
     await expectError(await post('/api/v1/register', form({ name: 'X' }, { bytes: bomb, type: 'image/png' })), 400, 'INVALID_IMAGE');
   });
@@ -108,38 +120,80 @@ describe('POST /api/v1/register', () => {
   });
 
   it('answers NO_FACE_DETECTED and MULTIPLE_FACES', async () => {
-    const wall = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#c0c0c0' } }).jpeg().toBuffer();
+    const wall = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#c0c0c0' } })
+      .jpeg()
+      .toBuffer();
     const message = await expectError(await post('/api/v1/register', form({ name: 'X' }, { bytes: wall })), 400, 'NO_FACE_DETECTED');
     expect(message.toLowerCase()).toContain('no face');
     await expectError(await post('/api/v1/register', form({ name: 'X' }, { bytes: photo('misc/two_people.jpg') })), 400, 'MULTIPLE_FACES');
   });
 
   it('validates the request: media type, fields and metadata', async () => {
-    await expectError(await post('/api/v1/register', JSON.stringify({ name: 'X' }), { 'content-type': 'application/json' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
-    expect(await expectError(await post('/api/v1/register', form({}, { bytes: photo('train/obama/obama.jpg') })), 400, 'VALIDATION_ERROR')).toContain("'name'");
-    expect(await expectError(await post('/api/v1/register', form({ name: '   ' }, { bytes: photo('train/obama/obama.jpg') })), 400, 'VALIDATION_ERROR')).toContain("'name'");
-    expect(await expectError(await post('/api/v1/register', form({ name: 'x'.repeat(201) }, { bytes: photo('train/obama/obama.jpg') })), 400, 'VALIDATION_ERROR')).toContain("'name'");
-    expect(await expectError(await post('/api/v1/register', form({ name: 'X', relationship: 'r'.repeat(101) }, { bytes: photo('train/obama/obama.jpg') })), 400, 'VALIDATION_ERROR')).toContain("'relationship'");
+    await expectError(
+      await post('/api/v1/register', JSON.stringify({ name: 'X' }), { 'content-type': 'application/json' }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
+    expect(
+      await expectError(await post('/api/v1/register', form({}, { bytes: photo('train/obama/obama.jpg') })), 400, 'VALIDATION_ERROR'),
+    ).toContain("'name'");
+    expect(
+      await expectError(
+        await post('/api/v1/register', form({ name: '   ' }, { bytes: photo('train/obama/obama.jpg') })),
+        400,
+        'VALIDATION_ERROR',
+      ),
+    ).toContain("'name'");
+    expect(
+      await expectError(
+        await post('/api/v1/register', form({ name: 'x'.repeat(201) }, { bytes: photo('train/obama/obama.jpg') })),
+        400,
+        'VALIDATION_ERROR',
+      ),
+    ).toContain("'name'");
+    expect(
+      await expectError(
+        await post('/api/v1/register', form({ name: 'X', relationship: 'r'.repeat(101) }, { bytes: photo('train/obama/obama.jpg') })),
+        400,
+        'VALIDATION_ERROR',
+      ),
+    ).toContain("'relationship'");
     expect(await expectError(await post('/api/v1/register', form({ name: 'X' })), 400, 'VALIDATION_ERROR')).toContain("'image'");
     for (const metadata of ['{not json', '[1,2]', '"text"', JSON.stringify({ big: 'x'.repeat(17_000) })]) {
-      await expectError(await post('/api/v1/register', form({ name: 'X', metadata }, { bytes: photo('train/obama/obama.jpg') })), 400, 'INVALID_METADATA');
+      await expectError(
+        await post('/api/v1/register', form({ name: 'X', metadata }, { bytes: photo('train/obama/obama.jpg') })),
+        400,
+        'INVALID_METADATA',
+      );
     }
   });
 });
 
 describe('faces, recognition and the person resource', () => {
   it('adds faces to a person and answers 404 for an unknown one', async () => {
-    const reg = await post('/api/v1/register', form({ name: 'Joe Biden', relationship: 'colleague' }, { bytes: photo('train/biden/biden.jpg') }));
+    const reg = await post(
+      '/api/v1/register',
+      form({ name: 'Joe Biden', relationship: 'colleague' }, { bytes: photo('train/biden/biden.jpg') }),
+    );
     ids.biden = (personEnvelopeSchema.parse(await reg.json()) as { data: { person_id: string } }).data.person_id;
     const res = await post(`/api/v1/persons/${ids.biden}/faces`, form({}, { bytes: photo('train/biden/biden2.jpg') }));
     expect(res.status).toBe(200);
-    expect(personEnvelopeSchema.parse(await res.json())).toMatchObject({ success: true, data: { person_id: ids.biden, embedding_count: 2 } });
-    await expectError(await post('/api/v1/persons/00000000-0000-4000-8000-000000000000/faces', form({}, { bytes: photo('train/biden/biden2.jpg') })), 404, 'PERSON_NOT_FOUND');
+    expect(personEnvelopeSchema.parse(await res.json())).toMatchObject({
+      success: true,
+      data: { person_id: ids.biden, embedding_count: 2 },
+    });
+    await expectError(
+      await post('/api/v1/persons/00000000-0000-4000-8000-000000000000/faces', form({}, { bytes: photo('train/biden/biden2.jpg') })),
+      404,
+      'PERSON_NOT_FOUND',
+    );
   });
 
   it("refuses a stranger's face (409 FACE_MISMATCH naming the person) unless confirmed; lists faces with distances; deletes one face, never the last", async () => {
     const recogniseRose = async () => {
-      const body = recognizeEnvelopeSchema.parse(await (await post('/api/v1/recognize', form({}, { bytes: photo('train/rose_leslie/img2.jpg') }))).json());
+      const body = recognizeEnvelopeSchema.parse(
+        await (await post('/api/v1/recognize', form({}, { bytes: photo('train/rose_leslie/img2.jpg') }))).json(),
+      );
       if (!body.success) throw new Error(body.error.message);
       return body.data.faces[0]!;
     };
@@ -152,10 +206,16 @@ describe('faces, recognition and the person resource', () => {
     expect(err.message).toContain('confirm_mismatch=true');
     expect(err.details!.distance).toBeGreaterThan(0.58);
     expect((await recogniseRose()).person_id).not.toBe(ids.biden);
-    await expectError(await post(`/api/v1/persons/${ids.biden}/faces`, form({ confirm_mismatch: 'yes' }, { bytes: rose })), 400, 'VALIDATION_ERROR');
+    await expectError(
+      await post(`/api/v1/persons/${ids.biden}/faces`, form({ confirm_mismatch: 'yes' }, { bytes: rose })),
+      400,
+      'VALIDATION_ERROR',
+    );
 
     // Confirmed: stored, and from then on Rose is recognised as Joe (why the check exists).
-    const confirmed = personEnvelopeSchema.parse(await (await post(`/api/v1/persons/${ids.biden}/faces`, form({ confirm_mismatch: 'true' }, { bytes: rose }))).json());
+    const confirmed = personEnvelopeSchema.parse(
+      await (await post(`/api/v1/persons/${ids.biden}/faces`, form({ confirm_mismatch: 'true' }, { bytes: rose }))).json(),
+    );
     expect(confirmed).toMatchObject({ success: true, data: { embedding_count: 3 } });
     expect((await recogniseRose()).person_id).toBe(ids.biden);
 
@@ -164,19 +224,48 @@ describe('faces, recognition and the person resource', () => {
     const list = faceListEnvelopeSchema.parse(await listRes.json());
     if (!list.success) throw new Error('expected success');
     expect(list.data).toMatchObject({ person_id: ids.biden, name: 'Joe Biden', mismatch_distance: 0.58 });
-    expect(list.data.faces.map((f) => [f.outlier, f.mismatch_confirmed])).toEqual([[false, false], [false, false], [true, true]]);
+    expect(list.data.faces.map((f) => [f.outlier, f.mismatch_confirmed])).toEqual([
+      [false, false],
+      [false, false],
+      [true, true],
+    ]);
     for (const f of list.data.faces.slice(0, 2)) expect(f.nearest_distance).toBeLessThan(0.58);
     expect(list.data.faces[2]!.nearest_distance).toBeGreaterThan(0.58);
     expect(JSON.stringify(list.data)).not.toMatch(/image|embedding"|descriptor/); // thumbnail- and vector-free
-    for (const f of list.data.faces) expect(Object.keys(f).sort()).toEqual(['created_at', 'face_id', 'face_size_px', 'mean_distance', 'mismatch_confirmed', 'model_version', 'nearest_distance', 'outlier', 'quality']);
+    for (const f of list.data.faces)
+      expect(Object.keys(f).sort()).toEqual([
+        'created_at',
+        'face_id',
+        'face_size_px',
+        'mean_distance',
+        'mismatch_confirmed',
+        'model_version',
+        'nearest_distance',
+        'outlier',
+        'quality',
+      ]);
 
     // Remove Rose's face: Joe keeps two, and Rose is a stranger again.
     const strangerId = list.data.faces[2]!.face_id;
-    const del = deleteFaceEnvelopeSchema.parse(await (await fetch(`${server.url}/api/v1/persons/${ids.biden}/faces/${strangerId}`, { method: 'DELETE' })).json());
-    expect(del).toEqual({ success: true, data: { person_id: ids.biden, face_id: strangerId, deleted: true, embedding_count: 2 }, error: null });
+    const del = deleteFaceEnvelopeSchema.parse(
+      await (await fetch(`${server.url}/api/v1/persons/${ids.biden}/faces/${strangerId}`, { method: 'DELETE' })).json(),
+    );
+    expect(del).toEqual({
+      success: true,
+      data: { person_id: ids.biden, face_id: strangerId, deleted: true, embedding_count: 2 },
+      error: null,
+    });
     expect((await recogniseRose()).person_id).not.toBe(ids.biden);
-    await expectError(await fetch(`${server.url}/api/v1/persons/${ids.biden}/faces/${strangerId}`, { method: 'DELETE' }), 404, 'FACE_NOT_FOUND');
-    await expectError(await fetch(`${server.url}/api/v1/persons/${ids.biden}/faces/not-a-uuid`, { method: 'DELETE' }), 404, 'FACE_NOT_FOUND');
+    await expectError(
+      await fetch(`${server.url}/api/v1/persons/${ids.biden}/faces/${strangerId}`, { method: 'DELETE' }),
+      404,
+      'FACE_NOT_FOUND',
+    );
+    await expectError(
+      await fetch(`${server.url}/api/v1/persons/${ids.biden}/faces/not-a-uuid`, { method: 'DELETE' }),
+      404,
+      'FACE_NOT_FOUND',
+    );
     await expectError(await fetch(`${server.url}/api/v1/persons/00000000-0000-4000-8000-000000000000/faces`), 404, 'PERSON_NOT_FOUND');
 
     // The only face of a person is never deleted.
@@ -186,7 +275,10 @@ describe('faces, recognition and the person resource', () => {
     expect(obamaFaces.data.faces[0]).toMatchObject({ nearest_distance: null, mean_distance: null, outlier: false });
     const last = await fetch(`${server.url}/api/v1/persons/${ids.obama}/faces/${obamaFaces.data.faces[0]!.face_id}`, { method: 'DELETE' });
     expect(last.status).toBe(409);
-    expect(errorEnvelopeSchema.parse(await last.json()).error).toMatchObject({ code: 'LAST_FACE', details: { person_id: ids.obama, name: 'Barack Obama' } });
+    expect(errorEnvelopeSchema.parse(await last.json()).error).toMatchObject({
+      code: 'LAST_FACE',
+      details: { person_id: ids.obama, name: 'Barack Obama' },
+    });
   });
 
   it('recognises every face of a group photo, largest first, unknown faces as null', async () => {
@@ -248,7 +340,11 @@ describe('faces, recognition and the person resource', () => {
     await expectError(await fetch(`${server.url}/api/v1/persons/not-a-uuid`), 404, 'PERSON_NOT_FOUND');
 
     const patch = (body: unknown, type = 'application/json') =>
-      fetch(`${server.url}/api/v1/persons/${ids.obama}`, { method: 'PATCH', headers: { 'content-type': type }, body: JSON.stringify(body) });
+      fetch(`${server.url}/api/v1/persons/${ids.obama}`, {
+        method: 'PATCH',
+        headers: { 'content-type': type },
+        body: JSON.stringify(body),
+      });
     const updated = personEnvelopeSchema.parse(await (await patch({ relationship: 'old friend', metadata: { note: 'x' } })).json());
     expect(updated).toMatchObject({ data: { name: 'Barack Obama', relationship: 'old friend', metadata: { note: 'x' } } });
     await expectError(await patch({ name: '' }), 400, 'VALIDATION_ERROR');
@@ -260,7 +356,9 @@ describe('faces, recognition and the person resource', () => {
     const del = deleteEnvelopeSchema.parse(await (await fetch(`${server.url}/api/v1/persons/${ids.biden}`, { method: 'DELETE' })).json());
     expect(del).toMatchObject({ success: true, data: { person_id: ids.biden, deleted: true, embeddings_deleted: 2 } });
     await expectError(await fetch(`${server.url}/api/v1/persons/${ids.biden}`), 404, 'PERSON_NOT_FOUND');
-    const body = recognizeEnvelopeSchema.parse(await (await post('/api/v1/recognize', form({}, { bytes: photo('train/biden/biden2.jpg') }))).json());
+    const body = recognizeEnvelopeSchema.parse(
+      await (await post('/api/v1/recognize', form({}, { bytes: photo('train/biden/biden2.jpg') }))).json(),
+    );
     if (!body.success) throw new Error('expected success');
     expect(body.data.faces[0]).toMatchObject({ person_id: null, match: false });
   });

@@ -21,106 +21,123 @@ import { postJson, startServer, type RunningServer } from '../../scripts/lib/ser
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const PG_CTL = process.env.TEST_PG_CTL;
 
-describe.runIf(DATABASE_URL && PG_CTL)('on one PostgreSQL (skipped unless TEST_DATABASE_URL and TEST_PG_CTL are set: npm run test:postgres)', () => {
-  const pgEnv = { DATABASE_URL: DATABASE_URL!, DATABASE_DRIVER: 'pg' };
+describe.runIf(DATABASE_URL && PG_CTL)(
+  'on one PostgreSQL (skipped unless TEST_DATABASE_URL and TEST_PG_CTL are set: npm run test:postgres)',
+  () => {
+    const pgEnv = { DATABASE_URL: DATABASE_URL!, DATABASE_DRIVER: 'pg' };
 
-  describe('two instances', () => {
-    let a: RunningServer;
-    let b: RunningServer;
-    beforeAll(async () => {
-      // One after the other: the second start also proves the migrations run once.
-      a = await startServer({ ...pgEnv, RATE_LIMIT_PER_MINUTE: '5' });
-      b = await startServer({ ...pgEnv, RATE_LIMIT_PER_MINUTE: '5' });
-    });
-    afterAll(async () => {
-      await Promise.all([a?.stop(), b?.stop()]);
-    });
+    describe('two instances', () => {
+      let a: RunningServer;
+      let b: RunningServer;
+      beforeAll(async () => {
+        // One after the other: the second start also proves the migrations run once.
+        a = await startServer({ ...pgEnv, RATE_LIMIT_PER_MINUTE: '5' });
+        b = await startServer({ ...pgEnv, RATE_LIMIT_PER_MINUTE: '5' });
+      });
+      afterAll(async () => {
+        await Promise.all([a?.stop(), b?.stop()]);
+      });
 
-    it('enforce one rate limit across both', async () => {
-      const statuses: number[] = [];
-      for (const server of [a, a, a, b, b, b]) {
-        const res = await postJson(`${server.url}/v1/moderate/text`, { text: 'hello there' });
-        await res.body?.cancel();
-        statuses.push(res.status);
-      }
-      expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
-      expect((await postJson(`${a.url}/v1/moderate/text`, { text: 'again' })).status).toBe(429);
-    });
+      it('enforce one rate limit across both', async () => {
+        const statuses: number[] = [];
+        for (const server of [a, a, a, b, b, b]) {
+          const res = await postJson(`${server.url}/v1/moderate/text`, { text: 'hello there' });
+          await res.body?.cancel();
+          statuses.push(res.status);
+        }
+        expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+        expect((await postJson(`${a.url}/v1/moderate/text`, { text: 'again' })).status).toBe(429);
+      });
 
-    it('share the memory bank: registered on one, recognised on the other', async () => {
-      const reg = personEnvelopeSchema.parse(
-        await (await fetch(`${a.url}/api/v1/register`, { method: 'POST', body: imageForm({ name: 'Barack Obama' }, photo('train/obama/obama.jpg')) })).json(),
-      );
-      if (!reg.success) throw new Error(reg.error.message);
-      const rec = recognizeEnvelopeSchema.parse(
-        await (await fetch(`${b.url}/api/v1/recognize`, { method: 'POST', body: imageForm({}, photo('train/obama/obama2.jpg')) })).json(),
-      );
-      if (!rec.success) throw new Error(rec.error.message);
-      expect(rec.data.faces[0]).toMatchObject({ person_id: reg.data.person_id, name: 'Barack Obama', match: true });
-    });
+      it('share the memory bank: registered on one, recognised on the other', async () => {
+        const reg = personEnvelopeSchema.parse(
+          await (
+            await fetch(`${a.url}/api/v1/register`, {
+              method: 'POST',
+              body: imageForm({ name: 'Barack Obama' }, photo('train/obama/obama.jpg')),
+            })
+          ).json(),
+        );
+        if (!reg.success) throw new Error(reg.error.message);
+        const rec = recognizeEnvelopeSchema.parse(
+          await (await fetch(`${b.url}/api/v1/recognize`, { method: 'POST', body: imageForm({}, photo('train/obama/obama2.jpg')) })).json(),
+        );
+        if (!rec.success) throw new Error(rec.error.message);
+        expect(rec.data.faces[0]).toMatchObject({ person_id: reg.data.person_id, name: 'Barack Obama', match: true });
+      });
 
-    it('check faces against the person: FACE_MISMATCH on one, confirmed, listed and one face deleted on the other', async () => {
-      const reg = personEnvelopeSchema.parse(
-        await (await fetch(`${a.url}/api/v1/register`, { method: 'POST', body: imageForm({ name: 'Joe Biden' }, photo('train/biden/biden.jpg')) })).json(),
-      );
-      if (!reg.success) throw new Error(reg.error.message);
-      const id = reg.data.person_id;
-      const add = (server: RunningServer, rel: string, fields: Record<string, string> = {}) =>
-        fetch(`${server.url}/api/v1/persons/${id}/faces`, { method: 'POST', body: imageForm(fields, photo(rel)) });
-      expect((await add(b, 'train/biden/biden2.jpg')).status).toBe(200);
-      await expectEnvelopeError(await add(a, 'train/rose_leslie/img1.jpg'), 409, 'FACE_MISMATCH');
-      expect((await add(a, 'train/rose_leslie/img1.jpg', { confirm_mismatch: 'true' })).status).toBe(200);
+      it('check faces against the person: FACE_MISMATCH on one, confirmed, listed and one face deleted on the other', async () => {
+        const reg = personEnvelopeSchema.parse(
+          await (
+            await fetch(`${a.url}/api/v1/register`, {
+              method: 'POST',
+              body: imageForm({ name: 'Joe Biden' }, photo('train/biden/biden.jpg')),
+            })
+          ).json(),
+        );
+        if (!reg.success) throw new Error(reg.error.message);
+        const id = reg.data.person_id;
+        const add = (server: RunningServer, rel: string, fields: Record<string, string> = {}) =>
+          fetch(`${server.url}/api/v1/persons/${id}/faces`, { method: 'POST', body: imageForm(fields, photo(rel)) });
+        expect((await add(b, 'train/biden/biden2.jpg')).status).toBe(200);
+        await expectEnvelopeError(await add(a, 'train/rose_leslie/img1.jpg'), 409, 'FACE_MISMATCH');
+        expect((await add(a, 'train/rose_leslie/img1.jpg', { confirm_mismatch: 'true' })).status).toBe(200);
 
-      const list = faceListEnvelopeSchema.parse(await (await fetch(`${b.url}/api/v1/persons/${id}/faces`)).json());
-      if (!list.success) throw new Error(list.error.message);
-      expect(list.data.faces.map((f) => f.outlier)).toEqual([false, false, true]);
-      const faceUrl = (faceId: string) => `${b.url}/api/v1/persons/${id}/faces/${faceId}`;
-      const del = deleteFaceEnvelopeSchema.parse(await (await fetch(faceUrl(list.data.faces[2]!.face_id), { method: 'DELETE' })).json());
-      expect(del).toMatchObject({ success: true, data: { embedding_count: 2 } });
-      expect((await fetch(faceUrl(list.data.faces[1]!.face_id), { method: 'DELETE' })).status).toBe(200);
-      await expectEnvelopeError(await fetch(faceUrl(list.data.faces[0]!.face_id), { method: 'DELETE' }), 409, 'LAST_FACE');
-      const person = personEnvelopeSchema.parse(await (await fetch(`${a.url}/api/v1/persons/${id}`)).json());
-      expect(person).toMatchObject({ success: true, data: { embedding_count: 1 } });
-    });
-  });
-
-  describe('PostgreSQL going away after start-up', () => {
-    let server: RunningServer;
-    beforeAll(async () => {
-      server = await startServer({ ...pgEnv, RATE_LIMIT_PER_MINUTE: '1000', FACE_WARM_ON_START: 'false' });
-    });
-    afterAll(async () => {
-      // Whatever happened, leave PostgreSQL running (pg_ctl start fails when it already is).
-      try {
-        execFileSync(PG_CTL!, ['start'], { stdio: 'ignore' });
-      } catch {
-        // already running
-      }
-      await server?.stop();
+        const list = faceListEnvelopeSchema.parse(await (await fetch(`${b.url}/api/v1/persons/${id}/faces`)).json());
+        if (!list.success) throw new Error(list.error.message);
+        expect(list.data.faces.map((f) => f.outlier)).toEqual([false, false, true]);
+        const faceUrl = (faceId: string) => `${b.url}/api/v1/persons/${id}/faces/${faceId}`;
+        const del = deleteFaceEnvelopeSchema.parse(await (await fetch(faceUrl(list.data.faces[2]!.face_id), { method: 'DELETE' })).json());
+        expect(del).toMatchObject({ success: true, data: { embedding_count: 2 } });
+        expect((await fetch(faceUrl(list.data.faces[1]!.face_id), { method: 'DELETE' })).status).toBe(200);
+        await expectEnvelopeError(await fetch(faceUrl(list.data.faces[0]!.face_id), { method: 'DELETE' }), 409, 'LAST_FACE');
+        const person = personEnvelopeSchema.parse(await (await fetch(`${a.url}/api/v1/persons/${id}`)).json());
+        expect(person).toMatchObject({ success: true, data: { embedding_count: 1 } });
+      });
     });
 
-    it('answers 503 DATABASE_UNAVAILABLE while it is down, keeps moderating, and recovers', async () => {
-      const list = () => fetch(`${server.url}/api/v1/persons`);
-      expect((await list()).status).toBe(200);
+    describe('PostgreSQL going away after start-up', () => {
+      let server: RunningServer;
+      beforeAll(async () => {
+        server = await startServer({ ...pgEnv, RATE_LIMIT_PER_MINUTE: '1000', FACE_WARM_ON_START: 'false' });
+      });
+      afterAll(async () => {
+        // Whatever happened, leave PostgreSQL running (pg_ctl start fails when it already is).
+        try {
+          execFileSync(PG_CTL!, ['start'], { stdio: 'ignore' });
+        } catch {
+          // already running
+        }
+        await server?.stop();
+      });
 
-      execFileSync(PG_CTL!, ['stop']);
-      for (const res of [await list(), await fetch(`${server.url}/api/v1/reviews`), await fetch(`${server.url}/api/v1/persons/00000000-0000-4000-8000-000000000000`)]) {
-        await expectEnvelopeError(res, 503, 'DATABASE_UNAVAILABLE');
-      }
-      const moderated = await postJson(`${server.url}/v1/moderate/text`, { text: 'You are a pathetic idiot.' });
-      expect(moderated.status).toBe(200);
-      expect(await (await fetch(`${server.url}/v1/health`)).json()).toMatchObject({ status: 'healthy', models_loaded: true });
+      it('answers 503 DATABASE_UNAVAILABLE while it is down, keeps moderating, and recovers', async () => {
+        const list = () => fetch(`${server.url}/api/v1/persons`);
+        expect((await list()).status).toBe(200);
 
-      execFileSync(PG_CTL!, ['start']);
-      let status = 0;
-      for (let i = 0; i < 60 && status !== 200; i++) {
-        const res = await list();
-        status = res.status;
-        if (status === 200) expect(personListEnvelopeSchema.parse(await res.json()).success).toBe(true);
-        else await new Promise((r) => setTimeout(r, 500));
-      }
-      expect(status).toBe(200);
-      expect(server.process.exitCode).toBeNull();
+        execFileSync(PG_CTL!, ['stop']);
+        for (const res of [
+          await list(),
+          await fetch(`${server.url}/api/v1/reviews`),
+          await fetch(`${server.url}/api/v1/persons/00000000-0000-4000-8000-000000000000`),
+        ]) {
+          await expectEnvelopeError(res, 503, 'DATABASE_UNAVAILABLE');
+        }
+        const moderated = await postJson(`${server.url}/v1/moderate/text`, { text: 'You are a pathetic idiot.' });
+        expect(moderated.status).toBe(200);
+        expect(await (await fetch(`${server.url}/v1/health`)).json()).toMatchObject({ status: 'healthy', models_loaded: true });
+
+        execFileSync(PG_CTL!, ['start']);
+        let status = 0;
+        for (let i = 0; i < 60 && status !== 200; i++) {
+          const res = await list();
+          status = res.status;
+          if (status === 200) expect(personListEnvelopeSchema.parse(await res.json()).success).toBe(true);
+          else await new Promise((r) => setTimeout(r, 500));
+        }
+        expect(status).toBe(200);
+        expect(server.process.exitCode).toBeNull();
+      });
     });
-  });
-});
+  },
+);

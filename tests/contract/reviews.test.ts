@@ -74,7 +74,10 @@ describe('review queue (REVIEW_QUEUE on)', () => {
     expect(summaries.get(TOXIC)).not.toBe('likely_safe');
     expect(results[1]!.ensemble.summary).not.toBe('likely_safe');
     const expected = [
-      ...results.filter((r) => r.ensemble.summary !== 'likely_safe').map((r) => r.text).reverse(),
+      ...results
+        .filter((r) => r.ensemble.summary !== 'likely_safe')
+        .map((r) => r.text)
+        .reverse(),
       ...[TOXIC, BENIGN].filter((t) => summaries.get(t) !== 'likely_safe'),
     ];
     const list = await pollReviews(server.url, '', (t) => t >= expected.length);
@@ -140,12 +143,22 @@ describe('review queue (REVIEW_QUEUE on)', () => {
     expect(await expectError(await postJson(url, { decision: 'confirm', moderator: 5 }), 400, 'VALIDATION_ERROR')).toBe(
       "Field 'moderator': expected string",
     );
-    expect(await expectError(await postJson(url, { decision: 'confirm', note: ['x'] }), 400, 'VALIDATION_ERROR')).toBe("Field 'note': expected string");
+    expect(await expectError(await postJson(url, { decision: 'confirm', note: ['x'] }), 400, 'VALIDATION_ERROR')).toBe(
+      "Field 'note': expected string",
+    );
     expect(await expectError(await postJson(url, { decision: 'confirm', extra: 1 }), 400, 'VALIDATION_ERROR')).toMatch(/extra/);
     await expectError(await postJson(url, '{not json'), 400, 'VALIDATION_ERROR');
     await expectError(await postJson(url, { decision: 'confirm', moderator: '   ' }), 400, 'VALIDATION_ERROR');
-    await expectError(await fetch(url, { method: 'POST', body: 'decision=confirm', headers: { 'content-type': 'text/plain' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
-    await expectError(await postJson(`${server.url}/api/v1/reviews/00000000-0000-4000-8000-000000000000/decision`, { decision: 'confirm' }), 404, 'NOT_FOUND');
+    await expectError(
+      await fetch(url, { method: 'POST', body: 'decision=confirm', headers: { 'content-type': 'text/plain' } }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
+    await expectError(
+      await postJson(`${server.url}/api/v1/reviews/00000000-0000-4000-8000-000000000000/decision`, { decision: 'confirm' }),
+      404,
+      'NOT_FOUND',
+    );
     await expectError(await postJson(`${server.url}/api/v1/reviews/not-a-uuid/decision`, { decision: 'confirm' }), 404, 'NOT_FOUND');
   });
 
@@ -178,7 +191,12 @@ describe('review queue (REVIEW_QUEUE on)', () => {
 
 describe('REVIEW_QUEUE=false and a database that is down', () => {
   it.each(['false', 'off'])('records nothing when the queue is off (REVIEW_QUEUE=%s)', { timeout: 180_000 }, async (setting) => {
-    const server = await startServer({ DATA_DIR: freshDir(), RATE_LIMIT_PER_MINUTE: '0', REVIEW_QUEUE: setting, FACE_WARM_ON_START: 'false' });
+    const server = await startServer({
+      DATA_DIR: freshDir(),
+      RATE_LIMIT_PER_MINUTE: '0',
+      REVIEW_QUEUE: setting,
+      FACE_WARM_ON_START: 'false',
+    });
     try {
       expect((await postJson(`${server.url}/v1/moderate/text`, { text: TOXIC })).status).toBe(200);
       await new Promise((r) => setTimeout(r, 1000));
@@ -223,7 +241,12 @@ async function listData(url: string, query = '', headers: Record<string, string>
 describe('review queue for triage (issue 15 items 10-15, issue 13 item 7)', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer({ DATA_DIR: freshDir(), RATE_LIMIT_PER_MINUTE: '0', FACE_WARM_ON_START: 'false', REVIEW_UNDO_SECONDS: '60' });
+    server = await startServer({
+      DATA_DIR: freshDir(),
+      RATE_LIMIT_PER_MINUTE: '0',
+      FACE_WARM_ON_START: 'false',
+      REVIEW_UNDO_SECONDS: '60',
+    });
   });
   afterAll(async () => server?.stop());
 
@@ -246,7 +269,10 @@ describe('review queue for triage (issue 15 items 10-15, issue 13 item 7)', () =
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: Awaited<ReturnType<typeof listData>> = await listData(server.url, `?q=paging&limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: Awaited<ReturnType<typeof listData>> = await listData(
+        server.url,
+        `?q=paging&limit=3${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(page.total).toBe(7);
       seen.push(...page.items.map((i) => i.text!));
       cursor = page.next_cursor;
@@ -257,7 +283,9 @@ describe('review queue for triage (issue 15 items 10-15, issue 13 item 7)', () =
     expect((await listData(server.url, '?q=paging&source=batch')).total).toBe(7);
     expect((await listData(server.url, `?q=paging&from=${new Date(Date.now() + 3_600_000).toISOString()}`)).total).toBe(0);
     expect((await listData(server.url, `?q=paging&to=${new Date(Date.now() + 3_600_000).toISOString()}`)).total).toBe(7);
-    expect(await expectError(await fetch(`${server.url}/api/v1/reviews?cursor=bm90LWEtY3Vyc29y`), 400, 'VALIDATION_ERROR')).toMatch(/cursor/);
+    expect(await expectError(await fetch(`${server.url}/api/v1/reviews?cursor=bm90LWEtY3Vyc29y`), 400, 'VALIDATION_ERROR')).toMatch(
+      /cursor/,
+    );
     expect(await expectError(await fetch(`${server.url}/api/v1/reviews?source=email`), 400, 'VALIDATION_ERROR')).toMatch(/source/);
   });
 
@@ -273,7 +301,11 @@ describe('review queue for triage (issue 15 items 10-15, issue 13 item 7)', () =
     expect(body.data.item).toMatchObject({ status: 'pending', decided_by: null });
     expect(body.data.entry).toMatchObject({ decision: 'undo', review_id: item!.review_id });
     await expectError(await fetch(`${server.url}/api/v1/reviews/${item!.review_id}/undo`, { method: 'POST' }), 409, 'UNDO_NOT_POSSIBLE');
-    await expectError(await fetch(`${server.url}/api/v1/reviews/00000000-0000-4000-8000-000000000000/undo`, { method: 'POST' }), 404, 'NOT_FOUND');
+    await expectError(
+      await fetch(`${server.url}/api/v1/reviews/00000000-0000-4000-8000-000000000000/undo`, { method: 'POST' }),
+      404,
+      'NOT_FOUND',
+    );
     const audit = auditListEnvelopeSchema.parse(await (await fetch(`${server.url}/api/v1/reviews/audit`)).json());
     expect(audit.success && audit.data.entries.slice(0, 2).map((e) => e.decision)).toEqual(['undo', 'confirm']);
   });
@@ -292,10 +324,15 @@ describe('review queue for triage (issue 15 items 10-15, issue 13 item 7)', () =
   });
 
   it('keeps the default /v1 answer in the spec shape; explain adds the deciding model and the language', async () => {
-    const plain = (await (await postJson(`${server.url}/v1/moderate/text`, { text: 'Las mujeres no deberían votar porque son demasiado emocionales.' })).json()) as Record<string, unknown>;
+    const plain = (await (
+      await postJson(`${server.url}/v1/moderate/text`, { text: 'Las mujeres no deberían votar porque son demasiado emocionales.' })
+    ).json()) as Record<string, unknown>;
     expect(Object.keys(plain).sort()).toEqual(['ensemble', 'label', 'meta', 'text']);
     const explained = (await (
-      await postJson(`${server.url}/v1/moderate/text`, { text: 'Las mujeres no deberían votar porque son demasiado emocionales.', explain: true })
+      await postJson(`${server.url}/v1/moderate/text`, {
+        text: 'Las mujeres no deberían votar porque son demasiado emocionales.',
+        explain: true,
+      })
     ).json()) as { explanations: { language: { code: string; non_english: boolean }; decision: { model: string } } };
     expect(explained.explanations.language).toEqual({ code: 'spa', non_english: true });
     expect(explained.explanations.decision.model).toBeTruthy();
@@ -310,7 +347,12 @@ describe('review queue for triage (issue 15 items 10-15, issue 13 item 7)', () =
 
 describe('review queue bounds (issue 13, item 7)', () => {
   it('stores at most REVIEW_QUOTA_PER_HOUR new texts per client; sightings of queued texts still count', async () => {
-    const server = await startServer({ DATA_DIR: freshDir(), RATE_LIMIT_PER_MINUTE: '0', FACE_WARM_ON_START: 'false', REVIEW_QUOTA_PER_HOUR: '3' });
+    const server = await startServer({
+      DATA_DIR: freshDir(),
+      RATE_LIMIT_PER_MINUTE: '0',
+      FACE_WARM_ON_START: 'false',
+      REVIEW_QUOTA_PER_HOUR: '3',
+    });
     try {
       const texts = threats('quota', 5);
       expect((await postJson(`${server.url}/v1/moderate/batch`, { texts })).status).toBe(200);
@@ -318,7 +360,9 @@ describe('review queue bounds (issue 13, item 7)', () => {
       await new Promise((r) => setTimeout(r, 500));
       expect((await listData(server.url)).total).toBe(3);
       // Over quota: new texts are answered but not stored; a queued one is counted again.
-      const again = await postJson(`${server.url}/v1/moderate/batch`, { texts: [first.items[0]!.text!, 'I am going to kill you, quota extra'] });
+      const again = await postJson(`${server.url}/v1/moderate/batch`, {
+        texts: [first.items[0]!.text!, 'I am going to kill you, quota extra'],
+      });
       expect(again.status).toBe(200);
       await new Promise((r) => setTimeout(r, 1_000));
       const after = await listData(server.url);
@@ -330,7 +374,12 @@ describe('review queue bounds (issue 13, item 7)', () => {
   });
 
   it('evicts the oldest pending items beyond REVIEW_MAX_ITEMS', async () => {
-    const server = await startServer({ DATA_DIR: freshDir(), RATE_LIMIT_PER_MINUTE: '0', FACE_WARM_ON_START: 'false', REVIEW_MAX_ITEMS: '10' });
+    const server = await startServer({
+      DATA_DIR: freshDir(),
+      RATE_LIMIT_PER_MINUTE: '0',
+      FACE_WARM_ON_START: 'false',
+      REVIEW_MAX_ITEMS: '10',
+    });
     try {
       const oldest = threats('cap-old', 8);
       expect((await postJson(`${server.url}/v1/moderate/batch`, { texts: oldest })).status).toBe(200);
@@ -358,7 +407,11 @@ describe('review queue bounds (issue 13, item 7)', () => {
         item = (await listData(server.url, '', auth)).items[0];
         if (!item) await new Promise((r) => setTimeout(r, 250));
       }
-      const res = await postJson(`${server.url}/api/v1/reviews/${item!.review_id}/decision`, { decision: 'confirm', moderator: 'someone-else' }, auth);
+      const res = await postJson(
+        `${server.url}/api/v1/reviews/${item!.review_id}/decision`,
+        { decision: 'confirm', moderator: 'someone-else' },
+        auth,
+      );
       const body = decisionEnvelopeSchema.parse(await res.json());
       if (!body.success) throw new Error(body.error.message);
       expect(body.data.entry.moderator).toBe(`key:${keyId(key)}`);

@@ -51,7 +51,11 @@ describe('API_KEYS on /api/v1', () => {
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
       await expectEnvelopeError(res, 401, 'UNAUTHORIZED');
     }
-    await expectEnvelopeError(await fetch(`${keyed.url}/api/v1/persons`, { headers: bearer('wrong-key-0123456789abcdef') }), 401, 'UNAUTHORIZED');
+    await expectEnvelopeError(
+      await fetch(`${keyed.url}/api/v1/persons`, { headers: bearer('wrong-key-0123456789abcdef') }),
+      401,
+      'UNAUTHORIZED',
+    );
     await expectEnvelopeError(await fetch(`${keyed.url}/api/v1/persons`, { headers: { authorization: KEY } }), 401, 'UNAUTHORIZED');
   });
 
@@ -123,10 +127,18 @@ describe('the session cookie', () => {
   });
 
   it('marks the cookie Secure on https (X-Forwarded-Proto behind a trusted proxy) and refuses cross-site sign-in', async () => {
-    const https = await postJson(`${keyed.url}/api/v1/session`, { api_key: KEY }, { ...from('198.51.100.12'), 'x-forwarded-proto': 'https' });
+    const https = await postJson(
+      `${keyed.url}/api/v1/session`,
+      { api_key: KEY },
+      { ...from('198.51.100.12'), 'x-forwarded-proto': 'https' },
+    );
     expect(https.status).toBe(200);
     expect(https.headers.get('set-cookie')).toMatch(/; Secure/);
-    const crossSite = await postJson(`${keyed.url}/api/v1/session`, { api_key: KEY }, { ...from('198.51.100.12'), 'sec-fetch-site': 'cross-site' });
+    const crossSite = await postJson(
+      `${keyed.url}/api/v1/session`,
+      { api_key: KEY },
+      { ...from('198.51.100.12'), 'sec-fetch-site': 'cross-site' },
+    );
     await expectEnvelopeError(crossSite, 403, 'FORBIDDEN');
   });
 
@@ -140,7 +152,11 @@ describe('the session cookie', () => {
 describe('FACE_RATE_LIMIT_PER_MINUTE', () => {
   it('answers 429 RATE_LIMITED in the envelope with Retry-After and RateLimit headers', async () => {
     const recognize = () =>
-      fetch(`${keyed.url}/api/v1/recognize`, { method: 'POST', headers: { ...bearer(), ...from('198.51.100.20'), 'content-type': 'text/plain' }, body: 'x' });
+      fetch(`${keyed.url}/api/v1/recognize`, {
+        method: 'POST',
+        headers: { ...bearer(), ...from('198.51.100.20'), 'content-type': 'text/plain' },
+        body: 'x',
+      });
     const first = await recognize();
     expect(first.status).toBe(415); // counted, then refused by the handler
     expect(first.headers.get('ratelimit-limit')).toBe('2');
@@ -257,7 +273,11 @@ describe('without API_KEYS', () => {
     const remote = from('203.0.113.9');
     await expectEnvelopeError(await fetch(`${open.url}/api/v1/persons`, { headers: remote }), 403, 'FORBIDDEN');
     await expectEnvelopeError(await fetch(`${open.url}/api/v1/persons/${MISSING_ID}`, { headers: remote }), 403, 'FORBIDDEN');
-    const register = await fetch(`${open.url}/api/v1/register`, { method: 'POST', headers: { ...remote, 'content-type': 'text/plain' }, body: 'x' });
+    const register = await fetch(`${open.url}/api/v1/register`, {
+      method: 'POST',
+      headers: { ...remote, 'content-type': 'text/plain' },
+      body: 'x',
+    });
     await expectEnvelopeError(register, 403, 'FORBIDDEN');
     await expectEnvelopeError(await fetch(`${open.url}/api/v1/reviews`, { headers: remote }), 403, 'FORBIDDEN');
     await expectEnvelopeError(await fetch(`${open.url}/api/v1/reviews/audit`, { headers: remote }), 403, 'FORBIDDEN');

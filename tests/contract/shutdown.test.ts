@@ -20,12 +20,16 @@ interface Answer {
 /** A POST whose body is sent in two halves; the second half waits for `release`. */
 function splitUpload(url: string, contentType: string, body: Buffer, release: Promise<void>): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers: { 'content-type': contentType, 'content-length': String(body.length) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', headers: { 'content-type': contentType, 'content-length': String(body.length) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', reject);
     const half = Math.floor(body.length / 2);
     req.write(body.subarray(0, half));
@@ -51,7 +55,12 @@ function connectRefused(url: string): Promise<boolean> {
 describe('SIGTERM', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer({ DATA_DIR: dirs.make(), RATE_LIMIT_PER_MINUTE: '0', SHUTDOWN_GRACE_MS: '60000', MAX_BODY_BYTES: '4194304' });
+    server = await startServer({
+      DATA_DIR: dirs.make(),
+      RATE_LIMIT_PER_MINUTE: '0',
+      SHUTDOWN_GRACE_MS: '60000',
+      MAX_BODY_BYTES: '4194304',
+    });
     // The face models are warm once a recognition has answered.
     const warm = await fetch(`${server.url}/api/v1/recognize`, { method: 'POST', body: imageForm({}, photo('train/biden/biden.jpg')) });
     expect(warm.status).toBe(200);
@@ -61,7 +70,10 @@ describe('SIGTERM', () => {
   it('drains in-flight requests with 200, refuses new connections, and exits 0', async () => {
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));
-    const texts = Array.from({ length: 100 }, (_, i) => `Text number ${i}: ${'you are all wonderful people and I hate nothing '.repeat(150)}`);
+    const texts = Array.from(
+      { length: 100 },
+      (_, i) => `Text number ${i}: ${'you are all wonderful people and I hate nothing '.repeat(150)}`,
+    );
     const batch = splitUpload(`${server.url}/v1/moderate/batch`, 'application/json', Buffer.from(JSON.stringify({ texts })), released);
     const face = await multipartBytes(imageForm({}, photo('test/obama_and_biden.jpg')));
     const recognition = splitUpload(`${server.url}/api/v1/recognize`, face.type, face.bytes, released);

@@ -59,7 +59,9 @@ describe('a tiny random model folder through TOXICITY_MODEL_DIR', () => {
   });
 
   it('serves the same folder to the browser Worker', async () => {
-    const config = (await (await fetch(`${server.url}/models/toxic_transformer_v1/config.json`)).json()) as { vigil: { model_version: string } };
+    const config = (await (await fetch(`${server.url}/models/toxic_transformer_v1/config.json`)).json()) as {
+      vigil: { model_version: string };
+    };
     expect(config.vigil.model_version).toBe('tiny_random_jigsaw');
     const onnx = Buffer.from(await (await fetch(`${server.url}/models/toxic_transformer_v1/onnx/model_quantized.onnx`)).arrayBuffer());
     expect(onnx.equals(readFileSync(path.join(tiny, 'onnx', 'model_quantized.onnx')))).toBe(true);

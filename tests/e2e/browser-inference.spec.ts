@@ -99,7 +99,15 @@ test.describe('browser inference', () => {
     expect(browser.backend).toBe('webgpu');
     const { maxDiff, problems, notes } = compareVerdicts(TEXTS, browser.results, server, TOLERANCE);
     const adapter = await lab.adapter.textContent();
-    const report = { backend: browser.backend, adapter, loadMs: await lab.loadMs.textContent(), browserMs: browser.ms, maxDiff, problems, notes };
+    const report = {
+      backend: browser.backend,
+      adapter,
+      loadMs: await lab.loadMs.textContent(),
+      browserMs: browser.ms,
+      maxDiff,
+      problems,
+      notes,
+    };
     console.log(`browser (webgpu) vs server: ${JSON.stringify(report)}`);
     await testInfo.attach('browser-webgpu-vs-server.json', {
       body: JSON.stringify(report, null, 2),

@@ -132,7 +132,9 @@ test('a camera granted after leaving /register is stopped, not leaked', async ({
   await expect(page.getByTestId('camera-video')).toHaveCount(0);
 
   const tracks = () =>
-    page.evaluate(() => (window as unknown as { __streams: MediaStream[] }).__streams.flatMap((s) => s.getTracks().map((t) => t.readyState)));
+    page.evaluate(() =>
+      (window as unknown as { __streams: MediaStream[] }).__streams.flatMap((s) => s.getTracks().map((t) => t.readyState)),
+    );
   await page.evaluate(() => (window as unknown as { __grant: () => void }).__grant());
   // One stream (production renders once) with one video track, ended by useCamera's cleanup.
   await expect.poll(tracks).toEqual(['ended']);

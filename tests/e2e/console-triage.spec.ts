@@ -17,7 +17,10 @@ const SPANISH = 'Las mujeres son demasiado emocionales para ser líderes y deber
 
 /** Screenshots of the current state at both widths, and axe on each. */
 async function capture(page: Page, testInfo: TestInfo, name: string, options: { axe?: boolean } = {}) {
-  for (const [suffix, size] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+  for (const [suffix, size] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
     await page.setViewportSize(size);
     await keepScreenshot(page, testInfo, `${name}-${suffix}`, { fullPage: false });
     if (options.axe !== false) await expectNoAxeViolations(page, testInfo, `${name} at ${suffix}`);
@@ -34,7 +37,9 @@ test.afterEach(async ({ page }) => {
 });
 
 test.describe('console: batch tool (issue 15, items 6-9)', () => {
-  test('item 6: id,message gets its header detected and the message column moderated; binary files are refused', async ({ page }, testInfo) => {
+  test('item 6: id,message gets its header detected and the message column moderated; binary files are refused', async ({
+    page,
+  }, testInfo) => {
     const c = new ConsolePage(page);
     await c.goto();
     await c.tab('batch');
@@ -56,7 +61,9 @@ test.describe('console: batch tool (issue 15, items 6-9)', () => {
     await expect(c.batchRows.first().getByTestId('ensemble-badge')).toHaveAttribute('data-summary', /harmful/);
   });
 
-  test('item 7: the export keeps every source column, in source order, with source line numbers that blank lines do not shift', async ({ page }) => {
+  test('item 7: the export keeps every source column, in source order, with source line numbers that blank lines do not shift', async ({
+    page,
+  }) => {
     const c = new ConsolePage(page);
     await c.goto();
     await c.tab('batch');
@@ -93,13 +100,18 @@ test.describe('console: batch tool (issue 15, items 6-9)', () => {
     const c = new ConsolePage(page);
     await c.goto();
     await c.tab('batch');
-    const texts = Array.from({ length: 250 }, (_, i) => (i % 5 === 0 ? `${THREAT} #${i}` : `Good morning team, meeting ${i} moved to noon.`));
+    const texts = Array.from({ length: 250 }, (_, i) =>
+      i % 5 === 0 ? `${THREAT} #${i}` : `Good morning team, meeting ${i} moved to noon.`,
+    );
     await page.getByTestId('batch-input').fill(texts.join('\n'));
     await c.runBatchToEnd();
     await expect(c.batchStatus).toHaveAttribute('data-done', '250');
     const chart = page.getByTestId('batch-chart');
     await expect(chart).toBeVisible();
-    const counts = await page.getByTestId('chart-summary').getByTestId('chart-bar').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-count'))));
+    const counts = await page
+      .getByTestId('chart-summary')
+      .getByTestId('chart-bar')
+      .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-count'))));
     expect(counts.reduce((a, b) => a + b, 0)).toBe(250);
     await expect(page.getByTestId('chart-issue').getByTestId('chart-bar').first()).toBeVisible();
     await capture(page, testInfo, 'batch-chart');
@@ -147,7 +159,10 @@ test.describe('console: review queue for triage (issue 15, items 10-15)', () => 
     await capture(page, testInfo, 'review-empty');
   });
 
-  test('item 10: one item per distinct text, with count and first/last seen; the Moderate tab says when it was queued', async ({ page, request }) => {
+  test('item 10: one item per distinct text, with count and first/last seen; the Moderate tab says when it was queued', async ({
+    page,
+    request,
+  }) => {
     const text = `You are a pathetic idiot and I will hurt you, grouped ${Date.now()}`;
     for (const t of [text, text, `  ${text.replace(/ /g, '  ')} `]) {
       const res = await request.post('/v1/moderate/text', { data: { text: t } });
@@ -213,7 +228,10 @@ test.describe('console: review queue for triage (issue 15, items 10-15)', () => 
 
   test('item 12: keyboard shortcuts listed with ?, bulk select and act, a dense list view', async ({ page, request }, testInfo) => {
     const stamp = Date.now();
-    await ConsolePage.moderate(request, [1, 2, 3, 4].map((i) => `I am going to kill you, keys ${stamp} #${i}`));
+    await ConsolePage.moderate(
+      request,
+      [1, 2, 3, 4].map((i) => `I am going to kill you, keys ${stamp} #${i}`),
+    );
     const c = new ConsolePage(page);
     await c.goto();
     await c.tab('reviews');
@@ -257,7 +275,10 @@ test.describe('console: review queue for triage (issue 15, items 10-15)', () => 
     await page.getByTestId('review-dense').uncheck();
   });
 
-  test('item 13: why flagged shows the rule spans, the sexism n-grams and the deciding model and threshold', async ({ page, request }, testInfo) => {
+  test('item 13: why flagged shows the rule spans, the sexism n-grams and the deciding model and threshold', async ({
+    page,
+    request,
+  }, testInfo) => {
     const text = `Women are too emotional to lead and I will hurt you, why ${Date.now()}`;
     const [r] = await ConsolePage.moderate(request, [text]);
     expect(r!.ensemble.summary).not.toBe('likely_safe');
@@ -314,7 +335,9 @@ test.describe('console: review queue for triage (issue 15, items 10-15)', () => 
   test('item 15: with API keys the decision is recorded against the signed-in key, not a typed name', async ({ page }) => {
     // The e2e server runs without keys; the session answer of a keyed server is given to the page.
     await page.route('**/api/v1/session', (route) =>
-      route.fulfill({ json: { success: true, data: { auth_required: true, authenticated: true, expires_at: null, moderator: 'key:abc123' }, error: null } }),
+      route.fulfill({
+        json: { success: true, data: { auth_required: true, authenticated: true, expires_at: null, moderator: 'key:abc123' }, error: null },
+      }),
     );
     const c = new ConsolePage(page);
     await c.goto();
@@ -335,7 +358,9 @@ test.describe('console: mobile, errors, language (issue 15, items 16, 17, 19)', 
     await expect(c.serverVerdict).toBeInViewport({ ratio: 0.2, timeout: 5_000 });
   });
 
-  test('item 17: plain-language errors with the code in details; a styled 404 with a way back; the lab title says Vigil once', async ({ page }, testInfo) => {
+  test('item 17: plain-language errors with the code in details; a styled 404 with a way back; the lab title says Vigil once', async ({
+    page,
+  }, testInfo) => {
     const c = new ConsolePage(page);
     await page.route('**/v1/moderate/text', (route) => route.fulfill({ status: 503, json: { detail: 'Models are loading' } }));
     await c.goto();

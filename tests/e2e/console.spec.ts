@@ -71,7 +71,9 @@ test.describe('moderation console', () => {
     const c = new ConsolePage(page);
     await c.goto();
     await c.tab('batch');
-    const texts = Array.from({ length: 150 }, (_, i) => (i % 3 === 0 ? `${TOXIC} (${i})` : `Have a lovely day, see you at ${i} o'clock, "friend"`));
+    const texts = Array.from({ length: 150 }, (_, i) =>
+      i % 3 === 0 ? `${TOXIC} (${i})` : `Have a lovely day, see you at ${i} o'clock, "friend"`,
+    );
     const csv = `id,text\r\n${texts.map((t, i) => `${i},"${t.replace(/"/g, '""')}"`).join('\r\n')}\r\n`;
     await c.batchFile.setInputFiles({ name: 'batch.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await expect(page.getByTestId('batch-file-count')).toContainText('150 rows');

@@ -21,12 +21,22 @@ const expectedRefusals = /status of 409|HTTP 409 .*\/api\/v1\//;
 
 /** SMPTE-like colour bars: a test pattern with plenty of contrast and no face. */
 async function colourBars(): Promise<Buffer> {
-  const colours = [[192, 192, 192], [192, 192, 0], [0, 192, 192], [0, 192, 0], [192, 0, 192], [192, 0, 0], [0, 0, 192]];
+  const colours = [
+    [192, 192, 192],
+    [192, 192, 0],
+    [0, 192, 192],
+    [0, 192, 0],
+    [192, 0, 192],
+    [192, 0, 0],
+    [0, 0, 192],
+  ];
   const w = 640;
   const h = 480;
   const raw = Buffer.alloc(w * h * 3);
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) raw.set(colours[Math.floor((x * colours.length) / w)]!, (y * w + x) * 3);
-  return sharp(raw, { raw: { width: w, height: h, channels: 3 } }).png().toBuffer();
+  return sharp(raw, { raw: { width: w, height: h, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 async function apiCalls(page: Page): Promise<string[]> {
@@ -38,7 +48,10 @@ async function apiCalls(page: Page): Promise<string[]> {
 }
 
 test.describe('memory bank integrity', () => {
-  test('1: a stranger added to a person is refused in plain words, can be added on purpose, is listed as an outlier and can be removed', async ({ page, request }, testInfo) => {
+  test('1: a stranger added to a person is refused in plain words, can be added on purpose, is listed as an outlier and can be removed', async ({
+    page,
+    request,
+  }, testInfo) => {
     await registerByApi(request, 'Joe', ['train/biden/biden.jpg', 'train/biden/biden2.jpg'], 'colleague');
     const people = new PeoplePage(page);
     people.errors.ignore(expectedRefusals);
@@ -108,7 +121,10 @@ test.describe('memory bank integrity', () => {
     expect(r.errors.errors).toEqual([]);
   });
 
-  test('4: a face already registered is named in plain words, in view, with "Add these photos to <name>"', async ({ page, request }, testInfo) => {
+  test('4: a face already registered is named in plain words, in view, with "Add these photos to <name>"', async ({
+    page,
+    request,
+  }, testInfo) => {
     await registerByApi(request, 'Barack', ['train/obama/obama.jpg']);
     await page.setViewportSize({ width: 1440, height: 900 });
     const r = new RegisterPage(page);
@@ -136,11 +152,15 @@ test.describe('memory bank integrity', () => {
     expect(r.errors.errors).toEqual([]);
   });
 
-  test('5: the browser refuses a non-image, a test pattern and a plain grey image before uploading, one reason per line', async ({ page }, testInfo) => {
+  test('5: the browser refuses a non-image, a test pattern and a plain grey image before uploading, one reason per line', async ({
+    page,
+  }, testInfo) => {
     const r = new RegisterPage(page);
     await r.goto();
     const calls = await apiCalls(page);
-    const grey = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 128, g: 128, b: 128 } } }).jpeg().toBuffer();
+    const grey = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 128, g: 128, b: 128 } } })
+      .jpeg()
+      .toBuffer();
     await r.uploadPhotos([
       { name: 'notes.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('These are my notes, not a photo.\n') },
       { name: 'bars.png', mimeType: 'image/png', buffer: await colourBars() },
@@ -164,7 +184,10 @@ test.describe('memory bank integrity', () => {
 });
 
 test.describe('layout and accessibility on /register and /recognize', () => {
-  for (const viewport of [{ width: 390, height: 844 }, { width: 1366, height: 768 }]) {
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1366, height: 768 },
+  ]) {
     test(`16: the Capture button is visible without scrolling at ${viewport.width}×${viewport.height}`, async ({ page }, testInfo) => {
       await page.setViewportSize(viewport);
       const r = new RegisterPage(page);
@@ -203,13 +226,17 @@ test.describe('layout and accessibility on /register and /recognize', () => {
     expect(r.errors.errors).toEqual([]);
   });
 
-  test('18: person buttons name the person; focus lands on the outcome of a delete, or back on Delete after Keep', async ({ page, request }, testInfo) => {
+  test('18: person buttons name the person; focus lands on the outcome of a delete, or back on Delete after Keep', async ({
+    page,
+    request,
+  }, testInfo) => {
     await registerByApi(request, 'Joe', ['train/biden/biden.jpg']);
     await registerByApi(request, 'Rose', ['train/rose_leslie/img1.jpg']);
     const people = new PeoplePage(page);
     await people.goto();
     const joe = people.person('Joe');
-    for (const name of ['Edit Joe', 'Add photos of Joe', 'Delete Joe']) await expect(joe.getByRole('button', { name, exact: true })).toBeVisible();
+    for (const name of ['Edit Joe', 'Add photos of Joe', 'Delete Joe'])
+      await expect(joe.getByRole('button', { name, exact: true })).toBeVisible();
     await joe.getByRole('button', { name: 'Delete Joe' }).click();
     await joe.getByTestId('confirm-delete').click();
     await expect(joe).toHaveCount(0);
@@ -229,7 +256,8 @@ test.describe('layout and accessibility on /register and /recognize', () => {
         const w = window as unknown as { __gumCalls: number };
         w.__gumCalls = 0;
         const real = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
-        navigator.mediaDevices.getUserMedia = (c) => (++w.__gumCalls === 1 ? Promise.reject(new DOMException('denied by the e2e test', 'NotAllowedError')) : real(c));
+        navigator.mediaDevices.getUserMedia = (c) =>
+          ++w.__gumCalls === 1 ? Promise.reject(new DOMException('denied by the e2e test', 'NotAllowedError')) : real(c);
       });
       await page.goto(path);
       const retry = page.getByTestId('camera-retry');
@@ -265,7 +293,11 @@ test.describe('layout and accessibility on /register and /recognize', () => {
         const apart = a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
         expect(apart, `${a.text} and ${b.text} overlap`).toBe(true);
       }
-    expect(labels.map((l) => l.text).sort()).toEqual(['Barack Obama · neighbour (old street)', 'Joe Biden · colleague (office)', 'Unknown']);
+    expect(labels.map((l) => l.text).sort()).toEqual([
+      'Barack Obama · neighbour (old street)',
+      'Joe Biden · colleague (office)',
+      'Unknown',
+    ]);
     await expect(rc.results).toContainText('Joe Biden · colleague (office)');
     await keepScreenshotsAtWidths(page, testInfo, 'recognize-group');
     expect(rc.errors.errors).toEqual([]);

@@ -88,7 +88,9 @@ test.describe('people through the webcam', () => {
     await r.goto();
 
     // No face at all, or two people: refused in the browser before any upload, each with its reason.
-    const blank = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 200, g: 200, b: 200 } } }).jpeg().toBuffer();
+    const blank = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 200, g: 200, b: 200 } } })
+      .jpeg()
+      .toBuffer();
     await r.uploadPhotos([{ name: 'blank.jpg', mimeType: 'image/jpeg', buffer: blank }, photo('test/kit_with_rose.jpg')]);
     await expect(r.photos).toHaveCount(0);
     await expect(r.fileErrors).toContainText('blank.jpg: Not added: it is a plain, single-colour image');

@@ -7,10 +7,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const pkg = (p: string) => JSON.parse(readFileSync(join(process.cwd(), p, 'package.json'), 'utf8')) as {
-  version: string;
-  dependencies?: Record<string, string>;
-};
+const pkg = (p: string) =>
+  JSON.parse(readFileSync(join(process.cwd(), p, 'package.json'), 'utf8')) as {
+    version: string;
+    dependencies?: Record<string, string>;
+  };
 
 describe('onnxruntime-web for the browser Worker', () => {
   const pinned = pkg('node_modules/@huggingface/transformers').dependencies!['onnxruntime-web']!;

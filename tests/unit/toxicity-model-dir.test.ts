@@ -59,7 +59,11 @@ describe('TOXICITY_MODEL_DIR with a tiny random Jigsaw-labelled model', () => {
     const tokenizer = await loadToxicityTokenizer(tiny);
     const pre = TEXTS.map(preprocess);
     const scores = await model.score(pre);
-    const ids = encodeForModel(tokenizer, pre.map((p) => p.clean), 32);
+    const ids = encodeForModel(
+      tokenizer,
+      pre.map((p) => p.clean),
+      32,
+    );
     expect(model.thresholds).toEqual({ overall: 0.5, insult: 0.5, threat: 0.5, identity_attack: 0.5, profanity: 0.5 });
     scores.forEach((s, i) => {
       const logits = tinyReferenceLogits(ids[i]!, tinyShape());

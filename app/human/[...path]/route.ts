@@ -23,9 +23,10 @@ const FILES = new Map<string, string>([
     [`models/${m}.json`, path.join(HUMAN, 'models', `${m}.json`)],
     [`models/${m}.bin`, path.join(HUMAN, 'models', `${m}.bin`)],
   ]),
-  ...['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm-threaded-simd.wasm'].map(
-    (f): [string, string] => [`wasm/${f}`, path.join(/* turbopackIgnore: true */ TFJS_WASM, f)],
-  ),
+  ...['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm-threaded-simd.wasm'].map((f): [string, string] => [
+    `wasm/${f}`,
+    path.join(/* turbopackIgnore: true */ TFJS_WASM, f),
+  ]),
 ]);
 
 export const GET = allowListRoute('path', () => FILES);

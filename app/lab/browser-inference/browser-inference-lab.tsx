@@ -93,8 +93,8 @@ export function BrowserInferenceLab() {
     <main className={styles.main}>
       <h1>Browser inference</h1>
       <p>
-        Runs the sexism, toxicity and rules models and the ensemble in a Web Worker, on the same model files and
-        TypeScript code as <code>POST /v1/moderate/batch</code>. One text per line.
+        Runs the sexism, toxicity and rules models and the ensemble in a Web Worker, on the same model files and TypeScript code as{' '}
+        <code>POST /v1/moderate/batch</code>. One text per line.
       </p>
       <dl className={styles.facts}>
         <dt>Status</dt>

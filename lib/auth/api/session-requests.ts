@@ -44,7 +44,7 @@ function fromOtherSite(request: Request, config: AuthConfig): boolean {
 
 /** POST {api_key}: verify the key, set the session cookie. */
 export async function signInRequest({ request, config }: ApiV1Context): Promise<Response> {
-  if (fromOtherSite(request, config)) throw forbidden('Sign-in is only accepted from this site\'s own pages.');
+  if (fromOtherSite(request, config)) throw forbidden("Sign-in is only accepted from this site's own pages.");
   const headers = await consumeSignInBudget(request);
   const body = await readApiV1Json(request, MAX_BODY_BYTES);
   const parsed = signInRequestSchema.safeParse(body);

@@ -35,7 +35,11 @@ describe('parseMetadata refuses what jsonb would refuse with a 500 (found by the
 describe('PATCH /api/v1/persons/{id} validates with updatePersonSchema once', () => {
   // Validation fails before any service is reached, so the context needs only the request.
   const patch = async (body: string) => {
-    const request = new Request('http://localhost/api/v1/persons/x', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body });
+    const request = new Request('http://localhost/api/v1/persons/x', {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     try {
       await updatePersonRequest({ request, params: { person_id: '00000000-0000-4000-8000-000000000000' } } as unknown as ApiV1Context);
       return 'ok';
@@ -50,7 +54,9 @@ describe('PATCH /api/v1/persons/{id} validates with updatePersonSchema once', ()
     expect(await patch(`{"metadata": {"a": ${'['.repeat(5000)}${']'.repeat(5000)}}}`)).toBe(
       `400 INVALID_METADATA Field 'metadata': must not be nested more than ${MAX_METADATA_DEPTH} levels deep.`,
     );
-    expect(await patch(JSON.stringify({ metadata: { a: 'x'.repeat(17_000) } }))).toBe("400 INVALID_METADATA Field 'metadata': must be at most 16384 bytes of JSON.");
+    expect(await patch(JSON.stringify({ metadata: { a: 'x'.repeat(17_000) } }))).toBe(
+      "400 INVALID_METADATA Field 'metadata': must be at most 16384 bytes of JSON.",
+    );
   });
 
   it('names other fields as VALIDATION_ERROR', async () => {

@@ -80,9 +80,7 @@ export async function moderateBatchRequest({ request, services }: V1Context): Pr
 export async function listModels({ services }: V1Context): Promise<ModelsResponse> {
   await services.registry.load();
   return {
-    models: services.registry
-      .status()
-      .map(({ name, version, loaded, description }) => ({ name, version, loaded, description })),
+    models: services.registry.status().map(({ name, version, loaded, description }) => ({ name, version, loaded, description })),
   };
 }
 

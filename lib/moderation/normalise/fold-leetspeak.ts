@@ -20,9 +20,18 @@ const MAX_DIGIT_WORD = 3;
 const MIN_DIGIT_WORD_COUNT = 10_000;
 const LETTERS_THEN_DIGITS = /^[A-Za-z]+\d+$/;
 const MIN_LENGTH_ENDING_IN_DIGITS = 4;
-// Number suffixes and units: a number followed by one of these is a quantity, never leetspeak.
-const UNIT = /^\d+(?:st|nd|rd|th|s|am|pm|k|m|b|g|kg|km|mb|gb|tb|h|hr|hrs|min|mins|x|p|d|ft|in|cm|mm|lb|lbs|mph|yo)$/i;
-const LEET: Readonly<Record<string, string>> = { '0': 'o', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '9': 'g', '@': 'a', $: 's', '!': 'i' };
+const LEET: Readonly<Record<string, string>> = {
+  '0': 'o',
+  '3': 'e',
+  '4': 'a',
+  '5': 's',
+  '7': 't',
+  '8': 'b',
+  '9': 'g',
+  '@': 'a',
+  $: 's',
+  '!': 'i',
+};
 // A word must be at least this common to be the reading of a leet word (subtitle noise is rarer).
 const MIN_COUNT = 5;
 
@@ -83,7 +92,11 @@ export function readLeet(word: string): string | undefined {
   let bestCount = MIN_COUNT - 1;
   // "1" may be "i" or "l": all i, all l, or "11" as "ll" and the rest i ("ki11", "1d10t"); the
   // commonest word wins.
-  for (const reading of [(w: string) => w.replaceAll('1', 'i'), (w: string) => w.replaceAll('1', 'l'), (w: string) => w.replaceAll('11', 'll').replaceAll('1', 'i')]) {
+  for (const reading of [
+    (w: string) => w.replaceAll('1', 'i'),
+    (w: string) => w.replaceAll('1', 'l'),
+    (w: string) => w.replaceAll('11', 'll').replaceAll('1', 'i'),
+  ]) {
     let letters = '';
     for (const ch of reading(word)) letters += LEET[ch] ?? ch;
     if (upper) letters = letters.toUpperCase();

@@ -17,13 +17,10 @@ import type { Edit } from './text-edits';
 import { MAX_WORD_LENGTH, vocabulary } from './vocabulary';
 
 const SEPARATOR_CHARS = String.raw`\s.\-_\/\\|*~+`;
-const LETTERISH = String.raw`A-Za-z0-9@$`;
+const LETTERISH = 'A-Za-z0-9@$';
 // A lone letter-like, then one or more (separators, lone letter-like) pairs.
-const SPACED_RUN = new RegExp(
-  String.raw`(?<![${LETTERISH}])[${LETTERISH}](?:[${SEPARATOR_CHARS}]+[${LETTERISH}](?![${LETTERISH}]))+`,
-  'g',
-);
-const QUICK_CHECK = new RegExp(String.raw`[${LETTERISH}][${SEPARATOR_CHARS}]+[${LETTERISH}][${SEPARATOR_CHARS}]+[${LETTERISH}]`);
+const SPACED_RUN = new RegExp(`(?<![${LETTERISH}])[${LETTERISH}](?:[${SEPARATOR_CHARS}]+[${LETTERISH}](?![${LETTERISH}]))+`, 'g');
+const QUICK_CHECK = new RegExp(`[${LETTERISH}][${SEPARATOR_CHARS}]+[${LETTERISH}][${SEPARATOR_CHARS}]+[${LETTERISH}]`);
 const SEPARATOR_RUN = new RegExp(`[${SEPARATOR_CHARS}]+`, 'g');
 const ASCII_LETTER = /[A-Za-z]/;
 const WHITESPACE = /\s/g;
@@ -39,7 +36,18 @@ const MIN_SHORT_WORD_COUNT = 50;
 // Cost of one letter outside any known word: above any known word's cost, so the segmenter uses
 // an unknown letter only where no word fits.
 const UNKNOWN_LETTER_COST = 24;
-const LEET_LETTER: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '9': 'g', '@': 'a', $: 's' };
+const LEET_LETTER: Readonly<Record<string, string>> = {
+  '0': 'o',
+  '1': 'i',
+  '3': 'e',
+  '4': 'a',
+  '5': 's',
+  '7': 't',
+  '8': 'b',
+  '9': 'g',
+  '@': 'a',
+  $: 's',
+};
 
 export function spacedLetterEdits(text: string): Edit[] {
   if (!QUICK_CHECK.test(text)) return [];

@@ -13,12 +13,12 @@ interface AlgospeakTerm {
 }
 
 const TERMS = algospeak.terms as readonly AlgospeakTerm[];
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // Longest forms first, so "commit sudoku" wins over any shorter form inside it.
 const FORMS = TERMS.flatMap((term) => term.written.map((w) => ({ w: w.toLowerCase(), term }))).sort((a, b) => b.w.length - a.w.length);
 const BY_FORM = new Map(FORMS.map(({ w, term }) => [w.replace(/\s+/g, ' '), term]));
 const PATTERN = new RegExp(
-  `(?<![A-Za-z0-9$@])(?:${FORMS.map(({ w }) => escape(w).replace(/ /g, '\\s+')).join('|')})(?![A-Za-z0-9$@])`,
+  `(?<![A-Za-z0-9$@])(?:${FORMS.map(({ w }) => escapeRegExp(w).replace(/ /g, '\\s+')).join('|')})(?![A-Za-z0-9$@])`,
   'giu',
 );
 const AFTER_NUMBER = /\d\s*$/;

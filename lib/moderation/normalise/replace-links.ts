@@ -14,7 +14,8 @@ const MENTION_RE = /(^|[^\p{L}\p{N}_])@[\p{L}\p{N}_]{1,30}/gu;
 export function linkEdits(text: string): Edit[] {
   const edits: Edit[] = [];
   const hasUrl = text.includes('://') || /www\./i.test(text);
-  if (hasUrl) for (const m of text.matchAll(URL_RE)) edits.push({ start: m.index, end: m.index + m[0].length, text: ` ${URL_PLACEHOLDER} ` });
+  if (hasUrl)
+    for (const m of text.matchAll(URL_RE)) edits.push({ start: m.index, end: m.index + m[0].length, text: ` ${URL_PLACEHOLDER} ` });
   if (text.includes('@')) {
     for (const m of text.matchAll(MENTION_RE)) {
       const start = m.index + m[1]!.length;

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { stripMarkupEdits } from './strip-markup';
 import { applyEdits } from './text-edits';
 
-const strip = (t: string) => applyEdits(t, stripMarkupEdits(t, (s) => s.normalize('NFKC'))).text;
+const strip = (t: string) =>
+  applyEdits(
+    t,
+    stripMarkupEdits(t, (s) => s.normalize('NFKC')),
+  ).text;
 
 describe('strip-markup', () => {
   it.each([

@@ -18,7 +18,7 @@ describe('compilePhraseTemplate', () => {
     ['kill {you}', 'kill you all', true],
     ['kill {you}', 'kill the process', false],
     ["i'll kill", 'ill kill', true], // apostrophes are optional in text and template
-    ["i'll kill", "I’ll kill", true],
+    ["i'll kill", 'I’ll kill', true],
     ['kill', 'kiiiill', true], // letter runs read as one letter
     ['kill', 'killer', false], // whole words only
     ['kill', 'skill', false],

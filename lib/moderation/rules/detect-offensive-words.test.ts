@@ -67,7 +67,10 @@ describe('slur_detected', () => {
     for (const { term } of slurs.terms) {
       const result = evaluate(`you ${term}`);
       expect(result.label.slur_detected, term).toBe(true);
-      expect(result.matches.some((m) => m.term === term), term).toBe(true);
+      expect(
+        result.matches.some((m) => m.term === term),
+        term,
+      ).toBe(true);
     }
   });
 });

@@ -62,8 +62,7 @@ export function createOffensiveWordDetector(): OffensiveWordDetector {
   // Capture group k + 1 of `blacklist` is pattern k; `words[k]` is the word it stands for.
   const words = blacklistedTerms.map(
     ({ id }) =>
-      dataset.getPayloadWithPhraseMetadata({ termId: id, startIndex: 0, endIndex: 0, matchLength: 0 }).phraseMetadata
-        ?.originalWord ?? '',
+      dataset.getPayloadWithPhraseMetadata({ termId: id, startIndex: 0, endIndex: 0, matchLength: 0 }).phraseMetadata?.originalWord ?? '',
   );
   const blacklist = new RegExp(blacklistedTerms.map(({ pattern }) => `(${toRegExpSource(pattern)})`).join('|'), 'gs');
   // Longest first: where two whitelisted terms start together, the longer one covers more.

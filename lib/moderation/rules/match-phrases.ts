@@ -72,10 +72,7 @@ export function createPhraseMatcher(flag: RuleFlag, lexicon: PhraseLexicon): Phr
   };
 }
 
-function compilePattern(
-  pattern: PhrasePattern,
-  lists: PhraseLists,
-): { compiled: CompiledPattern; firstKeys: ReadonlySet<string> } {
+function compilePattern(pattern: PhrasePattern, lists: PhraseLists): { compiled: CompiledPattern; firstKeys: ReadonlySet<string> } {
   const { source, firstKeys } = compilePhraseTemplate(pattern.template, lists);
   const guard = pattern.unless_after ? new RegExp(`${compilePhraseTemplate(pattern.unless_after, lists).source} `) : null;
   return { compiled: { id: pattern.id, phrase: new RegExp(`${source}(?= )`, 'y'), guard }, firstKeys };

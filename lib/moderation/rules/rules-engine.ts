@@ -33,11 +33,7 @@ export function createRulesEngine(): RulesEngine {
       const mentions = pre.clean.includes(MENTION_PLACEHOLDER) ? mentionOriginals(pre.visible, pre.clean, toVisible) : [];
       const lexical = foldLexical(pre.clean, mentions);
       const phrases = buildPhraseView(lexical.text);
-      const lexicalMatches = [
-        ...detectOffensiveWords(lexical.text),
-        ...detectThreats(phrases),
-        ...detectSelfHarm(phrases),
-      ];
+      const lexicalMatches = [...detectOffensiveWords(lexical.text), ...detectThreats(phrases), ...detectSelfHarm(phrases)];
       const matches = [
         ...lexicalMatches.map((m) => withVisibleOffsets(m, lexical, toVisible)),
         ...detectCapsAbuse(pre.visible),

@@ -44,7 +44,9 @@ describe('quantiseWordVectors', () => {
     expect(Math.max(...Array.from(int8.subarray(0, 3), Math.abs))).toBe(127);
     for (let i = 0; i < v.length; i++) {
       const r = Math.floor(i / 3);
-      expect(Math.abs((int8[i] as number) * (rowScale[r] as number) - (v[i] as number))).toBeLessThanOrEqual((rowScale[r] as number) / 2 + 1e-9);
+      expect(Math.abs((int8[i] as number) * (rowScale[r] as number) - (v[i] as number))).toBeLessThanOrEqual(
+        (rowScale[r] as number) / 2 + 1e-9,
+      );
     }
     expect(Array.from(decodeBase64(encodeBase64(new Uint8Array(int8.buffer))))).toEqual(Array.from(new Uint8Array(int8.buffer)));
   });

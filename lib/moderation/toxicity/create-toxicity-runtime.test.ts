@@ -42,7 +42,13 @@ const config = parseToxicityConfig({
   id2label: JIGSAW,
   vigil: {
     max_length: 8,
-    head_map: { overall: ['toxic', 'severe_toxic'], insult: ['insult'], threat: ['threat'], identity_attack: ['identity_hate'], profanity: ['obscene'] },
+    head_map: {
+      overall: ['toxic', 'severe_toxic'],
+      insult: ['insult'],
+      threat: ['threat'],
+      identity_attack: ['identity_hate'],
+      profanity: ['obscene'],
+    },
   },
 });
 
@@ -54,7 +60,10 @@ describe('createToxicityRuntime', () => {
     const texts = ['abcde', 'a', 'abc'].map(preprocess);
     const scores = await runtime.score(texts);
     // Sorted lengths 3 ('a'), 5 ('abc'), then 7 ('abcde'): two runs of at most two rows.
-    expect(calls.map((c) => c.dims)).toEqual([[2, 5], [1, 7]]);
+    expect(calls.map((c) => c.dims)).toEqual([
+      [2, 5],
+      [1, 7],
+    ]);
     expect(calls[0]!.mask).toEqual([1n, 1n, 1n, 0n, 0n, 1n, 1n, 1n, 1n, 1n]);
     texts.forEach((t, i) => {
       const len = t.clean.length + 2;

@@ -46,7 +46,11 @@ describe('encodeForModel', () => {
 });
 
 describe('padByLength', () => {
-  const rows = [[2, 10, 3], [2, 10, 11, 12, 13, 3], [2, 10, 11, 3]];
+  const rows = [
+    [2, 10, 3],
+    [2, 10, 11, 12, 13, 3],
+    [2, 10, 11, 3],
+  ];
 
   it('sorts by length and pads each batch only to its own longest row', () => {
     const [b0, b1] = padByLength(rows, 0, 2);
@@ -59,7 +63,16 @@ describe('padByLength', () => {
   });
 
   it('keeps equal lengths in input order and treats maxBatch < 1 as 1', () => {
-    expect(padByLength([[2, 3], [2, 3]], 0, 8)[0]!.indices).toEqual([0, 1]);
+    expect(
+      padByLength(
+        [
+          [2, 3],
+          [2, 3],
+        ],
+        0,
+        8,
+      )[0]!.indices,
+    ).toEqual([0, 1]);
     expect(padByLength(rows, 0, 0)).toHaveLength(3);
   });
 });

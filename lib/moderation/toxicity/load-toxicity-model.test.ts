@@ -43,10 +43,11 @@ describe('toxicity model (real int8 ONNX)', () => {
     const texts = ['hello there', 'you stupid fucking idiot', '', 'Привет', '你好', 'ok 🤡'].map(preprocess);
     const batch = await model.score(texts);
     expect(batch).toHaveLength(texts.length);
-    for (const s of batch) for (const h of TOXICITY_HEADS) {
-      expect(s[h]).toBeGreaterThanOrEqual(0);
-      expect(s[h]).toBeLessThanOrEqual(1);
-    }
+    for (const s of batch)
+      for (const h of TOXICITY_HEADS) {
+        expect(s[h]).toBeGreaterThanOrEqual(0);
+        expect(s[h]).toBeLessThanOrEqual(1);
+      }
     // Batching (padding, sorting) does not change a text's scores beyond int8 noise: dynamic
     // quantisation picks one activation scale per batch (up to 0.013 measured with the retrained
     // ELECTRA model, 0.01 with the previous one).
@@ -61,21 +62,22 @@ describe('toxicity model (real int8 ONNX)', () => {
 describe.skipIf(!existsSync(join(WORK, 'torch_reference.json')) || !existsSync(FP32))(
   `ONNX export matches torch (skipped unless training left torch_reference.json and the fp32 export in ${WORK})`,
   () => {
-  it('fp32 ONNX logits equal the torch logits of the same test rows', async () => {
-    const ref = JSON.parse(readFileSync(join(WORK, 'torch_reference.json'), 'utf8')) as { rows: number[]; logits: number[][] };
-    const lines = readFileSync(join(WORK, 'test.jsonl'), 'utf8').split('\n');
-    const texts = ref.rows.map((i) => (JSON.parse(lines[i]!) as { t: string }).t);
-    const fp32 = await loadToxicityModel({ dir: MODEL_DIR, modelPath: FP32 });
-    const scores = await fp32.score(texts.map((t) => ({ original: t, visible: t, clean: t })));
-    await fp32.dispose();
-    scores.forEach((s, i) => {
-      TOXICITY_HEADS.forEach((h, k) => expect(s[h]).toBeCloseTo(1 / (1 + Math.exp(-ref.logits[i]![k]!)), 3));
+    it('fp32 ONNX logits equal the torch logits of the same test rows', async () => {
+      const ref = JSON.parse(readFileSync(join(WORK, 'torch_reference.json'), 'utf8')) as { rows: number[]; logits: number[][] };
+      const lines = readFileSync(join(WORK, 'test.jsonl'), 'utf8').split('\n');
+      const texts = ref.rows.map((i) => (JSON.parse(lines[i]!) as { t: string }).t);
+      const fp32 = await loadToxicityModel({ dir: MODEL_DIR, modelPath: FP32 });
+      const scores = await fp32.score(texts.map((t) => ({ original: t, visible: t, clean: t })));
+      await fp32.dispose();
+      scores.forEach((s, i) => {
+        TOXICITY_HEADS.forEach((h, k) => expect(s[h]).toBeCloseTo(1 / (1 + Math.exp(-ref.logits[i]![k]!)), 3));
+      });
     });
-  });
-});
+  },
+);
 
 describe('loadToxicityModel with modelPath (another export of the same folder, e.g. fp32 for evaluation)', () => {
-  it('runs the given ONNX file with the folder\'s config and tokenizer', async () => {
+  it("runs the given ONNX file with the folder's config and tokenizer", async () => {
     const root = mkdtempSync(join(tmpdir(), 'vigil-tox-path-'));
     try {
       const folder = writeTinyToxicityModel(join(root, 'folder'), { seed: 1 });

@@ -50,7 +50,9 @@ export function parseToxicityConfig(raw: unknown): ToxicityModelConfig {
   }
   const { id2label, max_position_embeddings, vigil } = parsed.data;
 
-  const ids = Object.keys(id2label).map(Number).sort((a, b) => a - b);
+  const ids = Object.keys(id2label)
+    .map(Number)
+    .sort((a, b) => a - b);
   if (ids.length === 0 || ids.some((id, i) => id !== i)) {
     throw new Error(`config.json: id2label must number its labels 0..n-1 (got ${ids.join(', ')})`);
   }

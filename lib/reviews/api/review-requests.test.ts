@@ -39,7 +39,9 @@ describe('review requests name what is wrong with a field', () => {
 
   it('names unknown fields and bad query values', async () => {
     expect(await decide({ decision: 'confirm', extra: 1 })).toBe("400 VALIDATION_ERROR Field 'extra': unknown field");
-    const list = await answer(() => listReviewsRequest({ request: new Request('http://localhost/api/v1/reviews?limit=0') } as unknown as ApiV1Context));
+    const list = await answer(() =>
+      listReviewsRequest({ request: new Request('http://localhost/api/v1/reviews?limit=0') } as unknown as ApiV1Context),
+    );
     expect(list).toMatch(/^400 VALIDATION_ERROR Field 'limit': /);
   });
 });

@@ -94,13 +94,17 @@ export async function explainReviewRequest({ params }: ApiV1Context): Promise<Re
     models = await moderationModels().models();
   } catch (err) {
     if (ModelsUnavailableError.is(err)) {
-      throw new ApiV1Error('SERVICE_UNAVAILABLE', 'The moderation models are not loaded; retry later.', { headers: { 'Retry-After': '30' } });
+      throw new ApiV1Error('SERVICE_UNAVAILABLE', 'The moderation models are not loaded; retry later.', {
+        headers: { 'Retry-After': '30' },
+      });
     }
     throw err;
   }
   // With the inference pool the request thread holds no models (lib/server/inference-pool.ts).
   const inference = inferencePool();
-  const [result] = inference ? (await inference.moderate([item.text], { explain: true })).results : await moderate(models, [item.text], { explain: true });
+  const [result] = inference
+    ? (await inference.moderate([item.text], { explain: true })).results
+    : await moderate(models, [item.text], { explain: true });
   return { review_id: item.review_id, explanations: result!.explanations! };
 }
 

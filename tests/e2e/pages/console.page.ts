@@ -93,13 +93,19 @@ export class ConsolePage {
   async searchReviews(q: string): Promise<void> {
     const box = this.page.getByTestId('review-search');
     // The tab trims the search; the same search again is a refresh.
-    const answered = this.page.waitForResponse((r) => r.url().includes('/api/v1/reviews?') && new URL(r.url()).searchParams.get('q') === q.trim(), { timeout: 10_000 });
+    const answered = this.page.waitForResponse(
+      (r) => r.url().includes('/api/v1/reviews?') && new URL(r.url()).searchParams.get('q') === q.trim(),
+      { timeout: 10_000 },
+    );
     if ((await box.inputValue()) === q) await this.page.getByTestId('review-refresh').click();
     else await box.fill(q);
     await answered;
   }
   /** Records texts through the moderation API (what the queue holds is what the server flagged). */
-  static async moderate(request: import('@playwright/test').APIRequestContext, texts: string[]): Promise<{ text: string; ensemble: { summary: string } }[]> {
+  static async moderate(
+    request: import('@playwright/test').APIRequestContext,
+    texts: string[],
+  ): Promise<{ text: string; ensemble: { summary: string } }[]> {
     const res = await request.post('/v1/moderate/batch', { data: { texts } });
     expect(res.ok()).toBe(true);
     return ((await res.json()) as { results: { text: string; ensemble: { summary: string } }[] }).results;

@@ -62,7 +62,11 @@ export class RecognizePage {
   }
 
   /** The labels drawn over an uploaded photo, in image pixels, and the image size. */
-  async photoLabels(): Promise<{ width: number; height: number; labels: { x: number; y: number; width: number; height: number; text: string }[] }> {
+  async photoLabels(): Promise<{
+    width: number;
+    height: number;
+    labels: { x: number; y: number; width: number; height: number; text: string }[];
+  }> {
     const canvas = this.page.getByTestId('photo-overlay');
     await expect(canvas).toHaveAttribute('data-labels', /.+/);
     return canvas.evaluate((c: HTMLCanvasElement) => ({ width: c.width, height: c.height, labels: JSON.parse(c.dataset.labels ?? '[]') }));

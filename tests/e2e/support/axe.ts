@@ -20,15 +20,23 @@ async function runAxe(page: Page): Promise<AxeResults> {
   const hasAxe = await page.evaluate(() => 'axe' in window);
   if (!hasAxe) await page.evaluate(axeSource());
   const options: RunOptions = { runOnly: { type: 'tag', values: TAGS }, resultTypes: ['violations'] };
-  return page.evaluate((opts) => (window as unknown as { axe: { run: (c: Document, o: RunOptions) => Promise<AxeResults> } }).axe.run(document, opts), options);
+  return page.evaluate(
+    (opts) => (window as unknown as { axe: { run: (c: Document, o: RunOptions) => Promise<AxeResults> } }).axe.run(document, opts),
+    options,
+  );
 }
 
 /** Fails the test, naming each rule and up to five of its elements, when axe finds a violation in `state`. */
 export async function expectNoAxeViolations(page: Page, testInfo: TestInfo, state: string): Promise<void> {
   const { violations } = await runAxe(page);
   const found = violations.map(
-    (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`,
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+        .map((n) => n.target.join(' '))
+        .slice(0, 5)
+        .join(', ')}`,
   );
-  if (found.length) await testInfo.attach(`axe-${state}.json`, { body: JSON.stringify(violations, null, 2), contentType: 'application/json' });
+  if (found.length)
+    await testInfo.attach(`axe-${state}.json`, { body: JSON.stringify(violations, null, 2), contentType: 'application/json' });
   expect(found, `axe-core on ${state}`).toEqual([]);
 }

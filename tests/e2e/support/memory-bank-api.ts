@@ -17,7 +17,8 @@ export async function registerByApi(request: APIRequestContext, name: string, ph
   const res = await request.post('/api/v1/register', { multipart: { name, relationship, image: facePhoto(first!) } });
   expect(res.status(), await res.text()).toBe(200);
   const id = ((await res.json()) as { data: { person_id: string } }).data.person_id;
-  for (const p of rest) expect((await request.post(`/api/v1/persons/${id}/faces`, { multipart: { image: facePhoto(p) } })).status()).toBe(200);
+  for (const p of rest)
+    expect((await request.post(`/api/v1/persons/${id}/faces`, { multipart: { image: facePhoto(p) } })).status()).toBe(200);
   return id;
 }
 

@@ -33,7 +33,10 @@ const row = (rows: { key: string; value: number | null }[], key: string) => rows
 
 describe('evaluateFunctionalSuite', () => {
   it('scores a perfect classifier 1 everywhere', () => {
-    const r = evaluateFunctionalSuite(cases, cases.map((x) => verdict(x.expected === 'harmful')));
+    const r = evaluateFunctionalSuite(
+      cases,
+      cases.map((x) => verdict(x.expected === 'harmful')),
+    );
     expect(row(r.suite.rows, 'suite.balanced_accuracy')).toBe(1);
     expect(row(r.suite.rows, 'suite.min_category_accuracy')).toBe(1);
     expect(row(r.identity.rows, 'identity.flag_rate')).toBe(0);
@@ -41,7 +44,10 @@ describe('evaluateFunctionalSuite', () => {
   });
 
   it('gives flag-everything a balanced accuracy of 0.5 and counts the false positives per group', () => {
-    const r = evaluateFunctionalSuite(cases, cases.map(() => verdict(true)));
+    const r = evaluateFunctionalSuite(
+      cases,
+      cases.map(() => verdict(true)),
+    );
     expect(row(r.suite.rows, 'suite.balanced_accuracy')).toBe(0.5);
     expect(row(r.suite.rows, 'suite.category.abuse_object')).toBe(0);
     expect(row(r.identity.rows, 'identity.flag_rate.women')).toBe(1);

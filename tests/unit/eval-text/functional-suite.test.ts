@@ -2,9 +2,32 @@ import { describe, expect, it } from 'vitest';
 import { expandSuite, fillFrame, readSuite } from '@/scripts/eval-text/functional-suite';
 
 const REQUIRED_GROUPS = [
-  'women', 'men', 'trans_people', 'gay_people', 'lesbians', 'bisexual_people', 'black_people', 'asian_people', 'jews',
-  'muslims', 'christians', 'hindus', 'immigrants', 'refugees', 'disabled_people', 'mexicans', 'arabs', 'latinos',
-  'indigenous_people', 'elderly_people', 'roma', 'chinese_people', 'indians', 'atheists', 'sikhs', 'deaf_people',
+  'women',
+  'men',
+  'trans_people',
+  'gay_people',
+  'lesbians',
+  'bisexual_people',
+  'black_people',
+  'asian_people',
+  'jews',
+  'muslims',
+  'christians',
+  'hindus',
+  'immigrants',
+  'refugees',
+  'disabled_people',
+  'mexicans',
+  'arabs',
+  'latinos',
+  'indigenous_people',
+  'elderly_people',
+  'roma',
+  'chinese_people',
+  'indians',
+  'atheists',
+  'sikhs',
+  'deaf_people',
 ];
 /** The categories issue #11 lists, each with the expected label the suite gives it (decision 075). */
 const REQUIRED_CATEGORIES: Record<string, 'harmful' | 'not_harmful'> = {

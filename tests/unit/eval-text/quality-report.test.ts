@@ -11,7 +11,13 @@ const section = (auc: number | null): Section => ({
     { key: 'identity.flag_rate', metric: 'flag rate', value: 0.04, target: { op: '<=', value: 0.03 }, percent: true, headline: true },
   ],
 });
-const meta = (date: string, commit: string) => ({ date, commit, dirty: false, seconds: 10, models: [{ version: 'toxic_transformer_v1', fingerprint: 'abcdef123456' }] });
+const meta = (date: string, commit: string) => ({
+  date,
+  commit,
+  dirty: false,
+  seconds: 10,
+  models: [{ version: 'toxic_transformer_v1', fingerprint: 'abcdef123456' }],
+});
 
 describe('targetMet', () => {
   it('compares with the target and fails a missing value', () => {

@@ -6,7 +6,12 @@ const tiny: SuiteFile = {
   groups: [{ id: 'jews', plural: 'Jews', one: 'a Jewish person', slurs: [] }],
   fillers: { thing: [], item: [], who: [] },
   categories: [
-    { id: 'identity_neutral', expected: 'not_harmful', uses: 'group', frames: ['My neighbour is {one}.', '{Group} cook wonderful food on holidays.'] },
+    {
+      id: 'identity_neutral',
+      expected: 'not_harmful',
+      uses: 'group',
+      frames: ['My neighbour is {one}.', '{Group} cook wonderful food on holidays.'],
+    },
   ],
 };
 
@@ -31,7 +36,11 @@ describe('template overlap check', () => {
   it('detects a near copy by its content trigrams, and passes an unrelated frame', () => {
     const near = measureOverlap(tiny, { path: 'fake.json', frames: ['{plural} cook wonderful food on holidays too'], groupWords: [] });
     expect(near.sharedFrames).toHaveLength(1);
-    const far = measureOverlap(tiny, { path: 'fake.json', frames: ['The {adj} bakery on the corner opens early.'], groupWords: ['jewish'] });
+    const far = measureOverlap(tiny, {
+      path: 'fake.json',
+      frames: ['The {adj} bakery on the corner opens early.'],
+      groupWords: ['jewish'],
+    });
     expect(far.sharedFrames).toEqual([]);
     expect(far.trigramShare).toBe(0);
   });
