@@ -113,6 +113,9 @@ test.describe('moderation console', () => {
 
     const c = new ConsolePage(page);
     await c.goto();
+    // The page loads the in-browser models on open; going offline before they are in would make
+    // onnxruntime-web log its failed wasm download (a race that showed under load).
+    await c.waitForPreviewModels();
     await c.tab('reviews');
     await c.moderatorName.fill('e2e moderator');
 
