@@ -21,8 +21,9 @@ fi
 # registry reachable here lacks next's macOS/Windows SWC builds, so the lockfile cannot list them
 # and `npm ci` rejects it as out of sync; `npm install` keeps every locked version and skips them.
 # onnxruntime-node's postinstall would download CUDA libraries (it fails offline, and the CPU
-# binary ships inside the package). npm 11 skips it through package.json's `allowScripts` denial;
-# the variable covers npm 10, which runs every install script (docs/decisions/100-install-scripts.md).
+# binary ships inside the package). Three guards, each enough on its own: package.json's
+# `allowScripts` denial (npm 11), `.npmrc`'s onnxruntime-node-install=skip (read by the package's
+# installer under any npm) and this variable (docs/decisions/100-install-scripts.md).
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: npm install (from package-lock.json)"
   ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund
