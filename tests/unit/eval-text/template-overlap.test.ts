@@ -28,6 +28,17 @@ describe('template overlap check', () => {
     }
   });
 
+  it("the models' training and validation templates share no content trigram with the suite either", () => {
+    // A frame with its slots filled differently ("{Group} have made huge contributions to {thing}"
+    // against "... to science and art") stays under the frame check's Jaccard bar; a shared trigram
+    // catches it. The rule tables (models/rules_v1) are patterns, not sentences a model learns from:
+    // a phrase such as "i hope <slot>" may stand in both.
+    for (const r of overlapReports()) {
+      if (r.file.includes('rules_v1')) continue;
+      expect(r.sharedTrigrams, r.file).toEqual([]);
+    }
+  });
+
   it('detects a frame shared under other placeholder and group names', () => {
     const r = measureOverlap(tiny, { path: 'fake.json', frames: ['My neighbour is a {person}!'], groupWords: ['muslim'] });
     expect(r.sharedFrames.map((s) => s.suite)).toEqual(['My neighbour is {one}.']);
