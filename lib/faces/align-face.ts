@@ -57,3 +57,39 @@ function chipTransform(cx: number, cy: number, size: number, roll: number, chipS
     rollDegrees: (roll * 180) / Math.PI,
   };
 }
+
+export interface PixelRegion {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The pixels of a `width` x `height` image that a bilinear tf.image.transform with `transform` and
+ * a `chipSize` output reads (each sample reads floor(p) and floor(p) + 1 on both axes), clipped to
+ * the image; null when every sample falls outside it. Cutting the chip from this region, with the
+ * translation shifted by its corner, gives the same chip as cutting it from the whole image, while
+ * only the region is copied: tfjs's wasm heap never shrinks, so a full-image float copy per
+ * detection kept it at its peak (docs/decisions/115-face-memory-and-allocator.md). A projective
+ * transform (non-zero t6 or t7) gets the whole image.
+ */
+export function chipRegion(transform: FaceChip['transform'], chipSize: number, width: number, height: number): PixelRegion | null {
+  const [a0, a1, a2, b0, b1, b2, c0, c1] = transform;
+  if (c0 !== 0 || c1 !== 0) return { x: 0, y: 0, width, height };
+  const last = chipSize - 1;
+  const corners = [
+    [0, 0],
+    [last, 0],
+    [0, last],
+    [last, last],
+  ] as const;
+  const xs = corners.map(([u, v]) => a0 * u + a1 * v + a2);
+  const ys = corners.map(([u, v]) => b0 * u + b1 * v + b2);
+  const x0 = Math.max(0, Math.floor(Math.min(...xs)));
+  const y0 = Math.max(0, Math.floor(Math.min(...ys)));
+  const x1 = Math.min(width - 1, Math.floor(Math.max(...xs)) + 1);
+  const y1 = Math.min(height - 1, Math.floor(Math.max(...ys)) + 1);
+  if (x0 > x1 || y0 > y1) return null;
+  return { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 };
+}

@@ -8,8 +8,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
+import type * as TF from '@tensorflow/tfjs';
 import { decodeImage, type DecodedImage } from './decode-image';
-import { createFaceEngine } from './detect-faces';
+import { CHIP_SIZE, chipFromLandmarks } from './align-face';
+import { createFaceEngine, cutChip } from './detect-faces';
 import { euclideanDistance } from './face-similarity';
 import { loadFaceModels, type FaceModels } from './load-face-models';
 
@@ -57,6 +59,38 @@ describe.skipIf(!hasData)(`face engine on the real models (skipped unless the fa
     const found = await engine.detect(await decodeImage(crop, 1e6));
     expect(found.length).toBeGreaterThanOrEqual(1);
     expect(euclideanDistance(found[0]!.descriptor, face!.descriptor)).toBeLessThan(0.58);
+  });
+
+  it('cuts the same chip from its region as from the whole image, faces at the border included', () => {
+    const { tf } = models;
+    const [h, w] = [240, 320];
+    const pixels = Float32Array.from({ length: h * w * 3 }, (_, i) => (i * 7919) % 256);
+    const image = tf.tensor3d(pixels, [h, w, 3]);
+    const whole = tf.expandDims(image, 0) as TF.Tensor4D;
+    // Inside, across the left and bottom edges, rotated, and wholly outside the image.
+    const chips = [
+      chipFromLandmarks([140, 100], [180, 100], [160, 150]),
+      chipFromLandmarks([-10, 60], [30, 70], [5, 115]),
+      chipFromLandmarks([200, 215], [250, 225], [220, 270]),
+      chipFromLandmarks([500, 500], [540, 500], [520, 550]),
+    ];
+    try {
+      for (const chip of chips) {
+        const cut = cutChip(tf, image, chip);
+        const reference = tf.image.transform(whole, tf.tensor2d([chip.transform]), 'bilinear', 'constant', 0, [CHIP_SIZE, CHIP_SIZE]);
+        const a = cut.dataSync();
+        const b = reference.dataSync();
+        expect(a.length).toBe(b.length);
+        let worst = 0;
+        for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i]! - b[i]!));
+        // Only float32 rounding of the shifted translation: a ~1e-5 px shift on this noise (neighbours
+        // differ by up to 255) moves a value by a few thousandths of a grey level.
+        expect(worst).toBeLessThan(0.01);
+        tf.dispose([cut, reference]);
+      }
+    } finally {
+      tf.dispose([image, whole]);
+    }
   });
 
   it('does not leak tensors over 20 detections', async () => {

@@ -8,8 +8,8 @@ import type { FaceResult } from '@vladmandic/human';
 import type * as TF from '@tensorflow/tfjs';
 import type { DecodedImage } from './decode-image';
 import type { DetectedFace, FaceEngine } from './face-engine';
-import type { FaceModels } from './load-face-models';
-import { CHIP_SIZE, chipFromBox, chipFromLandmarks, mean, type FaceChip } from './align-face';
+import type { FaceModels, Tf } from './load-face-models';
+import { CHIP_SIZE, chipFromBox, chipFromLandmarks, chipRegion, mean, type FaceChip } from './align-face';
 
 /** Extra border, as a share of the square side, for a retry when nothing was found: tight crops need context. */
 const CONTEXT_PAD = 0.3;
@@ -46,6 +46,24 @@ export function dropDuplicateFaces<T extends { box: Candidate['box']; score: num
   return kept;
 }
 
+/**
+ * The 150 px chip for face-api's descriptor, sampled from only the source pixels it reads
+ * (chipRegion): the same values as transforming the whole image, without a copy of it.
+ */
+export function cutChip(tf: Tf, source: TF.Tensor3D, chip: FaceChip): TF.Tensor3D {
+  const [height, width] = source.shape;
+  const r = chipRegion(chip.transform, CHIP_SIZE, width, height);
+  return tf.tidy(() => {
+    if (!r) return tf.zeros([CHIP_SIZE, CHIP_SIZE, 3]) as TF.Tensor3D; // wholly outside: what the fill gives
+    const region = tf.slice(source, [r.y, r.x, 0], [r.height, r.width, 3]).expandDims<TF.Tensor4D>(0);
+    const t = chip.transform;
+    const shifted = [t[0], t[1], t[2] - r.x, t[3], t[4], t[5] - r.y, t[6], t[7]];
+    return tf.image
+      .transform(region, tf.tensor2d([shifted]), 'bilinear', 'constant', 0, [CHIP_SIZE, CHIP_SIZE])
+      .squeeze([0]) as TF.Tensor3D;
+  });
+}
+
 export function createFaceEngine(models: FaceModels): FaceEngine & { detectCount: () => number } {
   const { tf, human, faceapi } = models;
   let queue: Promise<unknown> = Promise.resolve();
@@ -57,7 +75,8 @@ export function createFaceEngine(models: FaceModels): FaceEngine & { detectCount
     return run;
   }
 
-  async function findFaces(square: TF.Tensor4D): Promise<Candidate[]> {
+  // A [h, w, 3] float32 input is only reshaped by Human; a [1, h, w, 3] one is copied first.
+  async function findFaces(square: TF.Tensor3D): Promise<Candidate[]> {
     const result = await human.detect(square);
     return result.face.map((f) => ({ box: f.box as Candidate['box'], score: f.score, chip: landmarksChip(f) }));
   }
@@ -68,25 +87,25 @@ export function createFaceEngine(models: FaceModels): FaceEngine & { detectCount
     const padX = Math.floor((side - image.width) / 2);
     const padY = Math.floor((side - image.height) / 2);
     // Letterbox to a square: the detector squashes its input to 256x256, and a tall photo
-    // squashed that way produced phantom faces.
-    const square = tf.tidy(() => {
-      const rgb = tf.tensor4d(image.data, [1, image.height, image.width, 3], 'int32');
-      return tf.pad(rgb, [
-        [0, 0],
+    // squashed that way produced phantom faces. The square is float32 from the start: Human casts
+    // an int32 input to float32 itself, and the chips are cut from float32 too, so an int32 square
+    // would sit in tfjs's wasm heap beside two float32 copies of it (wasm memory never shrinks:
+    // docs/decisions/115-face-memory-and-allocator.md).
+    const square = tf.tidy(() =>
+      tf.pad(tf.tensor3d(image.data, [image.height, image.width, 3], 'float32'), [
         [padY, side - image.height - padY],
         [padX, side - image.width - padX],
         [0, 0],
-      ]);
-    });
+      ]),
+    );
     let offset = { x: padX, y: padY };
-    let source: TF.Tensor4D = square;
-    let contextual: TF.Tensor4D | null = null;
+    let source: TF.Tensor3D = square;
+    let contextual: TF.Tensor3D | null = null;
     try {
       let candidates = await findFaces(square);
       if (candidates.length === 0) {
         const extra = Math.round(side * CONTEXT_PAD);
         contextual = tf.pad(square, [
-          [0, 0],
           [extra, extra],
           [extra, extra],
           [0, 0],
@@ -99,23 +118,14 @@ export function createFaceEngine(models: FaceModels): FaceEngine & { detectCount
       if (candidates.length === 0) return [];
 
       const descriptors: number[][] = [];
-      const floatSource = tf.cast(source, 'float32');
-      try {
-        for (const c of candidates) {
-          const chip = tf.tidy(() =>
-            tf.image
-              .transform(floatSource, tf.tensor2d([c.chip.transform]), 'bilinear', 'constant', 0, [CHIP_SIZE, CHIP_SIZE])
-              .squeeze([0]),
-          ) as TF.Tensor3D;
-          try {
-            const d = (await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(chip as never)) as Float32Array;
-            descriptors.push(Array.from(d));
-          } finally {
-            chip.dispose();
-          }
+      for (const c of candidates) {
+        const chip = cutChip(tf, source, c.chip);
+        try {
+          const d = (await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(chip as never)) as Float32Array;
+          descriptors.push(Array.from(d));
+        } finally {
+          chip.dispose();
         }
-      } finally {
-        floatSource.dispose();
       }
 
       const s = image.scale;
