@@ -68,6 +68,11 @@ export const envSchema = z
     INFERENCE_WORKERS: int(0, 64).optional(),
     /** Inference tasks that may wait for a worker; beyond, requests answer 503 with Retry-After. */
     INFERENCE_QUEUE_MAX: int(0, 10_000).default(64),
+    /**
+     * Nice steps each inference worker thread adds to its own priority, so the event loop is
+     * scheduled first on a busy machine (docs/decisions/115-face-memory-and-allocator.md); 0 = as the process.
+     */
+    INFERENCE_NICE: int(0, 19).default(5),
     /** How long SIGTERM waits for in-flight requests (read by server.mjs). */
     SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
 

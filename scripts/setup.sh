@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Install what Vigil needs on a fresh Debian machine: npm dependencies from the lockfile, and
-# the Debian packages the test suites use. Safe to re-run; it only installs what is missing.
+# Install what Vigil needs on a fresh Debian machine: npm dependencies from the lockfile, jemalloc,
+# and the Debian packages the test suites use. Safe to re-run; it only installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-apt_packages=("$@")
+# libjemalloc2 always: `npm start` preloads jemalloc when it is installed (lower RSS under load,
+# docs/decisions/115-face-memory-and-allocator.md); the arguments are what the caller needs on top.
+apt_packages=(libjemalloc2 "$@")
 missing=()
 for pkg in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

@@ -5,6 +5,7 @@
  * CPU-heavy work (normalisation, rules, sexism features, tokenisation, the transformer, face
  * detection and descriptors) runs here, never on the event loop that answers health checks.
  */
+import { env } from '@/lib/env';
 import { ModelRegistry } from '@/lib/moderation/model-registry';
 import { moderate } from '@/lib/moderation/moderate';
 import { ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
@@ -14,6 +15,10 @@ import { loadFaceModels } from '@/lib/faces/load-face-models';
 import { cachedPromise } from '@/lib/process/cached-promise';
 import { defaultModelLoaders } from './model-loaders';
 import type { InferenceResult, InferenceTask, ModelTimes, WorkerModels } from './inference-protocol';
+import { lowerThreadPriority } from './lower-thread-priority';
+
+// Before any model loads, so onnxruntime's threads, started later from this one, inherit it.
+lowerThreadPriority(env().INFERENCE_NICE);
 
 let registry: ModelRegistry | undefined;
 // One module instance per worker thread (its own bundle): a plain cached promise, no globalThis.

@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { allocatorEnv } from './allocator-env.mjs';
 
 export interface RunningServer {
   url: string;
@@ -37,11 +38,21 @@ export async function freePort(): Promise<number> {
 export async function startServer(extraEnv: Record<string, string> = {}, options: StartOptions = {}): Promise<RunningServer> {
   if (!existsSync('.next/BUILD_ID')) throw new Error('No production build: run `npm run build` first.');
   const port = await freePort();
-  // The memory settings `npm start` uses (docs/decisions/110-memory-under-load.md), so tests and
-  // benchmarks run the server the way it is deployed; the caller's env or extraEnv can override them.
+  // The memory settings `npm start` uses (docs/decisions/110-memory-under-load.md and
+  // 115-face-memory-and-allocator.md: jemalloc when installed), so tests and benchmarks run the
+  // server the way it is deployed; the caller's env or extraEnv can override them.
   const heapMb = extraEnv.MAX_OLD_SPACE_MB ?? process.env.MAX_OLD_SPACE_MB ?? '256';
+  const baseEnv = { ...process.env, ...extraEnv };
   const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, 'server.mjs'], {
-    env: { MALLOC_ARENA_MAX: '2', ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', ...extraEnv },
+    env: {
+      MALLOC_ARENA_MAX: '2',
+      ...allocatorEnv(baseEnv),
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ...extraEnv,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const limit = options.outputLimit ?? Number.POSITIVE_INFINITY;
