@@ -32,7 +32,7 @@ describe('npm start', () => {
   const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
   const run = (env: Record<string, string>) =>
     execFileSync('sh', ['-c', start.replace('server.mjs', `-e "console.log(process.env.LD_PRELOAD ?? '')"`)], {
-      env: { PATH: process.env.PATH ?? '', ...env },
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', ...env },
       encoding: 'utf8',
     }).trim();
 
