@@ -118,21 +118,27 @@ export function mergedRows(dataDir: string): Row[] {
 interface ContrastFile {
   toxic: { frame: string; threat: number }[];
   benign: string[];
+  /** Things (not people) that `objectAbuse` and `casualProfanity` are about. */
+  objects: string[];
+  objectAbuse: string[];
+  casualProfanity: string[];
 }
 
 /**
  * Training-only identity rows: neutral sentences naming a group (identity-augmentation.json) and the
  * contrastive set (identity-contrast.json: hateful frames, and benign frames that quote, report or
- * reject hate), each filled with every group. Labels are full (every head).
+ * reject hate), each filled with every group, plus abuse of objects and casual swearing (filled with
+ * `objects`). Labels are full (every head) except where a comment below says otherwise.
  */
 export function identityTrainingRows(): Row[] {
   const aug = JSON.parse(readFileSync(join(HERE, 'identity-augmentation.json'), 'utf8')) as { frames: string[]; groups: IdentityGroup[] };
   const contrast = JSON.parse(readFileSync(join(HERE, 'identity-contrast.json'), 'utf8')) as ContrastFile;
   const rows: Row[] = [];
-  const add = (frame: string, g: IdentityGroup, y: HeadLabels, corpus: string) => {
+  const addText = (text: string, y: HeadLabels, corpus: string) => {
     const d = denseLabels(y);
-    rows.push({ text: preprocess(fillIdentityTemplate(frame, g)).clean, split: 'train', corpus, jigsaw: false, y: d.y, m: d.m });
+    rows.push({ text: preprocess(text).clean, split: 'train', corpus, jigsaw: false, y: d.y, m: d.m });
   };
+  const add = (frame: string, g: IdentityGroup, y: HeadLabels, corpus: string) => addText(fillIdentityTemplate(frame, g), y, corpus);
   const zero = { overall: 0, insult: 0, threat: 0, identity_attack: 0, profanity: 0 };
   for (const g of aug.groups) {
     for (const f of aug.frames) add(f, g, zero, 'identity_neutral');
@@ -140,6 +146,15 @@ export function identityTrainingRows(): Row[] {
     // Hateful frames: insult and profanity are left unlabelled (a slur-free dehumanising sentence is
     // not necessarily an insult to the reader).
     for (const t of contrast.toxic) add(t.frame, g, { overall: 1, identity_attack: 1, threat: t.threat }, 'identity_hate');
+  }
+  // Anger at a thing, and swearing at nobody, are not abuse of a person: 0 on the person-directed heads.
+  // Swearing is still profanity (1); an angry sentence about a printer says nothing either way about
+  // the profanity head, so that head stays unlabelled there.
+  const thing = (frame: string, object: string) => frame.replaceAll('{object}', object);
+  const notAbuse = { overall: 0, insult: 0, threat: 0, identity_attack: 0 };
+  for (const o of contrast.objects) {
+    for (const f of contrast.objectAbuse) addText(thing(f, o), notAbuse, 'identity_object');
+    for (const f of contrast.casualProfanity) addText(thing(f, o), { ...notAbuse, profanity: 1 }, 'identity_object');
   }
   return rows;
 }
