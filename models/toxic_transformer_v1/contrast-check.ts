@@ -35,7 +35,9 @@ export function contrastCases(): ContrastCase[] {
   const out: ContrastCase[] = [];
   for (const c of spec.categories) {
     for (const f of c.frames) {
-      const texts = f.includes('{object}') ? spec.objects.map((o) => f.replaceAll('{object}', o)) : groups.map((g) => fillIdentityTemplate(f, g));
+      const texts = f.includes('{object}')
+        ? spec.objects.map((o) => f.replaceAll('{object}', o))
+        : groups.map((g) => fillIdentityTemplate(f, g));
       for (const text of texts) out.push({ category: c.id, harmful: c.expected === 'harmful', text });
     }
   }
