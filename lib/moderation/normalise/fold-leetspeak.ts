@@ -20,7 +20,11 @@ const MAX_DIGIT_WORD = 3;
 const MIN_DIGIT_WORD_COUNT = 10_000;
 const LETTERS_THEN_DIGITS = /^[A-Za-z]+\d+$/;
 const MIN_LENGTH_ENDING_IN_DIGITS = 4;
-const LEET: Readonly<Record<string, string>> = {
+/**
+ * The letter each leet character stands for, shared with join-spaced-letters.ts. `1` is not here:
+ * it may be "i" or "l", and each reader tries both.
+ */
+export const LEET_LETTERS: Readonly<Record<string, string>> = {
   '0': 'o',
   '3': 'e',
   '4': 'a',
@@ -30,8 +34,9 @@ const LEET: Readonly<Record<string, string>> = {
   '9': 'g',
   '@': 'a',
   $: 's',
-  '!': 'i',
 };
+// Inside a word, "!" is an i too ("sh!t"); TOKEN only lets it in between other characters.
+const LEET: Readonly<Record<string, string>> = { ...LEET_LETTERS, '!': 'i' };
 // A word must be at least this common to be the reading of a leet word (subtitle noise is rarer).
 const MIN_COUNT = 5;
 

@@ -13,6 +13,7 @@
  * Ordinary text is never touched: a run needs lone letters, and words of two or more letters
  * break it.
  */
+import { LEET_LETTERS } from './fold-leetspeak';
 import type { Edit } from './text-edits';
 import { MAX_WORD_LENGTH, vocabulary } from './vocabulary';
 
@@ -36,18 +37,6 @@ const MIN_SHORT_WORD_COUNT = 50;
 // Cost of one letter outside any known word: above any known word's cost, so the segmenter uses
 // an unknown letter only where no word fits.
 const UNKNOWN_LETTER_COST = 24;
-const LEET_LETTER: Readonly<Record<string, string>> = {
-  '0': 'o',
-  '1': 'i',
-  '3': 'e',
-  '4': 'a',
-  '5': 's',
-  '7': 't',
-  '8': 'b',
-  '9': 'g',
-  '@': 'a',
-  $: 's',
-};
 
 export function spacedLetterEdits(text: string): Edit[] {
   if (!QUICK_CHECK.test(text)) return [];
@@ -110,7 +99,7 @@ function segmentPiece(piece: readonly string[], minLongest: number): string[] | 
   const written = piece.join('');
   const upper = written === written.toUpperCase() && /[A-Z]/.test(written);
   for (const one of ['i', 'l']) {
-    const folded = [...written].map((ch) => (ch === '1' ? one : (LEET_LETTER[ch] ?? ch))).join('');
+    const folded = [...written].map((ch) => (ch === '1' ? one : (LEET_LETTERS[ch] ?? ch))).join('');
     const words = segment(folded.toLowerCase(), minLongest);
     if (!words) continue;
     // Keep the writer's case for letters; leet characters take the case of the piece.
