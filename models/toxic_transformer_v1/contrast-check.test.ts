@@ -1,18 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { contentTrigrams, normaliseFrame, parseTemplateJson } from '@/scripts/eval-text/template-overlap';
 import { contrastCases } from './contrast-check';
 
 const HERE = join(process.cwd(), 'models/toxic_transformer_v1');
-/** Lower-case words, every {placeholder} as `x`. */
-const slotted = (s: string) =>
-  s
-    .replace(/\{[^}]+\}/g, ' x ')
-    .toLowerCase()
-    .replace(/[^a-z' ]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-
 describe('validation-only contrast set', () => {
   const cases = contrastCases();
 
@@ -22,25 +14,30 @@ describe('validation-only contrast set', () => {
     expect(new Set(cases.map((c) => c.harmful))).toEqual(new Set([true, false]));
   });
 
-  it('shares no five-word run with the training frames of identity-contrast.json', () => {
-    // The ship check is only meaningful on sentences neither model was fitted on.
-    const frames = (v: unknown): string[] =>
-      typeof v === 'string'
-        ? /\{[^}]+\}/.test(v)
-          ? [v]
-          : []
-        : Array.isArray(v)
-          ? v.flatMap(frames)
-          : v && typeof v === 'object'
-            ? Object.values(v).flatMap(frames)
-            : [];
-    const read = (f: string) => frames(JSON.parse(readFileSync(join(HERE, f), 'utf8'))).map((x) => slotted(x));
-    const training = read('identity-contrast.json').join(' | ');
-    const validation = read('contrast-validation.json');
-    expect(validation.length).toBeGreaterThan(10);
-    for (const v of validation) {
-      const w = v.split(' ');
-      for (let i = 0; i + 5 <= w.length; i++) expect(training, v).not.toContain(w.slice(i, i + 5).join(' '));
+  it('validation frames share no content trigram with any training frame', () => {
+    // Thresholds (identity-validation.json) and the ship check (contrast-validation.json) are only
+    // meaningful on sentences the model was not fitted on: not the same frame, and not a near copy
+    // ("{Plural} should be treated with respect." against "Every {person} should be treated with
+    // respect."). Same normalisation and trigrams as the suite's overlap check.
+    const read = (f: string) => parseTemplateJson(JSON.parse(readFileSync(join(HERE, f), 'utf8')));
+    const training = ['identity-augmentation.json', 'identity-contrast.json'].map(read);
+    const validation = ['identity-validation.json', 'contrast-validation.json'].map(read);
+    const groupWords = new Set([...training, ...validation].flatMap((t) => t?.groupWords ?? []));
+    const trainTrigrams = new Map<string, string>();
+    for (const t of training) {
+      expect(t).not.toBeNull();
+      for (const f of t!.frames) for (const g of contentTrigrams(normaliseFrame(f, groupWords))) trainTrigrams.set(g, f);
     }
+    const shared: string[] = [];
+    let n = 0;
+    for (const v of validation) {
+      for (const f of v!.frames) {
+        n++;
+        for (const g of contentTrigrams(normaliseFrame(f, groupWords)))
+          if (trainTrigrams.has(g)) shared.push(`"${f}" ~ "${trainTrigrams.get(g)}" (${g})`);
+      }
+    }
+    expect(n).toBeGreaterThan(40);
+    expect(shared).toEqual([]);
   });
 });

@@ -8,6 +8,8 @@
  *   2. then, while more than 3 % of the validation identity sentences (or 5 % of one group's) would be
  *      flagged by some head, the head responsible for most of those flags is raised one step, never
  *      above MAX_THRESHOLD (a head that high would stop flagging clear cases; clear-cases.test.ts pins it).
+ *   3. then each head is lowered back towards step 1's value for as long as that flags no more identity
+ *      sentences (`identityConstrainedThresholds`).
  * Test is scored once, after the thresholds are fixed, and only reported.
  * Writes config.json (the Hugging Face config from train.py plus the `vigil` block) and metrics.json.
  *
@@ -101,7 +103,7 @@ function split(rows: readonly Row[], scores: number[][]) {
 }
 
 /** Identity flag rates at `thresholds` (a sentence is flagged when any head reaches its threshold). */
-function identityFlags(rows: readonly Row[], scores: number[][], thresholds: number[]) {
+function identityFlags(rows: readonly Pick<Row, 'c'>[], scores: readonly number[][], thresholds: readonly number[]) {
   const byGroup = new Map<string, { n: number; flagged: number }>();
   const blame = new Array<number>(thresholds.length).fill(0);
   let flagged = 0;
@@ -121,6 +123,42 @@ function identityFlags(rows: readonly Row[], scores: number[][], thresholds: num
   return { rate: flagged / rows.length, maxGroup: Math.max(...Object.values(groups)), groups, blame };
 }
 
+/**
+ * The identity constraint on top of the F1-optimal thresholds (validation only):
+ *   1. while more than MAX_IDENTITY_RATE of the identity sentences (or MAX_IDENTITY_GROUP_RATE of one
+ *      group's) are flagged, raise by STEP the head that flags most of them, never above its cap;
+ *   2. then lower each head back towards its start, one STEP at a time, for as long as that flags no
+ *      more identity sentences and no group's rate rises. A head raised in step 1 for sentences that a
+ *      capped head flags anyway gains nothing, and only loses recall; step 2 gives that back.
+ */
+export function identityConstrainedThresholds(
+  start: readonly number[],
+  caps: readonly number[],
+  rows: readonly Pick<Row, 'c'>[],
+  scores: readonly number[][],
+): number[] {
+  const t = [...start];
+  for (let guard = 0; guard < 1000; guard++) {
+    const f = identityFlags(rows, scores, t);
+    if (f.rate <= MAX_IDENTITY_RATE && f.maxGroup <= MAX_IDENTITY_GROUP_RATE) break;
+    const order = f.blame.map((b, h) => [b, h] as const).filter(([b, h]) => b > 0 && t[h]! < caps[h]!);
+    if (order.length === 0) break;
+    const [, h] = order.sort((a, b) => b[0] - a[0])[0]!;
+    t[h] = Math.min(caps[h]!, r4(t[h]! + STEP));
+  }
+  const raised = identityFlags(rows, scores, t);
+  for (let h = 0; h < t.length; h++) {
+    while (t[h]! > start[h]!) {
+      const lower = Math.max(start[h]!, r4(t[h]! - STEP));
+      const trial = t.map((x, k) => (k === h ? lower : x));
+      const f = identityFlags(rows, scores, trial);
+      if (f.rate > raised.rate || f.maxGroup > raised.maxGroup) break;
+      t[h] = lower;
+    }
+  }
+  return t;
+}
+
 async function main(): Promise<void> {
   const modelPath = join(HERE, 'onnx/model_quantized.onnx');
   const session = await ort.InferenceSession.create(modelPath, { intraOpNumThreads: 2 });
@@ -137,16 +175,17 @@ async function main(): Promise<void> {
     const cap = MAX_THRESHOLD;
     return { f1Threshold: Math.min(c.threshold, cap), valMacroF1: c.macroF1, cap };
   });
-  const thresholds = chosen.map((c) => c.f1Threshold);
-  const before = identityFlags(identity, idScores, thresholds);
-  for (let guard = 0; guard < 1000; guard++) {
-    const f = identityFlags(identity, idScores, thresholds);
-    if (f.rate <= MAX_IDENTITY_RATE && f.maxGroup <= MAX_IDENTITY_GROUP_RATE) break;
-    const order = f.blame.map((b, h) => [b, h] as const).filter(([b, h]) => b > 0 && thresholds[h]! < chosen[h]!.cap);
-    if (order.length === 0) break;
-    const [, h] = order.sort((a, b) => b[0] - a[0])[0]!;
-    thresholds[h] = Math.min(chosen[h]!.cap, r4(thresholds[h]! + STEP));
-  }
+  const before = identityFlags(
+    identity,
+    idScores,
+    chosen.map((c) => c.f1Threshold),
+  );
+  const thresholds = identityConstrainedThresholds(
+    chosen.map((c) => c.f1Threshold),
+    chosen.map((c) => c.cap),
+    identity,
+    idScores,
+  );
   const after = identityFlags(identity, idScores, thresholds);
 
   const test = readRows('test.jsonl');
@@ -165,7 +204,7 @@ async function main(): Promise<void> {
       thresholds: thresholdMap,
       head_map: Object.fromEntries(TOXICITY_HEADS.map((h) => [h, [h]])),
       thresholds_note:
-        'macro-F1-optimal per head on the validation split (int8 model), raised where needed so that at most 3 % of the validation identity sentences (5 % per group) are flagged, never above 0.85; set by npm run train:toxicity (evaluate.ts)',
+        'macro-F1-optimal per head on the validation split (int8 model), raised where needed so that at most 3 % of the validation identity sentences (5 % per group) are flagged, never above 0.85, then lowered again wherever that flags no more of them; set by npm run train:toxicity (evaluate.ts)',
     },
   };
   writeFileSync(join(HERE, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
