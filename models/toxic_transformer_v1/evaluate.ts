@@ -7,7 +7,7 @@
  *   1. per head, the macro-F1-optimal threshold on the validation rows that label the head;
  *   2. then, while more than 3 % of the validation identity sentences (or 5 % of one group's) would be
  *      flagged by some head, the head responsible for most of those flags is raised one step, never
- *      above MAX_THRESHOLD (a head that high would stop flagging clear cases; clear-cases.test.ts pins it).
+ *      above MAX_THRESHOLD (a head that high would stop flagging clear cases; artifact.test.ts pins it).
  *   3. then each head is lowered back towards step 1's value for as long as that flags no more identity
  *      sentences (`identityConstrainedThresholds`).
  * Test is scored once, after the thresholds are fixed, and only reported.
@@ -175,13 +175,10 @@ async function main(): Promise<void> {
     const cap = MAX_THRESHOLD;
     return { f1Threshold: Math.min(c.threshold, cap), valMacroF1: c.macroF1, cap };
   });
-  const before = identityFlags(
-    identity,
-    idScores,
-    chosen.map((c) => c.f1Threshold),
-  );
+  const f1Thresholds = chosen.map((c) => c.f1Threshold);
+  const before = identityFlags(identity, idScores, f1Thresholds);
   const thresholds = identityConstrainedThresholds(
-    chosen.map((c) => c.f1Threshold),
+    f1Thresholds,
     chosen.map((c) => c.cap),
     identity,
     idScores,
