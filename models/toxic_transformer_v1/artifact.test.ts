@@ -56,10 +56,10 @@ beforeAll(async () => {
 });
 
 describe('toxic_transformer_v1 folder', () => {
-  it('is an ELECTRA sequence classifier with the five Vigil heads and the contract IO', () => {
-    expect(config.model_type).toBe('electra');
-    expect(config.architectures).toEqual(['ElectraForSequenceClassification']);
-    expect(Object.values(config.id2label)).toEqual([...TOXICITY_HEADS]);
+  it('is a BERT sequence classifier with the five Vigil heads (then sexism) and the contract IO', () => {
+    expect(config.model_type).toBe('bert');
+    expect(config.architectures).toEqual(['BertForSequenceClassification']);
+    expect(Object.values(config.id2label)).toEqual([...TOXICITY_HEADS, 'sexism']);
     expect([...session.inputNames].sort()).toEqual(['attention_mask', 'input_ids', 'token_type_ids']);
     expect(session.outputNames).toEqual(['logits']);
   });

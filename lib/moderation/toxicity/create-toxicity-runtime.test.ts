@@ -78,11 +78,38 @@ describe('createToxicityRuntime', () => {
     expect(runtime.thresholds.overall).toBe(0.5);
   });
 
-  it('truncates long texts to vigil.max_length, keeping [SEP]', async () => {
+  it("reads a long text whole, in overlapping windows, and takes each head's highest window", async () => {
+    // One token per character; 'z' is token 9, anything else 7. The model flags a row that holds a 9.
+    const charTokenizer = Object.assign(() => undefined, {
+      pad_token_id: 0,
+      encode: (text: string, o?: { add_special_tokens?: boolean }) => {
+        const body = [...text].map((c) => (c === 'z' ? 9 : 7));
+        return o?.add_special_tokens === false ? body : [2, ...body, 3];
+      },
+    }) as unknown as PreTrainedTokenizer;
     const calls: Call[] = [];
-    const runtime = createToxicityRuntime({ tokenizer: fakeTokenizer, model: fakeModel(6, calls).model, config, Tensor });
-    await runtime.score([preprocess('x'.repeat(50))]);
-    expect(calls[0]!.dims).toEqual([1, 8]);
+    const model = Object.assign(
+      async (inputs: { input_ids: Tensor; attention_mask: Tensor }) => {
+        const [b, s] = inputs.input_ids.dims as [number, number];
+        const ids = Array.from(inputs.input_ids.data as BigInt64Array);
+        calls.push({ dims: [b, s], mask: [] });
+        const out = new Float32Array(b * 6);
+        for (let r = 0; r < b; r++) out.fill(ids.slice(r * s, (r + 1) * s).includes(9n) ? 5 : -5, r * 6, (r + 1) * 6);
+        return { logits: new Tensor('float32', out, [b, 6]) };
+      },
+      { dispose: async () => undefined },
+    ) as unknown as PreTrainedModel;
+    const runtime = createToxicityRuntime({ tokenizer: charTokenizer, model, config, Tensor, maxBatch: 64 });
+    const [late, clean, short] = await runtime.score([
+      preprocess(`${'abcdefgh'.repeat(5)}z`),
+      preprocess('abcdefgh'.repeat(5) + 'y'),
+      preprocess('az'),
+    ]);
+    // 41 content tokens, 6 per window, a window every 4 tokens: starts 0, 4, ..., 32, then one ending at the text's end.
+    expect(calls.map((c) => c.dims)).toEqual([[21, 8]]);
+    expect(late!.threat).toBeCloseTo(sigmoid(5), 6);
+    expect(clean!.threat).toBeCloseTo(sigmoid(-5), 6);
+    expect(short!.overall).toBeCloseTo(sigmoid(5), 6);
   });
 
   it('rejects logits that do not match id2label, and scoring after dispose', async () => {

@@ -11,7 +11,7 @@
 import type { PreTrainedModel, PreTrainedTokenizer, Tensor } from '@huggingface/transformers';
 import type { Preprocessed } from '../preprocess';
 import { TOXICITY_HEADS, TOXICITY_VERSION, type ToxicityModel, type ToxicityScores } from '../types';
-import { encodeForModel, padByLength } from './encode-for-model';
+import { encodeWindows, padByLength } from './encode-for-model';
 import type { ToxicityModelConfig } from './toxicity-config';
 
 export interface ToxicityRuntimeParts {
@@ -20,7 +20,7 @@ export interface ToxicityRuntimeParts {
   config: ToxicityModelConfig;
   /** The `Tensor` export of the transformers.js module that loaded `model`. */
   Tensor: typeof Tensor;
-  /** Texts per model run; larger inputs are sorted by length and split (default 8). */
+  /** Model rows (texts, or windows of long texts) per run; larger inputs are sorted by length and split (default 8). */
   maxBatch?: number;
 }
 
@@ -67,10 +67,13 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
     async score(texts: readonly Preprocessed[]): Promise<ToxicityScores[]> {
       if (disposed) throw new Error('toxicity model: score() after dispose()');
       if (texts.length === 0) return [];
-      const rows = encodeForModel(
+      // The whole text is read: a long one is scored window by window, and each head takes its
+      // highest window (a threat in the last sentence of a long benign text is still a threat).
+      const { rows, owner } = encodeWindows(
         tokenizer,
         texts.map((t) => t.clean),
         config.maxLength,
+        config.windowStride,
       );
       const result: ToxicityScores[] = new Array(texts.length);
       let ms = 0;
@@ -90,8 +93,12 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
           );
         }
         const data = logits.data as Float32Array;
-        b.indices.forEach((orig, r) => {
-          result[orig] = headScores(data, r * numLabels, config);
+        b.indices.forEach((row, r) => {
+          const scores = headScores(data, r * numLabels, config);
+          const text = owner[row]!;
+          const seen = result[text];
+          if (!seen) result[text] = scores;
+          else for (const head of TOXICITY_HEADS) seen[head] = Math.max(seen[head], scores[head]);
         });
         // Frees GPU buffers under WebGPU; a no-op for CPU tensors.
         logits.dispose();

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
 import { preprocess } from '../preprocess';
-import { encodeForModel, padByLength } from './encode-for-model';
+import { encodeForModel, encodeWindows, padByLength } from './encode-for-model';
 import { loadToxicityTokenizer } from './load-toxicity-tokenizer';
 
 const MODEL_DIR = join(process.cwd(), 'models/toxic_transformer_v1');
@@ -12,6 +12,8 @@ beforeAll(async () => {
   tokenizer = await loadToxicityTokenizer(MODEL_DIR);
 });
 const encode = (text: string, max = 128) => encodeForModel(tokenizer, [text], max)[0]!;
+/** The tokenizer's [CLS] id (transformers.js names [SEP] and [PAD] ids but not this one). */
+const cls = () => tokenizer.encode('', { add_special_tokens: true })[0];
 
 // Training (models/toxic_transformer_v1/prepare.ts) tokenises with this same function, so serving and
 // training ids agree by construction; models/toxic_transformer_v1/artifact.test.ts re-derives the
@@ -28,12 +30,13 @@ describe('encodeForModel', () => {
   it('adds [CLS]/[SEP], truncates to maxLength and keeps [SEP]', () => {
     const ids = encode('word '.repeat(300), 16);
     expect(ids).toHaveLength(16);
-    expect(ids[0]).toBe(2); // [CLS]
+    expect(ids[0]).toBe(cls());
     expect(ids[15]).toBe(tokenizer.sep_token_id);
   });
 
   it('encodes an empty text as [CLS] [SEP] and an empty list as []', () => {
-    expect(encode('')).toEqual([2, 3]);
+    expect(encode('')).toEqual([101, 102]); // BERT's uncased vocabulary: [CLS] 101, [SEP] 102
+    expect(encode('')).toEqual([cls(), tokenizer.sep_token_id]);
     expect(encodeForModel(tokenizer, [], 128)).toEqual([]);
   });
 
@@ -42,6 +45,34 @@ describe('encodeForModel', () => {
     expect(rows[0]).toEqual(encode('short'));
     expect(rows[1]).toEqual(encode('a much longer sentence with more pieces'));
     expect(rows[0]!.length).toBeLessThan(rows[1]!.length);
+  });
+});
+
+describe('encodeWindows', () => {
+  const body = (text: string) => tokenizer.encode(text, { add_special_tokens: false });
+
+  it('keeps a text that fits as one row, the same ids as encodeForModel', () => {
+    const { rows, owner } = encodeWindows(tokenizer, ['short text', 'another one'], 16, 10);
+    expect(rows).toEqual(encodeForModel(tokenizer, ['short text', 'another one'], 16));
+    expect(owner).toEqual([0, 1]);
+  });
+
+  it('covers every token of a long text with framed, overlapping windows, the last one ending at the end', () => {
+    const text = Array.from({ length: 60 }, (_, i) => `w${i}`).join(' ');
+    const ids = body(text);
+    const { rows, owner } = encodeWindows(tokenizer, ['hi', text], 16, 10);
+    const windows = rows.filter((_, i) => owner[i] === 1);
+    expect(windows.length).toBeGreaterThan(1);
+    for (const w of windows) {
+      expect(w).toHaveLength(16);
+      expect(w[0]).toBe(cls());
+      expect(w[15]).toBe(tokenizer.sep_token_id);
+    }
+    // Window k starts at content token 10k; the last ends with the text's last token.
+    expect(windows[1]!.slice(1, 15)).toEqual(ids.slice(10, 24));
+    expect(windows.at(-1)!.slice(1, 15)).toEqual(ids.slice(-14));
+    const seen = new Set(windows.flatMap((w) => w.slice(1, 15)));
+    for (const id of ids) expect(seen.has(id)).toBe(true);
   });
 });
 

@@ -45,6 +45,46 @@ export function encodeForModel(tokenizer: PreTrainedTokenizer, texts: readonly s
   });
 }
 
+/** One model input row of a windowed text; `owner` is the text's index in the caller's input. */
+export interface TextWindows {
+  rows: number[][];
+  owner: number[];
+}
+
+/**
+ * Ids for every text, read whole: a text that fits `maxLength` is one row (as `encodeForModel`); a
+ * longer one becomes overlapping windows of `maxLength` tokens, each framed with the special tokens,
+ * starting every `stride` content tokens, the last one ending at the text's end. A 10,000-character
+ * text of about 2,500 pieces is about 26 windows at 128/96.
+ */
+export function encodeWindows(tokenizer: PreTrainedTokenizer, texts: readonly string[], maxLength: number, stride: number): TextWindows {
+  const rows: number[][] = [];
+  const owner: number[] = [];
+  if (texts.length === 0) return { rows, owner };
+  const { prefix, suffix } = specialFrame(tokenizer);
+  const keep = Math.max(1, maxLength - prefix - suffix);
+  const step = Math.max(1, Math.min(keep, stride));
+  texts.forEach((text, i) => {
+    const ids = tokenizer.encode(text, { add_special_tokens: true });
+    if (ids.length <= maxLength) {
+      rows.push(ids);
+      owner.push(i);
+      return;
+    }
+    const head = ids.slice(0, prefix);
+    const tail = ids.slice(ids.length - suffix);
+    const body = ids.slice(prefix, ids.length - suffix);
+    for (let start = 0; ; start += step) {
+      const end = Math.min(body.length, start + keep);
+      const from = end - keep < start ? Math.max(0, end - keep) : start;
+      rows.push([...head, ...body.slice(from, end), ...tail]);
+      owner.push(i);
+      if (end >= body.length) break;
+    }
+  });
+  return { rows, owner };
+}
+
 /** One padded model input; `indices[r]` is the position of row `r` in the caller's input. */
 export interface PaddedBatch {
   inputIds: BigInt64Array;

@@ -16,8 +16,11 @@ const JIGSAW_MAP = {
 describe('parseToxicityConfig', () => {
   it('reads the shipped config.json', () => {
     const c = parseToxicityConfig(JSON.parse(readFileSync(join(process.cwd(), 'models/toxic_transformer_v1/config.json'), 'utf8')));
-    expect(c.labels).toEqual(['overall', 'insult', 'threat', 'identity_attack', 'profanity']);
+    // The five API heads, then the sexism label that sexism_lasso_v1 reads (not an API head).
+    expect(c.labels).toEqual(['overall', 'insult', 'threat', 'identity_attack', 'profanity', 'sexism']);
+    expect(c.headMap).toEqual({ overall: [0], insult: [1], threat: [2], identity_attack: [3], profanity: [4] });
     expect(c.maxLength).toBe(128);
+    expect(c.windowStride).toBe(96);
     for (const t of Object.values(c.thresholds)) expect(t).toBeGreaterThan(0);
   });
 

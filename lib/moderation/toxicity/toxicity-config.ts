@@ -19,6 +19,9 @@ const rawConfigSchema = z.object({
     .object({
       model_version: z.string().optional(),
       max_length: z.number().int().min(2).max(8192).optional(),
+      window_stride: z.number().int().min(1).max(8192).optional(),
+      artifact: z.string().optional(),
+      encoder: z.object({ name: z.string(), package: z.string().optional() }).passthrough().optional(),
       thresholds: z.partialRecord(head, z.number().min(0).max(1)).optional(),
       head_map: z.record(head, z.array(z.string().min(1)).min(1)).optional(),
     })
@@ -28,8 +31,14 @@ const rawConfigSchema = z.object({
 export interface ToxicityModelConfig {
   /** The model's output labels, in logit order (`id2label`). */
   readonly labels: readonly string[];
-  /** Token budget per text, special tokens included. */
+  /** Tokens per model row (one window of a long text), special tokens included. */
   readonly maxLength: number;
+  /** Content tokens between the starts of two windows of a text longer than `maxLength`. */
+  readonly windowStride: number;
+  /** Short hash of the served ONNX file (`vigil.artifact`), when the folder records one. */
+  readonly artifact?: string;
+  /** The pretrained encoder the model was fine-tuned from (`vigil.encoder.name`), when recorded. */
+  readonly encoder?: string;
   /** Per-head decision thresholds (0.5 for a head the folder does not tune). */
   readonly thresholds: ToxicityScores;
   /** For each API head, the logit indices whose sigmoids it takes the maximum of. */
@@ -84,11 +93,16 @@ export function parseToxicityConfig(raw: unknown): ToxicityModelConfig {
   const thresholds = {} as ToxicityScores;
   for (const h of TOXICITY_HEADS) thresholds[h] = vigil?.thresholds?.[h] ?? DEFAULT_TOXICITY_THRESHOLD;
 
+  const maxLength = vigil?.max_length ?? Math.min(max_position_embeddings ?? 512, 512);
   return {
     labels,
-    maxLength: vigil?.max_length ?? Math.min(max_position_embeddings ?? 512, 512),
+    maxLength,
+    // Three quarters of a window by default: a quarter of each window overlaps the next.
+    windowStride: vigil?.window_stride ?? Math.max(1, Math.floor(((maxLength - 2) * 3) / 4)),
     thresholds,
     headMap,
     ...(vigil?.model_version ? { modelVersion: vigil.model_version } : {}),
+    ...(vigil?.artifact ? { artifact: vigil.artifact } : {}),
+    ...(vigil?.encoder ? { encoder: vigil.encoder.name } : {}),
   };
 }
