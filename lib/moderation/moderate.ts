@@ -10,7 +10,7 @@ import { detectLanguage } from './detect-language';
 import { explainDecision } from './explain-decision';
 import type { LoadedModels } from './model-registry';
 import { preprocess } from './preprocess';
-import { MODEL_VERSIONS, TOXICITY_VERSION } from './types';
+import { MODEL_VERSIONS, TOXICITY_VERSION, type ToxicityDetail } from './types';
 
 export interface ModerateOptions {
   explain?: boolean;
@@ -41,17 +41,25 @@ export async function moderate(
   const pre = bounded.map((b) => preprocess(b.analyzed));
   const timed = options.onModelTime;
   const toxicityStarted = performance.now();
-  const toxicityPromise = models.toxicity.score(pre);
+  const toxicityPromise = models.toxicity.scoreDetailed
+    ? models.toxicity.scoreDetailed(pre)
+    : models.toxicity.score(pre).then((scores) => scores.map((s): ToxicityDetail => ({ scores: s, auxiliary: {} })));
   const rulesStarted = performance.now();
   const rules = pre.map((p) => models.rules.evaluate(p));
+  const rulesEnded = performance.now();
+  const detail = await toxicityPromise;
+  const toxicityEnded = performance.now();
+  // sexism_lasso_v1 reads the encoder's sexism logit as a feature, so it runs after the transformer.
+  const encoderLabel = models.sexism.encoderLabel;
+  const encoder = encoderLabel === undefined ? undefined : detail.map((d) => d.auxiliary[encoderLabel]);
   const sexismStarted = performance.now();
-  const sexism = models.sexism.score(pre);
+  const sexism = models.sexism.score(pre, encoder);
   const sexismEnded = performance.now();
-  const toxicity = await toxicityPromise;
+  const toxicity = detail.map((d) => d.scores);
   if (timed) {
-    timed('toxicity', performance.now() - toxicityStarted);
+    timed('toxicity', toxicityEnded - toxicityStarted);
     timed('sexism', sexismEnded - sexismStarted);
-    timed('rules', sexismStarted - rulesStarted);
+    timed('rules', rulesEnded - rulesStarted);
   }
   // A batch's shared work is split evenly between its texts: meta.processing_time_ms is each
   // text's share, and the batch total is reported separately by the batch endpoint.
@@ -83,7 +91,7 @@ export async function moderate(
     if (options.explain) {
       response.explanations = {
         rules: r.matches.map((m) => ({ flag: m.flag, term: m.term, start: m.start, end: m.end })),
-        sexism: models.sexism.explain(pre[i]!, options.explainTop ?? 10),
+        sexism: models.sexism.explain(pre[i]!, options.explainTop ?? 10, encoder?.[i]),
         decision: explainDecision(s, t, r.label, models.policy, response.ensemble),
         language: detectLanguage(text),
       };

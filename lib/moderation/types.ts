@@ -50,15 +50,32 @@ export interface NgramContribution {
 
 export interface SexismModel {
   readonly version: typeof SEXISM_VERSION;
-  /** Batched scoring: one label per input, same order. */
-  score(texts: readonly Preprocessed[]): SexismLabel[];
-  explain(text: Preprocessed, top: number): NgramContribution[];
+  /**
+   * The toxicity model's label whose logit this model reads as a feature (`ToxicityDetail.auxiliary`),
+   * or undefined when it reads none.
+   */
+  readonly encoderLabel?: string;
+  /**
+   * Batched scoring: one label per input, same order. `encoder[i]` is the toxicity encoder's logit
+   * for `encoderLabel` on text i; without it the model falls back to its n-gram stage alone.
+   */
+  score(texts: readonly Preprocessed[], encoder?: readonly (number | undefined)[]): SexismLabel[];
+  explain(text: Preprocessed, top: number, encoder?: number): NgramContribution[];
+}
+
+/** A text's toxicity scores, and the logits of the model's labels that are not API heads. */
+export interface ToxicityDetail {
+  scores: ToxicityScores;
+  /** Label -> logit (a long text's highest window), e.g. `sexism` for sexism_lasso_v1. */
+  auxiliary: Readonly<Record<string, number>>;
 }
 
 export interface ToxicityModel {
   readonly version: typeof TOXICITY_VERSION;
   /** Batched inference: one score set per input, same order. */
   score(texts: readonly Preprocessed[]): Promise<ToxicityScores[]>;
+  /** The same run, with the logits of the labels outside the five heads (absent in fakes). */
+  scoreDetailed?(texts: readonly Preprocessed[]): Promise<ToxicityDetail[]>;
 }
 
 export interface RulesEngine {

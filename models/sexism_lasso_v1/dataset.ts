@@ -8,6 +8,17 @@ import { loadExtraCorpora, type ExtraCorpus } from './corpora';
 import { sexismModelInput } from '@/lib/moderation/sexism/sexism-model';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { loadTemplateFile, trainingTemplates, validationTemplates, type TemplateKind } from './templates';
+import { fnv1a } from '../toxic_transformer_v1/obfuscate';
+
+/**
+ * Per mille of EDOS train held out of the first stage and of the toxicity encoder's sexism label:
+ * the final stack (train.ts) is fitted on it, where both of its inputs are out of sample.
+ */
+export const EDOS_STACK_PER_MILLE = 250;
+const STACK_SALT = 'vigil-edos-stack|';
+export function edosStackRow(input: string): boolean {
+  return fnv1a(STACK_SALT + input) % 1000 < EDOS_STACK_PER_MILLE;
+}
 
 export type Source = 'edos' | ExtraCorpus | 'template';
 
@@ -30,6 +41,8 @@ export interface Rows {
 
 export interface SexismDataset {
   train: Rows;
+  /** The EDOS train slice `edosStackRow` picks: the final stack's training rows, nothing else's. */
+  stack: Rows;
   dev: Rows;
   test: Rows;
   /** 10% hash slice of Call me sexist but and ToxiGen (women), never fitted or tuned on. */
@@ -60,8 +73,9 @@ export function loadSexismDataset(dataDir: string): SexismDataset {
     .filter((t) => !known.has(strip(t.input)));
   const tplVal = validationTemplates(file);
 
+  const edosTrain = edosRows('train');
   const train = [
-    ...edosRows('train'),
+    ...edosTrain.filter((r) => !edosStackRow(r.input)),
     ...extra.filter((e) => e.part === 'train').map((e) => ({ input: e.input, label: e.label, source: e.corpus as Source })),
     ...tplTrain,
   ];
@@ -78,6 +92,7 @@ export function loadSexismDataset(dataDir: string): SexismDataset {
   };
   return {
     train: rows(train),
+    stack: rows(edosTrain.filter((r) => edosStackRow(r.input))),
     dev: rows(dev),
     test: rows(test),
     extraVal: rows(extra.filter((e) => e.part === 'val').map((e) => ({ input: e.input, label: e.label, source: e.corpus as Source }))),

@@ -16,6 +16,7 @@ import { preprocess, type Preprocessed } from '@/lib/moderation/preprocess';
 import { loadSexismModel } from '@/lib/moderation/sexism/load-sexism-model';
 import { KNOWN_FAILURE_CHECKS } from './dataset';
 import { EDOS_FILE, MODEL_DIR, edosToLive, loadEdos, resolveDataDir, type Split } from './edos';
+import { encoderLogits } from './stack';
 import { validationTemplates } from './templates';
 import { formatMetrics, splitMetrics, type SplitMetrics } from './report';
 
@@ -42,6 +43,9 @@ async function main(): Promise<void> {
   const dataDir = resolveDataDir(argv);
 
   const model = await loadSexismModel(modelPath);
+  // A format-3 model reads the toxicity encoder's logit: the served toxic_transformer_v1 computes it.
+  const encoderFor = async (pre: readonly Preprocessed[]) =>
+    model.encoderLabel === undefined ? undefined : encoderLogits(pre.map((p) => p.clean));
   console.log(`model: ${modelPath} (${model.nonZero} non-zero features, threshold ${model.threshold})`);
   console.log(`data:  ${resolve(dataDir, EDOS_FILE)}`);
   const all = loadEdos(dataDir);
@@ -52,7 +56,7 @@ async function main(): Promise<void> {
     const rows = all.filter((e) => e.split === split);
     const pre = rows.map((e) => preprocess(edosToLive(e.text)));
     inputs[split] = pre;
-    const scores = model.score(pre).map((l) => l.score);
+    const scores = model.score(pre, await encoderFor(pre)).map((l) => l.score);
     const m = splitMetrics(
       rows.map((e) => e.label),
       scores,
@@ -95,17 +99,20 @@ async function main(): Promise<void> {
   const tpl = validationTemplates();
   for (const kind of ['neutral', 'sexist', 'other_neutral'] as const) {
     const xs = tpl.filter((t) => t.kind === kind);
-    const flagged = model.score(xs.map((t) => preprocess(t.text))).filter((l) => l.threshold_met).length;
+    const pre = xs.map((t) => preprocess(t.text));
+    const flagged = model.score(pre, await encoderFor(pre)).filter((l) => l.threshold_met).length;
     console.log(`validation templates, ${kind}: ${flagged}/${xs.length} flagged (${((100 * flagged) / xs.length).toFixed(1)}%)`);
   }
   for (const k of KNOWN_FAILURE_CHECKS) {
-    const l = model.score([preprocess(k.text)])[0]!;
+    const pre = [preprocess(k.text)];
+    const l = model.score(pre, await encoderFor(pre))[0]!;
     console.log(
       `known failure "${k.text}": ${l.score.toFixed(4)} ${l.threshold_met ? 'flagged' : 'not flagged'} (should be ${k.expected ? 'flagged' : 'not flagged'})`,
     );
   }
 
-  // Inference time: one text at a time (the API's per-request shape), model only and with preprocessing.
+  // Inference time: one text at a time (the API's per-request shape), model only and with preprocessing;
+  // the n-gram stage alone (the encoder's logit comes with the toxicity model's run, timed there).
   const testPre = inputs.test ?? [];
   const testRaw = testPre.map((p) => p.original);
   const perText: number[] = [];

@@ -29,6 +29,7 @@ import { EDOS_FILE, MODEL_DIR, resolveDataDir } from './edos';
 import { TFIDF_BLOCKS, buildSentenceVectors, chooseGloveVocabulary, denseMatrix, featureMatrix } from './features';
 import { formatMetrics, splitMetrics } from './report';
 import { PARITY_FILE, type ParityFixture } from './parity';
+import { ENCODER_LABEL, encoderLogits, fitStack, stackLogit, type StackFit } from './stack';
 
 /** Sample weight of each source's rows (EDOS = 1). Chosen on EDOS dev; see the model card. */
 const SOURCE_WEIGHT: Record<Source, number> = {
@@ -186,8 +187,8 @@ async function main(): Promise<void> {
   const useDense = best.point.dense_penalty_factor !== null;
   const denseWeights = useDense ? Array.from(chosen.weights.subarray(nTfidf), (w) => sig(w)) : undefined;
   const bias = sig(chosen.bias);
-  const build = (threshold: number) =>
-    buildArtifact(state, useDense ? svState : null, weights, denseWeights, bias, threshold, best.point, ds.counts);
+  const build = (threshold: number, stack?: { fit: StackFit; threshold: number }) =>
+    buildArtifact(state, useDense ? svState : null, weights, denseWeights, bias, threshold, best.point, ds.counts, stack);
 
   // Provisional threshold; re-tuned below on scores from the artifact as served.
   mkdirSync(outDir, { recursive: true });
@@ -197,22 +198,57 @@ async function main(): Promise<void> {
     const m = await loadSexismModel(modelPath);
     return inputs.map((s) => sigmoid(m.logit(s)));
   };
-  const threshold = round(bestMacroF1Threshold(dev.labels, await scoreWith(dev.inputs)).threshold, 4);
-  const artifact = build(threshold);
+  const firstThreshold = round(bestMacroF1Threshold(dev.labels, await scoreWith(dev.inputs)).threshold, 4);
+  const firstModel = await loadSexismModel(modelPath);
+
+  // Final stage: [n-gram logit, encoder logit] -> L1 logistic regression on the held-out EDOS slice.
+  const { stack: stackRows } = ds;
+  const firstLogits = (r: Rows) => r.inputs.map((s) => firstModel.logit(s));
+  log(`encoder logits for ${stackRows.inputs.length} stack rows and ${dev.inputs.length} dev rows`);
+  const stackFit = fitStack(
+    { firstStage: firstLogits(stackRows), encoder: await encoderLogits(stackRows.inputs) },
+    stackRows.labels,
+    { firstStage: firstLogits(dev), encoder: await encoderLogits(dev.inputs) },
+    dev.labels,
+  );
+  const stackFitRounded: StackFit = {
+    ...stackFit,
+    first_stage_weight: sig(stackFit.first_stage_weight),
+    encoder_weight: sig(stackFit.encoder_weight),
+    bias: sig(stackFit.bias),
+  };
+  // Re-tuned on the rounded weights, so the threshold is the served model's own.
+  const devEncoder = await encoderLogits(dev.inputs);
+  const devFirst = firstLogits(dev);
+  const threshold = round(
+    bestMacroF1Threshold(
+      dev.labels,
+      devFirst.map((z, i) => sigmoid(stackLogit(stackFitRounded, z, devEncoder[i]!))),
+    ).threshold,
+    4,
+  );
+  log(
+    `stack: C=${stackFit.C}, first stage ${stackFitRounded.first_stage_weight}, encoder ${stackFitRounded.encoder_weight}, ` +
+      `bias ${stackFitRounded.bias}, dev macro-F1 ${stackFit.dev_macro_f1.toFixed(4)}, threshold ${threshold}`,
+  );
+  const artifact = build(firstThreshold, { fit: stackFitRounded, threshold });
   const json = JSON.stringify(artifact);
   writeFileSync(modelPath, json);
   const model = await loadSexismModel(modelPath);
   log(`wrote ${modelPath} (${(json.length / 1e6).toFixed(2)} MB, ${model.nonZero} non-zero weights, threshold ${threshold})`);
 
-  // Metrics through the serving code path (the model input strings are what score() featurises).
-  const scores = (r: Rows) => r.inputs.map((s) => sigmoid(model.logit(s)));
-  const devScores = scores(dev);
+  // Metrics through the serving code path: score() on the model inputs, with the encoder's logits.
+  const scores = async (r: Rows) => {
+    const enc = await encoderLogits(r.inputs);
+    return model.score(r.inputs.map(asPreprocessed), enc).map((l) => l.score);
+  };
+  const devScores = await scores(dev);
   const devFinal = splitMetrics(dev.labels, devScores, threshold);
-  const testFinal = splitMetrics(test.labels, scores(test), threshold);
+  const testFinal = splitMetrics(test.labels, await scores(test), threshold);
   log(formatMetrics('dev', devFinal));
   log(formatMetrics('test', testFinal));
 
-  const extraScores = scores(ds.extraVal);
+  const extraScores = await scores(ds.extraVal);
   const extraVal = [...new Set(ds.extraVal.sources)].map((source) => {
     const ix = ds.extraVal.sources.map((s, i) => (s === source ? i : -1)).filter((i) => i >= 0);
     const m = splitMetrics(
@@ -222,7 +258,7 @@ async function main(): Promise<void> {
     );
     return { source, n: m.n, n_sexist: m.n_sexist, macro_f1: m.macro_f1, roc_auc: m.roc_auc, sexist: m.sexist };
   });
-  const tplScores = scores(ds.templateVal);
+  const tplScores = await scores(ds.templateVal);
   const flagRate = (kind: string) => {
     const ix = ds.templateVal.kinds.map((k, i) => (k === kind ? i : -1)).filter((i) => i >= 0);
     return { n: ix.length, flagged: round(ix.filter((i) => (tplScores[i] as number) >= threshold).length / ix.length, 4) };
@@ -231,8 +267,9 @@ async function main(): Promise<void> {
   log(
     `validation templates: ${JSON.stringify(templateValidation)}; extra val: ${JSON.stringify(extraVal.map((e) => [e.source, e.macro_f1]))}`,
   );
-  const knownFailures = KNOWN_FAILURE_CHECKS.map((k) => {
-    const s = model.score([preprocess(k.text)])[0]!;
+  const knownEncoder = await encoderLogits(KNOWN_FAILURE_CHECKS.map((k) => preprocess(k.text).clean.toLowerCase()));
+  const knownFailures = KNOWN_FAILURE_CHECKS.map((k, i) => {
+    const s = model.score([preprocess(k.text)], [knownEncoder[i]])[0]!;
     return { text: k.text, expected: k.expected === 1 ? 'sexist' : 'not sexist', score: round(s.score, 4), flagged: s.threshold_met };
   });
   for (const k of knownFailures)
@@ -297,6 +334,19 @@ async function main(): Promise<void> {
     },
     threshold,
     severity_bands: artifact.severity_bands,
+    first_stage_threshold: firstThreshold,
+    stack: {
+      rows: stackRows.inputs.length,
+      encoder_label: ENCODER_LABEL,
+      C: stackFit.C,
+      first_stage_weight: stackFitRounded.first_stage_weight,
+      encoder_weight: stackFitRounded.encoder_weight,
+      bias: stackFitRounded.bias,
+      dev_macro_f1: round(stackFit.dev_macro_f1, 4),
+      path: stackFit.path.map((p) => ({ ...p, dev_macro_f1: round(p.dev_macro_f1, 4) })),
+      selection:
+        'C and the threshold maximise EDOS dev macro-F1; fitted on the EDOS train slice held out of the first stage and the encoder',
+    },
     non_zero_features: model.nonZero,
     vocabulary_before_pruning: nTfidf,
     dev: devFinal,
@@ -323,20 +373,32 @@ function buildArtifact(
   threshold: number,
   chosen: PathPoint,
   counts: Record<string, { n: number; sexist: number }>,
+  stack?: { fit: StackFit; threshold: number },
 ): SexismArtifact {
   // Bands split the probability range above the threshold into equal thirds.
-  const high = round(threshold + (1 - threshold) / 3, 4);
-  const critical = round(threshold + (2 * (1 - threshold)) / 3, 4);
+  const bandsFor = (t: number) => ({ medium: t, high: round(t + (1 - t) / 3, 4), critical: round(t + (2 * (1 - t)) / 3, 4) });
+  const final = stack?.threshold ?? threshold;
   return parseSexismArtifact({
     format: 'vigil-sexism-lasso',
-    format_version: 2,
+    format_version: stack ? 3 : 2,
     model_version: SEXISM_VERSION,
     input: { field: 'clean', lowercase: true },
     featurizer,
     ...(sentenceVectors === null ? {} : { sentence_vectors: sentenceVectors }),
     classifier: { weights, ...(denseWeights === undefined ? {} : { dense_weights: denseWeights }), bias },
-    threshold,
-    severity_bands: { medium: threshold, high, critical },
+    threshold: final,
+    severity_bands: bandsFor(final),
+    ...(stack
+      ? {
+          stack: {
+            encoder_label: ENCODER_LABEL,
+            first_stage_weight: stack.fit.first_stage_weight,
+            encoder_weight: stack.fit.encoder_weight,
+            bias: stack.fit.bias,
+            first_stage: { threshold, severity_bands: bandsFor(threshold) },
+          },
+        }
+      : {}),
     meta: {
       trained_by: 'models/sexism_lasso_v1/train.ts',
       data: Object.fromEntries(
@@ -347,9 +409,20 @@ function buildArtifact(
         `-> logistic regression, L1, C=${chosen.C}, char penalty factor ${chosen.char_penalty_factor}` +
         `${chosen.dense_penalty_factor === null ? '' : `, dense penalty factor ${chosen.dense_penalty_factor}`}, class_weight=${CLASS_WEIGHT}`,
       selection: 'C, penalty factors and threshold chosen on EDOS dev by macro-F1',
+      ...(stack
+        ? {
+            stack:
+              'final L1 logistic regression over [this logit, toxic_transformer_v1 sexism logit], fitted on the EDOS train slice held out of both; C and threshold on EDOS dev',
+          }
+        : {}),
       weights_rounded_to_significant_digits: DIGITS,
     },
   });
+}
+
+/** A model input (already preprocessed and lowercased) as score() takes it. */
+function asPreprocessed(input: string) {
+  return { original: input, visible: input, clean: input };
 }
 
 main().catch((err: unknown) => {

@@ -51,13 +51,6 @@ export function splitOf(clean: string): Split {
  * whose logit sexism_lasso_v1 reads as one of its features (the API's toxicity block never shows it).
  */
 export const LABELS = [...TOXICITY_HEADS, 'sexism'] as const;
-/** Per mille of EDOS train kept out of the encoder: sexism_lasso_v1 fits its final model on it. */
-export const EDOS_STACK_PER_MILLE = 250;
-const STACK_SALT = 'vigil-edos-stack|';
-export function edosStackRow(input: string): boolean {
-  return fnv1a(STACK_SALT + input) % 1000 < EDOS_STACK_PER_MILLE;
-}
-
 /** Toxicity labels plus the sexism label: a text labelled not toxic (overall 0) is taken as not sexist. */
 function denseLabels(l: HeadLabels, sexism?: number): { y: number[]; m: number[] } {
   const d = denseHeadLabels(l);
@@ -177,8 +170,8 @@ export function identityTrainingRows(): Row[] {
 /**
  * Rows for the sexism label, from sexism_lasso_v1's own training set (EDOS train, Call me sexist but,
  * HatEval about women, ToxiGen women, ConvAbuse, its training templates) with the other heads
- * masked. The EDOS train rows that `edosStackRow` picks stay out: sexism_lasso_v1 fits its final model
- * on them, so the encoder's logit is out of sample there. EDOS dev is written for selection only;
+ * masked. That set already leaves out the EDOS train slice `edosStackRow` picks: sexism_lasso_v1 fits
+ * its final stack there, so the encoder's logit is out of sample on it. EDOS dev is written for selection only;
  * EDOS test is never read here. `heldOut` holds the EDOS dev and test texts, which no training row
  * of any head may repeat.
  */
@@ -188,7 +181,6 @@ export function sexismRows(dataDir: string): { train: Row[]; dev: Row[]; heldOut
   const train: Row[] = [];
   data.train.inputs.forEach((input, i) => {
     const source = data.train.sources[i]!;
-    if (source === 'edos' && edosStackRow(input)) return;
     train.push({ text: input, split: 'train', corpus: `sexism_${source}`, jigsaw: false, ...masked(data.train.labels[i]!) });
   });
   const dev = data.dev.inputs.map((input, i) => ({

@@ -47,8 +47,8 @@ const sentenceVectorsSchema = z
 export const sexismArtifactSchema = z
   .object({
     format: z.literal('vigil-sexism-lasso'),
-    /** 1: TF-IDF only. 2: adds the optional `sentence_vectors` block and `classifier.dense_weights`. */
-    format_version: z.union([z.literal(1), z.literal(2)]),
+    /** 1: TF-IDF only. 2: adds the optional `sentence_vectors` block and `classifier.dense_weights`. 3: adds `stack`. */
+    format_version: z.union([z.literal(1), z.literal(2), z.literal(3)]),
     model_version: z.literal(SEXISM_VERSION),
     /** What the featuriser reads: `Preprocessed.clean`, lowercased. */
     input: z.object({ field: z.literal('clean'), lowercase: z.literal(true) }),
@@ -68,6 +68,24 @@ export const sexismArtifactSchema = z
     threshold: z.number().gt(0).lt(1),
     /** Lower bounds (inclusive) of the severity bands above `low`; `medium` equals `threshold`. */
     severity_bands: z.object({ medium: z.number(), high: z.number(), critical: z.number() }),
+    /**
+     * Format 3: the final L1 logistic regression over [the classifier's logit, the toxicity encoder's
+     * logit for `encoder_label`]. `threshold` and `severity_bands` above then apply to its score;
+     * `first_stage` holds the classifier's own threshold and bands, used when no encoder logit is
+     * available (the toxicity model is not loaded).
+     */
+    stack: z
+      .object({
+        encoder_label: z.string().min(1),
+        first_stage_weight: z.number().finite(),
+        encoder_weight: z.number().finite(),
+        bias: z.number().finite(),
+        first_stage: z.object({
+          threshold: z.number().gt(0).lt(1),
+          severity_bands: z.object({ medium: z.number(), high: z.number(), critical: z.number() }),
+        }),
+      })
+      .optional(),
     /** Provenance for people reading the file (data, hyper-parameters); not used for scoring. */
     meta: z.record(z.string(), z.unknown()).optional(),
   })
@@ -82,7 +100,8 @@ export const sexismArtifactSchema = z
         : a.classifier.dense_weights?.length === a.sentence_vectors.mean.length,
     'classifier.dense_weights must have one weight per dense column, and only with sentence_vectors',
   )
-  .refine((a) => a.format_version === 2 || a.sentence_vectors === undefined, 'sentence_vectors needs format_version 2')
+  .refine((a) => a.format_version >= 2 || a.sentence_vectors === undefined, 'sentence_vectors needs format_version 2')
+  .refine((a) => a.format_version === 3 || a.stack === undefined, 'stack needs format_version 3')
   .refine(
     (a) =>
       a.severity_bands.medium === a.threshold &&

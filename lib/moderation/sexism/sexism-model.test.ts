@@ -140,3 +140,46 @@ describe('parseSexismArtifact', () => {
     expect(() => parseSexismArtifact(null)).toThrow(/not a valid/);
   });
 });
+
+describe('createSexismModel with a stack (format 3)', () => {
+  const stacked = createSexismModel(
+    parseSexismArtifact({
+      ...tinyArtifact(),
+      format_version: 3,
+      threshold: 0.7,
+      severity_bands: { medium: 0.7, high: 0.8, critical: 0.9 },
+      stack: {
+        encoder_label: 'sexism',
+        first_stage_weight: 0.5,
+        encoder_weight: 2,
+        bias: -1,
+        first_stage: { threshold: 0.6, severity_bands: { medium: 0.6, high: 0.75, critical: 0.9 } },
+      },
+    }),
+  );
+
+  it('scores sigmoid(a * n-gram logit + b * encoder logit + c) with the final threshold', () => {
+    // 'women are great': n-gram logit 2.5; encoder logit -1 -> 0.5 * 2.5 - 2 - 1 = -1.75.
+    const [low, high] = stacked.score([preprocess('women are great'), preprocess('women are great')], [-1, 1.5]);
+    expect(low!.score).toBeCloseTo(sigmoid(-1.75), 12);
+    expect(low!.threshold_met).toBe(false);
+    expect(high!.score).toBeCloseTo(sigmoid(1.25 + 3 - 1), 12);
+    expect(high!.threshold_met).toBe(true);
+    expect(stacked.encoderLabel).toBe('sexism');
+  });
+
+  it('falls back to the n-gram stage and its own threshold for a text without an encoder logit', () => {
+    const [label] = stacked.score([preprocess('lovely women')], [undefined]);
+    // n-gram logit 0.5 -> 0.622: over the first stage's 0.6, under the final 0.7.
+    expect(label!.score).toBeCloseTo(sigmoid(0.5), 12);
+    expect(label!.threshold_met).toBe(true);
+  });
+
+  it('explains with contributions to the final logit, the encoder term named after its label', () => {
+    const top = stacked.explain(preprocess('women'), 5, 1.5);
+    expect(top).toEqual([
+      { feature: 'encoder:sexism', weight: 3 },
+      { feature: 'word:women', weight: 1.5 },
+    ]);
+  });
+});

@@ -74,13 +74,23 @@ export function createSexismModel(artifact: SexismArtifact): LassoSexismModel {
     return z;
   };
 
-  const label = (pre: Preprocessed): SexismLabel => {
-    const score = sigmoid(logit(sexismModelInput(pre)));
+  const stack = artifact.stack;
+  const firstStage = stack
+    ? { threshold: stack.first_stage.threshold, bands: { ...stack.first_stage.severity_bands } }
+    : { threshold, bands };
+  /** The final logit: the stack over [n-gram logit, encoder logit] when both exist, else the n-gram stage. */
+  const finalLogit = (z: number, encoder: number | undefined) =>
+    stack && encoder !== undefined ? stack.first_stage_weight * z + stack.encoder_weight * encoder + stack.bias : z;
+
+  const label = (pre: Preprocessed, encoder: number | undefined): SexismLabel => {
+    const stacked = stack !== undefined && encoder !== undefined;
+    const score = sigmoid(finalLogit(logit(sexismModelInput(pre)), encoder));
+    const t = stacked ? threshold : firstStage.threshold;
     return {
       score,
-      severity: severityFor(score, bands),
+      severity: severityFor(score, stacked ? bands : firstStage.bands),
       model_version: SEXISM_VERSION,
-      threshold_met: score >= threshold,
+      threshold_met: score >= t,
     };
   };
 
@@ -90,21 +100,28 @@ export function createSexismModel(artifact: SexismArtifact): LassoSexismModel {
     bands,
     nonZero,
     logit,
-    score: (texts) => texts.map(label),
-    explain(pre, top) {
+    ...(stack ? { encoderLabel: stack.encoder_label } : {}),
+    score: (texts, encoder) => texts.map((t, i) => label(t, encoder?.[i])),
+    explain(pre, top, encoder) {
       const input = sexismModelInput(pre);
       const row = featurizer.transformOne(input);
+      // Contributions to the final logit: the stack scales every n-gram stage term by its weight.
+      const scale = stack && encoder !== undefined ? stack.first_stage_weight : 1;
       const out: NgramContribution[] = [];
       for (let t = 0; t < row.indices.length; t++) {
         const j = row.indices[t] as number;
-        const c = (row.values[t] as number) * (weights[j] as number);
+        const c = (row.values[t] as number) * (weights[j] as number) * scale;
         if (c !== 0) out.push({ feature: featurizer.featureName(j), weight: c });
       }
       // A dense column has no readable name of its own, so each pooling's columns are reported
       // together as one feature, e.g. `glove:mean` (the sum of their contributions to the logit).
       denseParts(input).forEach((c, b) => {
-        if (c !== 0) out.push({ feature: `${denseName}:${sv!.pooling[b] as string}`, weight: c });
+        if (c !== 0) out.push({ feature: `${denseName}:${sv!.pooling[b] as string}`, weight: c * scale });
       });
+      // The encoder's term, named after the toxicity model's label it reads.
+      if (stack && encoder !== undefined && stack.encoder_weight !== 0) {
+        out.push({ feature: `encoder:${stack.encoder_label}`, weight: stack.encoder_weight * encoder });
+      }
       // Largest magnitude first; ties by name so the order is stable.
       out.sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight) || (a.feature < b.feature ? -1 : a.feature > b.feature ? 1 : 0));
       return out.slice(0, Math.max(0, Math.floor(top)));

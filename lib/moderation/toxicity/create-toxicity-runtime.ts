@@ -10,7 +10,7 @@
  */
 import type { PreTrainedModel, PreTrainedTokenizer, Tensor } from '@huggingface/transformers';
 import type { Preprocessed } from '../preprocess';
-import { TOXICITY_HEADS, TOXICITY_VERSION, type ToxicityModel, type ToxicityScores } from '../types';
+import { TOXICITY_HEADS, TOXICITY_VERSION, type ToxicityDetail, type ToxicityModel, type ToxicityScores } from '../types';
 import { encodeWindows, padByLength } from './encode-for-model';
 import type { ToxicityModelConfig } from './toxicity-config';
 
@@ -25,6 +25,7 @@ export interface ToxicityRuntimeParts {
 }
 
 export interface LoadedToxicityModel extends ToxicityModel {
+  scoreDetailed(texts: readonly Preprocessed[]): Promise<ToxicityDetail[]>;
   readonly config: ToxicityModelConfig;
   /** Per-head decision thresholds from config.json (`vigil.thresholds`, 0.5 where absent). */
   readonly thresholds: ToxicityScores;
@@ -54,10 +55,13 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
   const maxBatch = Math.max(1, parts.maxBatch ?? 8);
   const padId = tokenizer.pad_token_id ?? 0;
   const numLabels = config.labels.length;
+  // Labels no API head reads (e.g. `sexism`): their raw logits are handed on in `auxiliary`.
+  const mapped = new Set(Object.values(config.headMap).flat());
+  const auxiliary = config.labels.map((_, k) => k).filter((k) => !mapped.has(k));
   let disposed = false;
   let lastRunMs = 0;
 
-  return {
+  const runtime: LoadedToxicityModel = {
     version: TOXICITY_VERSION,
     config,
     thresholds: config.thresholds,
@@ -65,6 +69,9 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
       return lastRunMs;
     },
     async score(texts: readonly Preprocessed[]): Promise<ToxicityScores[]> {
+      return (await runtime.scoreDetailed(texts)).map((d) => d.scores);
+    },
+    async scoreDetailed(texts: readonly Preprocessed[]): Promise<ToxicityDetail[]> {
       if (disposed) throw new Error('toxicity model: score() after dispose()');
       if (texts.length === 0) return [];
       // The whole text is read: a long one is scored window by window, and each head takes its
@@ -75,7 +82,7 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
         config.maxLength,
         config.windowStride,
       );
-      const result: ToxicityScores[] = new Array(texts.length);
+      const result: ToxicityDetail[] = new Array(texts.length);
       let ms = 0;
       for (const b of padByLength(rows, padId, maxBatch)) {
         const dims = [b.batchSize, b.seqLen];
@@ -95,10 +102,17 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
         const data = logits.data as Float32Array;
         b.indices.forEach((row, r) => {
           const scores = headScores(data, r * numLabels, config);
+          const aux: Record<string, number> = {};
+          for (const k of auxiliary) aux[config.labels[k]!] = data[r * numLabels + k]!;
           const text = owner[row]!;
           const seen = result[text];
-          if (!seen) result[text] = scores;
-          else for (const head of TOXICITY_HEADS) seen[head] = Math.max(seen[head], scores[head]);
+          if (!seen) {
+            result[text] = { scores, auxiliary: aux };
+            return;
+          }
+          for (const head of TOXICITY_HEADS) seen.scores[head] = Math.max(seen.scores[head], scores[head]);
+          const prev = seen.auxiliary as Record<string, number>;
+          for (const [label, z] of Object.entries(aux)) prev[label] = Math.max(prev[label]!, z);
         });
         // Frees GPU buffers under WebGPU; a no-op for CPU tensors.
         logits.dispose();
@@ -112,4 +126,5 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
       await model.dispose();
     },
   };
+  return runtime;
 }
