@@ -1,7 +1,8 @@
 /**
  * /api/v1/session: the pages' way in when API_KEYS is set. The operator enters a key once; the
  * server checks it and answers a signed HttpOnly cookie (lib/auth/session-token.ts) that the
- * /api/v1 wrapper accepts in place of the bearer header. Sign-in attempts are rate limited.
+ * /api/v1 wrapper accepts in place of the bearer header. Sign-in attempts are rate limited, and
+ * every key checked here counts towards the wrong-key lockout (lib/http/key-lockout.ts).
  */
 import 'server-only';
 import type { SessionStatus } from '@/lib/contracts/session';
@@ -10,7 +11,8 @@ import { apiV1Errors } from '@/lib/http/api-v1-error';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
 import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import { consumeSignInBudget } from '@/lib/http/face-rate-limit';
-import { bearerToken, keyId, matchesApiKey } from '../api-keys';
+import { checkPresentedKey } from '@/lib/http/key-lockout';
+import { bearerToken, keyId } from '../api-keys';
 import { forbidden, isCrossSiteBrowserRequest, isHttps, sessionOf, unauthorized, type AuthConfig } from '../authorize-request';
 import { sessionCookie, sessionSecret, signSession } from '../session-token';
 
@@ -23,8 +25,10 @@ const envelope = (data: SessionStatus, headers: Record<string, string> = {}) =>
 export async function sessionStatusRequest({ request, config }: ApiV1Context): Promise<SessionStatus> {
   const required = config.API_KEYS.length > 0;
   const session = sessionOf(request, config);
-  const bearer = bearerToken(request.headers.get('authorization'));
-  const viaKey = required && matchesApiKey(bearer, config.API_KEYS);
+  const authorization = request.headers.get('authorization');
+  const bearer = bearerToken(authorization);
+  // An answer of `authenticated` true/false is as good as a 401 to a guesser: the same lockout.
+  const viaKey = required && authorization !== null && (await checkPresentedKey(request, bearer, config.API_KEYS));
   const kid = viaKey ? keyId(bearer!) : session?.kid;
   return {
     auth_required: required,
@@ -53,7 +57,7 @@ export async function signInRequest({ request, config }: ApiV1Context): Promise<
     throw apiV1Errors.validation('api_key', 'this server has no API_KEYS configured, so there is nothing to sign in to');
   }
   const key = parsed.data.api_key.trim();
-  if (!matchesApiKey(key, config.API_KEYS)) throw unauthorized('The API key is not valid.');
+  if (!(await checkPresentedKey(request, key, config.API_KEYS))) throw unauthorized('The API key is not valid.');
 
   const now = Math.floor(Date.now() / 1000);
   const ttl = Math.round(config.SESSION_TTL_HOURS * 3600);
