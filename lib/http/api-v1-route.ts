@@ -17,6 +17,7 @@ import { metrics, routeTemplate, startRequest } from '@/lib/observability/metric
 import { DomainError } from '@/lib/errors/domain-error';
 import { apiV1ErrorResponse } from './api-v1-error';
 import { bearerToken } from '@/lib/auth/api-keys';
+import { findActiveSession } from '@/lib/server/session-service';
 import { consumeFaceBudget } from './face-rate-limit';
 import { checkPresentedKey } from './key-lockout';
 import { requestIdOf } from './request-id';
@@ -67,7 +68,7 @@ export function apiV1Route(
       if (config.API_KEYS.length > 0 && authorization !== null && options.access !== 'public') {
         await checkPresentedKey(request, bearerToken(authorization), config.API_KEYS);
       }
-      const principal: Principal = authorizeApiV1(request, config, options.access ?? 'standard');
+      const principal: Principal = await authorizeApiV1(request, config, options.access ?? 'standard', findActiveSession);
       if (options.faceRateLimited) headers = { ...headers, ...(await consumeFaceBudget(request)) };
       const data = await handler({ request, params, config, principal, requestId });
       if (data instanceof Response) {

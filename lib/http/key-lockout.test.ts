@@ -3,7 +3,7 @@
  * client address. Drives the real route handlers (the /api/v1 wrapper, GET and POST
  * /api/v1/session, GET /metrics) the way Next calls them.
  */
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 vi.mock('server-only', () => ({}));
 
@@ -12,6 +12,7 @@ const session = await import('@/app/api/v1/session/route');
 const metricsRoute = await import('@/app/metrics/route');
 const { resetEnvForTests } = await import('@/lib/env');
 const { dropSingleton } = await import('@/lib/process/singleton');
+const { closeDatabase } = await import('@/lib/server/database');
 
 const KEY = 'lockout-test-key-0123456789';
 const guarded = apiV1Route(async () => ({ ok: true }));
@@ -47,9 +48,13 @@ beforeEach(() => {
   vi.stubEnv('API_KEYS', KEY);
   vi.stubEnv('REVIEW_QUEUE', 'off');
   vi.stubEnv('LOG_LEVEL', 'silent');
+  // A right-key sign-in stores a session.
+  vi.stubEnv('DATA_DIR', ':memory:');
   resetEnvForTests();
   dropSingleton('limiters');
 });
+
+afterAll(() => closeDatabase());
 
 describe('the wrong-key lockout', () => {
   it('counts guesses on every route together, then answers 429 on every route, the right key included', async () => {
