@@ -7,6 +7,8 @@ import pino from 'pino';
 import { rejectMalformedPath } from './lib/server/reject-malformed-path.mjs';
 import { allowedHosts, rejectForeignHost } from './lib/server/check-host.mjs';
 import { capConnectionsPerClient, connectionsCheckingInterval, perClientConnectionCap } from './lib/server/connection-limits.mjs';
+import { dropForwardingHeaders, trustsProxy } from './lib/server/proxy-headers.mjs';
+import { closeAfterRefusedUpload } from './lib/server/close-refused-upload.mjs';
 
 const port = Number(process.env.PORT ?? 3000);
 // Loopback by default: without API_KEYS the memory bank and the review queue are meant for this
@@ -14,6 +16,7 @@ const port = Number(process.env.PORT ?? 3000);
 // docs/decisions/053-hosts-and-origins.md.
 const hostname = process.env.HOST ?? '127.0.0.1';
 const allowed = allowedHosts();
+const proxyTrusted = trustsProxy();
 const positiveInt = (name, fallback) => {
   const n = Number(process.env[name] ?? fallback);
   return Number.isInteger(n) && n > 0 ? n : fallback;
@@ -45,7 +48,9 @@ const server = http.createServer(
   },
   (req, res) => {
     req.headers['x-vigil-client-ip'] = req.socket.remoteAddress ?? 'unknown';
+    dropForwardingHeaders(req, proxyTrusted);
     if (rejectForeignHost(req, res, allowed)) return;
+    closeAfterRefusedUpload(req, res);
     // While draining, a keep-alive socket that just answered would hold server.close() open.
     res.on('finish', () => stopping && setImmediate(() => server.closeIdleConnections()));
     if (rejectMalformedPath(req, res)) return;

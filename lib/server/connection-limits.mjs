@@ -7,6 +7,7 @@
 // - a connectionsCheckingInterval short enough that Node applies that timeout when it expires:
 //   Node only looks at pending headers every interval, 30 s by default.
 // Plain JavaScript: server.mjs runs outside the Next bundles.
+import { trustsProxy } from './proxy-headers.mjs';
 
 const DIRECT_PER_CLIENT = 64;
 
@@ -21,8 +22,7 @@ export function perClientConnectionCap(env = process.env) {
     // lib/env.ts stops the start with a readable message for a bad value.
     return Number.isInteger(n) && n >= 0 ? n : DIRECT_PER_CLIENT;
   }
-  const proxy = (env.TRUST_PROXY ?? 'false').trim().toLowerCase();
-  return proxy === '' || proxy === 'false' || proxy === '0' ? DIRECT_PER_CLIENT : 0;
+  return trustsProxy(env) ? 0 : DIRECT_PER_CLIENT;
 }
 
 /** How often Node checks for expired headers and request timeouts: a quarter of the headers timeout, 250 ms to 1 s. */

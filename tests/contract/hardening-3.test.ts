@@ -1,5 +1,5 @@
 /**
- * Issue 23 (hardening, round 3) against the built server, loopback only.
+ * Issue 23 (hardening, round 3) against the built server, loopback only: items 1 and 7.
  *
  * Item 1: one client, 127.0.0.2, opens 300
  * sockets that send a request line and a Host line and never the blank line; another client,
@@ -11,15 +11,18 @@
 import { request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../scripts/lib/server';
+import { errorEnvelopeSchema } from '@/lib/contracts/api-v1';
+import { postJson, startServer, type RunningServer } from '../../scripts/lib/server';
 
 const SLOW_SOCKETS = 300;
 const PER_CLIENT = 64;
+const KEY = 'hardening-3-key-0123456789abcdef';
 let server: RunningServer;
 let port: number;
 
 beforeAll(async () => {
   server = await startServer({
+    API_KEYS: KEY,
     DATA_DIR: ':memory:',
     FACE_WARM_ON_START: 'false',
     MAX_CONNECTIONS: '200',
@@ -101,4 +104,88 @@ describe('slow headers from one client (issue 23, item 1)', () => {
     expect(cut).toBe(true);
     expect(second.answer).toMatch(/^HTTP\/1\.1 408/);
   }, 60_000);
+});
+
+/** Sends `head` on a raw socket; resolves with the answer's status and head once they arrive. */
+function rawExchange(head: string): Promise<{ status: number; head: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(head));
+    let answer = '';
+    socket.on('data', (d) => {
+      answer += d.toString('latin1');
+      const end = answer.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      socket.destroy();
+      resolve({ status: Number(answer.slice(9, 12)), head: answer.slice(0, end) });
+    });
+    socket.on('error', reject);
+    socket.setTimeout(15_000, () => socket.destroy(new Error('no answer')));
+  });
+}
+
+describe('the lows (issue 23, item 7)', () => {
+  const host = () => `127.0.0.1:${port}`;
+
+  it('ignores X-Forwarded-Proto from a client when TRUST_PROXY is unset', async () => {
+    const signIn = await postJson(`${server.url}/api/v1/session`, { api_key: KEY }, { 'x-forwarded-proto': 'https' });
+    expect(signIn.status).toBe(200);
+    const setCookie = signIn.headers.get('set-cookie') ?? '';
+    expect(setCookie).not.toMatch(/Secure/);
+    const cookie = setCookie.split(';')[0]!;
+    const res = await fetch(`${server.url}/api/v1/persons/00000000-0000-4000-8000-000000000000`, {
+      method: 'PATCH',
+      headers: { cookie, 'content-type': 'application/json', origin: `https://${host()}`, 'x-forwarded-proto': 'https' },
+      body: JSON.stringify({ name: 'x' }),
+    });
+    expect(res.status).toBe(403);
+    expect(errorEnvelopeSchema.parse(await res.json()).error.code).toBe('FORBIDDEN');
+  });
+
+  it('answers an absolute-form request line without a redirect to its host', async () => {
+    for (const target of ['http://evil.example/console/', 'http://evil.example/v1/health/', 'http://evil.example//x']) {
+      const res = await rawExchange(`GET ${target} HTTP/1.1\r\nHost: ${host()}\r\nConnection: close\r\n\r\n`);
+      expect(res.head, target).not.toMatch(/evil\.example/i);
+      expect(res.status, target).toBe(400);
+    }
+  });
+
+  it('refuses a Host header with an allowed prefix and a foreign rest', async () => {
+    const res = await rawExchange(`GET /v1/health HTTP/1.1\r\nHost: ${host()}@evil.example\r\nConnection: close\r\n\r\n`);
+    expect(res.status).toBe(403);
+  });
+
+  it('closes the socket after answering 413 to an oversized chunked upload', async () => {
+    const outcome = await new Promise<{ status: number; closed: boolean }>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      let answer = '';
+      let sending: ReturnType<typeof setInterval> | undefined;
+      const chunk = Buffer.alloc(64 * 1024, 'a');
+      const giveUp = setTimeout(() => finish(false), 15_000);
+      function finish(closed: boolean) {
+        clearInterval(sending);
+        clearTimeout(giveUp);
+        socket.destroy();
+        resolve({ status: Number(answer.slice(9, 12)) || 0, closed });
+      }
+      socket.on('connect', () => {
+        socket.write(
+          `POST /v1/moderate/text HTTP/1.1\r\nHost: ${host()}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+        );
+        socket.write('9\r\n{"text":"\r\n');
+        // The client never stops on its own: only the server can end this.
+        sending = setInterval(() => {
+          if (!socket.writable) return;
+          socket.write(`${chunk.length.toString(16)}\r\n`);
+          socket.write(chunk);
+          socket.write('\r\n');
+        }, 5);
+      });
+      socket.on('data', (d) => (answer += d.toString('latin1')));
+      socket.on('error', () => undefined);
+      socket.on('close', () => finish(true));
+      socket.on('end', () => finish(true));
+    });
+    expect(outcome.status).toBe(413);
+    expect(outcome.closed).toBe(true);
+  }, 30_000);
 });
