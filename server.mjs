@@ -6,6 +6,9 @@ import next from 'next';
 import pino from 'pino';
 import { rejectMalformedPath } from './lib/server/reject-malformed-path.mjs';
 import { allowedHosts, rejectForeignHost } from './lib/server/check-host.mjs';
+import { capConnectionsPerClient, connectionsCheckingInterval, perClientConnectionCap } from './lib/server/connection-limits.mjs';
+import { dropForwardingHeaders, trustsProxy } from './lib/server/proxy-headers.mjs';
+import { closeAfterRefusedUpload } from './lib/server/close-refused-upload.mjs';
 
 const port = Number(process.env.PORT ?? 3000);
 // Loopback by default: without API_KEYS the memory bank and the review queue are meant for this
@@ -13,6 +16,7 @@ const port = Number(process.env.PORT ?? 3000);
 // docs/decisions/053-hosts-and-origins.md.
 const hostname = process.env.HOST ?? '127.0.0.1';
 const allowed = allowedHosts();
+const proxyTrusted = trustsProxy();
 const positiveInt = (name, fallback) => {
   const n = Number(process.env[name] ?? fallback);
   return Number.isInteger(n) && n > 0 ? n : fallback;
@@ -32,26 +36,36 @@ const app = next({ dev: false, hostname, port, dir: process.cwd() });
 const handle = app.getRequestHandler();
 await app.prepare();
 
-const server = http.createServer((req, res) => {
-  req.headers['x-vigil-client-ip'] = req.socket.remoteAddress ?? 'unknown';
-  if (rejectForeignHost(req, res, allowed)) return;
-  // While draining, a keep-alive socket that just answered would hold server.close() open.
-  res.on('finish', () => stopping && setImmediate(() => server.closeIdleConnections()));
-  if (rejectMalformedPath(req, res)) return;
-  handle(req, res).catch((err) => {
-    log.error({ err: { type: err?.name, message: String(err?.message ?? err).slice(0, 300) } }, 'unhandled request error');
-    if (!res.headersSent) {
-      res.statusCode = 500;
-      res.end();
-    }
-  });
-});
-server.keepAliveTimeout = 65_000;
 // Slow clients cannot hold sockets for Node's default 300 s: headers within HEADERS_TIMEOUT_MS,
-// the whole request (body included) within REQUEST_TIMEOUT_MS, at most MAX_CONNECTIONS sockets.
-server.headersTimeout = positiveInt('HEADERS_TIMEOUT_MS', 15_000);
-server.requestTimeout = positiveInt('REQUEST_TIMEOUT_MS', 60_000);
+// the whole request (body included) within REQUEST_TIMEOUT_MS, at most MAX_CONNECTIONS sockets and
+// MAX_CONNECTIONS_PER_CLIENT per address (lib/server/connection-limits.mjs).
+const headersTimeout = positiveInt('HEADERS_TIMEOUT_MS', 5_000);
+const server = http.createServer(
+  {
+    headersTimeout,
+    requestTimeout: positiveInt('REQUEST_TIMEOUT_MS', 60_000),
+    connectionsCheckingInterval: connectionsCheckingInterval(headersTimeout),
+  },
+  (req, res) => {
+    req.headers['x-vigil-client-ip'] = req.socket.remoteAddress ?? 'unknown';
+    dropForwardingHeaders(req, proxyTrusted);
+    if (rejectForeignHost(req, res, allowed)) return;
+    closeAfterRefusedUpload(req, res);
+    // While draining, a keep-alive socket that just answered would hold server.close() open.
+    res.on('finish', () => stopping && setImmediate(() => server.closeIdleConnections()));
+    if (rejectMalformedPath(req, res)) return;
+    handle(req, res).catch((err) => {
+      log.error({ err: { type: err?.name, message: String(err?.message ?? err).slice(0, 300) } }, 'unhandled request error');
+      if (!res.headersSent) {
+        res.statusCode = 500;
+        res.end();
+      }
+    });
+  },
+);
+server.keepAliveTimeout = 65_000;
 server.maxConnections = positiveInt('MAX_CONNECTIONS', 512);
+capConnectionsPerClient(server, perClientConnectionCap());
 server.listen(port, hostname, () => {
   log.info({ url: `http://${hostname}:${port}` }, 'vigil listening');
 });

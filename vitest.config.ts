@@ -11,6 +11,8 @@ import { configDefaults, defineConfig, type TestProjectInlineConfiguration } fro
 const INTEGRATION = [
   'lib/db/memory-bank.test.ts',
   'lib/db/rate-limit-store.test.ts',
+  'lib/auth/api/session-requests.test.ts',
+  'lib/http/key-lockout.test.ts',
   'lib/db/restrict-permissions.test.ts',
   'lib/reviews/review-store.test.ts',
   'lib/faces/detect-faces.test.ts',

@@ -178,12 +178,21 @@ export const envSchema = z
     /** Host names this server answers (comma-separated, `*` = any); unset = loopback names + PUBLIC_ORIGIN's host. Read by server.mjs. */
     ALLOWED_HOSTS: z.string().optional(),
     /** Node's server limits, read by server.mjs: headers and whole-request time, open sockets. */
-    HEADERS_TIMEOUT_MS: int(1_000, 600_000).default(15_000),
+    HEADERS_TIMEOUT_MS: int(1_000, 600_000).default(5_000),
     REQUEST_TIMEOUT_MS: int(1_000, 3_600_000).default(60_000),
     MAX_CONNECTIONS: int(1, 1_000_000).default(512),
-    /** HMAC secret of the session cookie; unset = derived from API_KEYS (sessions end when the keys change). */
-    SESSION_SECRET: z.string().min(32, 'at least 32 characters').optional(),
-    /** Lifetime of a session cookie, in hours. */
+    /**
+     * Open sockets per client address (TCP peer); beyond, a new socket is destroyed at once; 0 = no
+     * cap. Unset = 64, or no cap with TRUST_PROXY set (every socket then comes from the proxy).
+     * Read by server.mjs (lib/server/connection-limits.mjs).
+     */
+    MAX_CONNECTIONS_PER_CLIENT: int(0, 1_000_000).optional(),
+    /** Sessions are random tokens stored in the database since issue 23: a set value fails start-up rather than being ignored. */
+    SESSION_SECRET: z
+      .string()
+      .optional()
+      .refine((v) => v === undefined, 'no longer used: sessions are stored in the database (sign-out revokes them); remove it'),
+    /** Lifetime of a session (the cookie and its database row), in hours. */
     SESSION_TTL_HOURS: num(0.01, 24 * 30).default(12),
     /** Face requests (register, add photo, recognize) per client per minute; 0 disables. */
     FACE_RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(60),

@@ -18,17 +18,30 @@ import { AuthError } from '@/lib/errors/domain-error';
 import { clientAddress, peerIsTrustedProxy, type TrustProxy } from '@/lib/net/trust-proxy';
 import { bearerToken, keyId, matchesApiKey } from './api-keys';
 import { isLoopback } from './client-address';
-import { readCookie, SESSION_COOKIE, sessionSecret, verifySession, type SessionPayload } from './session-token';
+import { isSessionToken, readCookie, SESSION_COOKIE } from './session-token';
 
 export type ApiV1Access = 'public' | 'standard' | 'biometric';
 
-export type AuthConfig = Pick<Env, 'API_KEYS' | 'ALLOW_ANONYMOUS' | 'SESSION_SECRET' | 'TRUST_PROXY'> & Partial<Pick<Env, 'PUBLIC_ORIGIN'>>;
+export type AuthConfig = Pick<Env, 'API_KEYS' | 'ALLOW_ANONYMOUS' | 'TRUST_PROXY'> & Partial<Pick<Env, 'PUBLIC_ORIGIN'>>;
 
 export interface Principal {
   via: 'key' | 'session' | 'anonymous';
   /** keyId of the key used (directly or through the session). */
   keyId?: string;
+  /** The session's public id, when signed in through the cookie. */
+  sessionId?: string;
 }
+
+/** A session row that is still valid (lib/db/session-store.ts). */
+export interface ActiveSession {
+  id: string;
+  /** keyId of the API key that opened the session. */
+  kid: string;
+  expiresAt: Date;
+}
+
+/** The unexpired session of a cookie token, or null: the database lookup, passed in so this module stays below lib/server. */
+export type FindSession = (token: string) => Promise<ActiveSession | null>;
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="vigil"' };
@@ -40,11 +53,19 @@ export function keyIds(keys: readonly string[]): Set<string> {
   return new Set(keys.map(keyId));
 }
 
-/** The session of the request's cookie, if valid now. */
-export function sessionOf(request: Request, config: AuthConfig, nowSeconds = Date.now() / 1000): SessionPayload | null {
+/** The session of the request's cookie, if it exists, has not expired and its key is still configured. */
+export async function sessionOf(
+  request: Request,
+  config: AuthConfig,
+  findSession: FindSession,
+  now = new Date(),
+): Promise<ActiveSession | null> {
   if (config.API_KEYS.length === 0) return null;
   const token = readCookie(request.headers.get('cookie'), SESSION_COOKIE);
-  return verifySession(token, sessionSecret(config.SESSION_SECRET, config.API_KEYS), nowSeconds, keyIds(config.API_KEYS));
+  if (!isSessionToken(token)) return null;
+  const session = await findSession(token);
+  if (!session || session.expiresAt.getTime() <= now.getTime() || !keyIds(config.API_KEYS).has(session.kid)) return null;
+  return session;
 }
 
 /** This server's origin as the client addressed it: scheme (per isHttps) and Host (or a trusted X-Forwarded-Host). */
@@ -86,7 +107,12 @@ export function isCrossSiteBrowserRequest(request: Request, config: AuthConfig):
 }
 
 /** Throws AuthError (UNAUTHORIZED or FORBIDDEN) when the request may not reach an endpoint of this access class. */
-export function authorizeApiV1(request: Request, config: AuthConfig, access: ApiV1Access): Principal {
+export async function authorizeApiV1(
+  request: Request,
+  config: AuthConfig,
+  access: ApiV1Access,
+  findSession: FindSession,
+): Promise<Principal> {
   if (access === 'public') return { via: 'anonymous' };
   if (config.API_KEYS.length > 0) {
     const header = request.headers.get('authorization');
@@ -95,14 +121,14 @@ export function authorizeApiV1(request: Request, config: AuthConfig, access: Api
       if (!matchesApiKey(token, config.API_KEYS)) throw unauthorized('The API key is not valid.');
       return { via: 'key', keyId: keyId(token!) };
     }
-    const session = sessionOf(request, config);
+    const session = await sessionOf(request, config, findSession);
     if (!session) {
       throw unauthorized('An API key is required: send Authorization: Bearer <key>, or sign in at /signin.');
     }
     if (UNSAFE.has(request.method.toUpperCase()) && !isSameOrigin(request, config.TRUST_PROXY, config.PUBLIC_ORIGIN)) {
       throw forbidden("Cross-site request refused: a session cookie is only accepted from this site's own pages.");
     }
-    return { via: 'session', keyId: session.kid };
+    return { via: 'session', keyId: session.kid, sessionId: session.id };
   }
   if (!config.ALLOW_ANONYMOUS && !isLoopback(clientAddress(request, config.TRUST_PROXY))) {
     throw forbidden('Without API_KEYS, /api/v1 is only open to this machine: configure API_KEYS (or ALLOW_ANONYMOUS=true).');

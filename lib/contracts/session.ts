@@ -25,6 +25,19 @@ export type SessionStatus = z.infer<typeof sessionStatusSchema>;
 
 export const sessionEnvelopeSchema = envelopeSchema(sessionStatusSchema);
 
+export const sessionSummarySchema = z.object({
+  session_id: z.uuid().describe("The session's public id (never its cookie token)."),
+  created_at: z.iso.datetime(),
+  expires_at: z.iso.datetime(),
+  current: z.boolean().describe("Whether this is the session of the request's own cookie."),
+});
+export const sessionListSchema = z.object({
+  sessions: z.array(sessionSummarySchema).describe("The unexpired sessions opened with the caller's key, newest first."),
+});
+export type SessionList = z.infer<typeof sessionListSchema>;
+export const sessionRevokedSchema = z.object({ session_id: z.uuid(), revoked: z.literal(true) });
+export type SessionRevoked = z.infer<typeof sessionRevokedSchema>;
+
 const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
 
 export function registerSessionPaths(registry: OpenAPIRegistry): void {
@@ -55,8 +68,28 @@ export function registerSessionPaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'delete',
     path: '/api/v1/session',
-    summary: 'Sign out: clear the session cookie',
-    responses: { 200: json(status, 'Signed out.') },
+    summary: "Sign out: end this cookie's session on the server and clear the cookie",
+    responses: { 200: json(status, 'Signed out; the old cookie answers 401 from now on.') },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/sessions',
+    summary: "The unexpired browser sessions opened with the caller's key",
+    responses: {
+      200: json(registry.register('SessionListEnvelope', envelopeSchema(sessionListSchema)), 'The sessions, newest first.'),
+      401: json(error, 'UNAUTHORIZED: no valid key or session.'),
+    },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/api/v1/sessions/{session_id}',
+    summary: "Revoke one of the caller's key's sessions: its cookie answers 401 from now on",
+    request: { params: z.object({ session_id: z.uuid() }) },
+    responses: {
+      200: json(registry.register('SessionRevokedEnvelope', envelopeSchema(sessionRevokedSchema)), 'Revoked.'),
+      401: json(error, 'UNAUTHORIZED: no valid key or session.'),
+      404: json(error, "NOT_FOUND: no unexpired session with this id was opened with the caller's key."),
+    },
   });
   registry.registerPath({
     method: 'get',

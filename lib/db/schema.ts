@@ -156,3 +156,21 @@ export const rateLimits = pgTable('rate_limits', {
   /** Epoch milliseconds; NULL for a counter that never expires. */
   expire: bigint('expire', { mode: 'number' }),
 });
+
+/**
+ * Browser sessions (migration 0006, lib/db/session-store.ts): the SHA-256 of the cookie's random
+ * token, the key the session was opened with (keyId) and its expiry.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    tokenHash: text('token_hash').notNull().unique('sessions_token_hash_key'),
+    keyId: text('key_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('sessions_key_id_idx').on(t.keyId, t.createdAt.desc().nullsFirst()), index('sessions_expires_at_idx').on(t.expiresAt)],
+);
+
+export type SessionRow = typeof sessions.$inferSelect;

@@ -16,7 +16,10 @@ import { errorForLog } from '@/lib/observability/redact';
 import { metrics, routeTemplate, startRequest } from '@/lib/observability/metrics';
 import { DomainError } from '@/lib/errors/domain-error';
 import { apiV1ErrorResponse } from './api-v1-error';
-import { consumeFaceBudget, recordFailedKey, refuseKeyGuessing } from './face-rate-limit';
+import { bearerToken } from '@/lib/auth/api-keys';
+import { findActiveSession } from '@/lib/server/session-service';
+import { consumeFaceBudget } from './face-rate-limit';
+import { checkPresentedKey } from './key-lockout';
 import { requestIdOf } from './request-id';
 import { apiV1Unavailable } from './api-v1-unavailable';
 import { clientClosed, clientClosedResponse } from './client-closed';
@@ -60,15 +63,12 @@ export function apiV1Route(
       const raw = (await context?.params) ?? {};
       params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]));
       const config = env();
-      const presentsKey = config.API_KEYS.length > 0 && request.headers.has('authorization') && options.access !== 'public';
-      if (presentsKey) await refuseKeyGuessing(request);
-      let principal: Principal;
-      try {
-        principal = authorizeApiV1(request, config, options.access ?? 'standard');
-      } catch (err) {
-        if (presentsKey && DomainError.is(err) && err.code === 'UNAUTHORIZED') await recordFailedKey(request);
-        throw err;
+      const authorization = request.headers.get('authorization');
+      // Counted (or refused with 429) before authorizeApiV1 answers 401: lib/http/key-lockout.ts.
+      if (config.API_KEYS.length > 0 && authorization !== null && options.access !== 'public') {
+        await checkPresentedKey(request, bearerToken(authorization), config.API_KEYS);
       }
+      const principal: Principal = await authorizeApiV1(request, config, options.access ?? 'standard', findActiveSession);
       if (options.faceRateLimited) headers = { ...headers, ...(await consumeFaceBudget(request)) };
       const data = await handler({ request, params, config, principal, requestId });
       if (data instanceof Response) {

@@ -28,16 +28,15 @@ function stripBrackets(host) {
   return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
 }
 
+// The whole value must be a host and an optional port: reading only the part before the first
+// colon let `127.0.0.1:3901@evil.example` pass as 127.0.0.1 (issue 23, item 7).
+const HOST_AND_PORT = /^(?:\[([0-9a-f:.]+)\]|([a-z0-9.-]+))(?::\d{1,5})?$/;
+
 /** The host name of a Host header value (port dropped), or null when it is malformed. */
 export function hostName(header) {
   if (typeof header !== 'string' || header.length === 0 || header.length > 255) return null;
-  const h = header.trim().toLowerCase();
-  if (h.startsWith('[')) {
-    const end = h.indexOf(']');
-    return end > 0 ? h.slice(1, end) : null;
-  }
-  const name = h.split(':')[0];
-  return /^[a-z0-9.-]+$/.test(name) ? name : null;
+  const m = HOST_AND_PORT.exec(header.trim().toLowerCase());
+  return m ? (m[1] ?? m[2]) : null;
 }
 
 /** Answers 403 in the family's error shape and returns true when the Host is not allowed. */

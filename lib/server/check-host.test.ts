@@ -16,6 +16,10 @@ describe('ALLOWED_HOSTS (issue 13, finding 3: DNS rebinding)', () => {
   });
 
   it('reads malformed Host values as not allowed', () => {
+    // Issue 23, item 7: a userinfo-like suffix hid the real host behind an allowed prefix.
+    for (const h of ['127.0.0.1:3901@evil.example', 'localhost:80/evil.example', '127.0.0.1:x', '[::1]:3000@evil.example', '[::1]x']) {
+      expect(hostName(h), h).toBeNull();
+    }
     expect(hostName('evil example')).toBeNull();
     expect(hostName('[::1')).toBeNull();
     expect(hostName(undefined)).toBeNull();

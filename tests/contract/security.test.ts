@@ -94,7 +94,7 @@ describe('the session cookie', () => {
     const res = await postJson(`${keyed.url}/api/v1/session`, { api_key: KEY }, from('198.51.100.11'));
     expect(res.status).toBe(200);
     const setCookie = res.headers.get('set-cookie') ?? '';
-    expect(setCookie).toMatch(/^vigil_session=[\w-]+\.[\w-]+;/);
+    expect(setCookie).toMatch(/^vigil_session=[\w-]{43};/);
     expect(setCookie).toMatch(/HttpOnly/);
     expect(setCookie).toMatch(/SameSite=Strict/);
     expect(setCookie).toMatch(/Max-Age=43200/);
@@ -142,10 +142,19 @@ describe('the session cookie', () => {
     await expectEnvelopeError(crossSite, 403, 'FORBIDDEN');
   });
 
-  it('signs out by clearing the cookie', async () => {
-    const res = await fetch(`${keyed.url}/api/v1/session`, { method: 'DELETE' });
+  it('signs out by revoking the session: the old cookie answers 401 (issue 23, item 5)', async () => {
+    const signIn = async () =>
+      ((await postJson(`${keyed.url}/api/v1/session`, { api_key: KEY }, from('198.51.100.13'))).headers.get('set-cookie') ?? '').split(
+        ';',
+      )[0]!;
+    const [cookie, other] = await Promise.all([signIn(), signIn()]);
+    expect(cookie).not.toBe(other);
+    expect((await fetch(`${keyed.url}/api/v1/persons`, { headers: { cookie } })).status).toBe(200);
+    const res = await fetch(`${keyed.url}/api/v1/session`, { method: 'DELETE', headers: { cookie } });
     expect(res.status).toBe(200);
     expect(res.headers.get('set-cookie')).toMatch(/^vigil_session=; .*Max-Age=0/);
+    await expectEnvelopeError(await fetch(`${keyed.url}/api/v1/persons`, { headers: { cookie } }), 401, 'UNAUTHORIZED');
+    expect((await fetch(`${keyed.url}/api/v1/persons`, { headers: { cookie: other } })).status).toBe(200);
   });
 });
 

@@ -1,7 +1,9 @@
 /**
  * /api/v1/session: the pages' way in when API_KEYS is set. The operator enters a key once; the
- * server checks it and answers a signed HttpOnly cookie (lib/auth/session-token.ts) that the
- * /api/v1 wrapper accepts in place of the bearer header. Sign-in attempts are rate limited.
+ * server checks it, stores a session (lib/db/session-store.ts) and answers its random token in an
+ * HttpOnly cookie (lib/auth/session-token.ts) that the /api/v1 wrapper accepts in place of the
+ * bearer header; signing out deletes the session. Sign-in attempts are rate limited, and
+ * every key checked here counts towards the wrong-key lockout (lib/http/key-lockout.ts).
  */
 import 'server-only';
 import type { SessionStatus } from '@/lib/contracts/session';
@@ -10,9 +12,11 @@ import { apiV1Errors } from '@/lib/http/api-v1-error';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
 import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import { consumeSignInBudget } from '@/lib/http/face-rate-limit';
-import { bearerToken, keyId, matchesApiKey } from '../api-keys';
+import { checkPresentedKey } from '@/lib/http/key-lockout';
+import { bearerToken, keyId } from '../api-keys';
 import { forbidden, isCrossSiteBrowserRequest, isHttps, sessionOf, unauthorized, type AuthConfig } from '../authorize-request';
-import { sessionCookie, sessionSecret, signSession } from '../session-token';
+import { findActiveSession, sessionStore } from '@/lib/server/session-service';
+import { isSessionToken, newSessionToken, readCookie, SESSION_COOKIE, sessionCookie } from '../session-token';
 
 const MAX_BODY_BYTES = 4 * 1024;
 
@@ -22,14 +26,16 @@ const envelope = (data: SessionStatus, headers: Record<string, string> = {}) =>
 /** GET: whether a key is needed and whether this request has one (bearer or cookie). */
 export async function sessionStatusRequest({ request, config }: ApiV1Context): Promise<SessionStatus> {
   const required = config.API_KEYS.length > 0;
-  const session = sessionOf(request, config);
-  const bearer = bearerToken(request.headers.get('authorization'));
-  const viaKey = required && matchesApiKey(bearer, config.API_KEYS);
+  const session = await sessionOf(request, config, findActiveSession);
+  const authorization = request.headers.get('authorization');
+  const bearer = bearerToken(authorization);
+  // An answer of `authenticated` true/false is as good as a 401 to a guesser: the same lockout.
+  const viaKey = required && authorization !== null && (await checkPresentedKey(request, bearer, config.API_KEYS));
   const kid = viaKey ? keyId(bearer!) : session?.kid;
   return {
     auth_required: required,
     authenticated: viaKey || session !== null,
-    expires_at: session ? new Date(session.exp * 1000).toISOString() : null,
+    expires_at: session ? session.expiresAt.toISOString() : null,
     moderator: kid ? `key:${kid}` : null,
   };
 }
@@ -53,19 +59,21 @@ export async function signInRequest({ request, config }: ApiV1Context): Promise<
     throw apiV1Errors.validation('api_key', 'this server has no API_KEYS configured, so there is nothing to sign in to');
   }
   const key = parsed.data.api_key.trim();
-  if (!matchesApiKey(key, config.API_KEYS)) throw unauthorized('The API key is not valid.');
+  if (!(await checkPresentedKey(request, key, config.API_KEYS))) throw unauthorized('The API key is not valid.');
 
-  const now = Math.floor(Date.now() / 1000);
   const ttl = Math.round(config.SESSION_TTL_HOURS * 3600);
-  const token = signSession({ kid: keyId(key), iat: now, exp: now + ttl }, sessionSecret(config.SESSION_SECRET, config.API_KEYS));
+  const token = newSessionToken();
+  const session = await (await sessionStore()).open(token, keyId(key), new Date(Date.now() + ttl * 1000));
   return envelope(
-    { auth_required: true, authenticated: true, expires_at: new Date((now + ttl) * 1000).toISOString() },
+    { auth_required: true, authenticated: true, expires_at: session.expiresAt.toISOString() },
     { ...headers, 'Set-Cookie': sessionCookie(token, { maxAgeSeconds: ttl, secure: isHttps(request, config.TRUST_PROXY) }) },
   );
 }
 
-/** DELETE: clear the cookie (the token itself stays valid until it expires; rotate SESSION_SECRET to end all sessions). */
+/** DELETE: end this cookie's session on the server (the old cookie answers 401 from now on) and clear the cookie. */
 export async function signOutRequest({ request, config }: ApiV1Context): Promise<Response> {
+  const token = readCookie(request.headers.get('cookie'), SESSION_COOKIE);
+  if (config.API_KEYS.length > 0 && isSessionToken(token)) await (await sessionStore()).revokeToken(token);
   return envelope(
     { auth_required: config.API_KEYS.length > 0, authenticated: false, expires_at: null },
     { 'Set-Cookie': sessionCookie('', { maxAgeSeconds: 0, secure: isHttps(request, config.TRUST_PROXY) }) },

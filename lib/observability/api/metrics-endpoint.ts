@@ -1,0 +1,52 @@
+/**
+ * GET /metrics: the Prometheus text exposition of the process registry. Access: a bearer
+ * METRICS_TOKEN when set (or any API key), else an API key when API_KEYS is set, else loopback
+ * clients only (or anyone with ALLOW_ANONYMOUS). docs/decisions/030 and 053. A key sent here
+ * counts towards the wrong-key lockout of every route (lib/http/key-lockout.ts).
+ */
+import 'server-only';
+import { env, type Env } from '@/lib/env';
+import { isLoopback } from '@/lib/auth/client-address';
+import { bearerToken } from '@/lib/auth/api-keys';
+import { RateLimitedError } from '@/lib/errors/domain-error';
+import { checkPresentedKey } from '@/lib/http/key-lockout';
+import { clientAddress } from '@/lib/net/trust-proxy';
+import { metrics } from '../metrics';
+
+const plain = (status: number, text: string, headers: Record<string, string> = {}) =>
+  new Response(`${text}\n`, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers } });
+
+/** Without any token, only this machine (or everyone with ALLOW_ANONYMOUS) may read the metrics. */
+function openToClient(request: Request, config: Env): boolean {
+  if (config.METRICS_TOKEN || config.API_KEYS.length > 0 || config.ALLOW_ANONYMOUS) return true;
+  return isLoopback(clientAddress(request, config.TRUST_PROXY));
+}
+
+/** The refusal for this request, or null when it may read the metrics. */
+async function refusal(request: Request, config: Env): Promise<Response | null> {
+  if (!openToClient(request, config)) {
+    return plain(403, 'Forbidden: without METRICS_TOKEN or API_KEYS, /metrics is only open to this machine.');
+  }
+  const accepted = [...(config.METRICS_TOKEN ? [config.METRICS_TOKEN] : []), ...config.API_KEYS];
+  if (accepted.length === 0) return null;
+  const authorization = request.headers.get('authorization');
+  try {
+    if (authorization !== null && (await checkPresentedKey(request, bearerToken(authorization), accepted))) return null;
+  } catch (err) {
+    if (RateLimitedError.is(err)) return plain(429, err.message, err.headers);
+    throw err;
+  }
+  return plain(401, 'Unauthorized: send Authorization: Bearer <METRICS_TOKEN or API key>.', {
+    'WWW-Authenticate': 'Bearer realm="vigil-metrics"',
+  });
+}
+
+export async function metricsRequest(request: Request): Promise<Response> {
+  const refused = await refusal(request, env());
+  if (refused) return refused;
+  const { registry } = metrics();
+  return new Response(await registry.metrics(), {
+    status: 200,
+    headers: { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' },
+  });
+}
