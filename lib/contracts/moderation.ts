@@ -169,6 +169,11 @@ export const modelInfoSchema = z.object({
   version: z.string(),
   loaded: z.boolean(),
   description: z.string(),
+  artifact: z
+    .string()
+    .optional()
+    .describe('Beyond the spec: the served artifact (the first 12 hex digits of its sha256), where the model folder records it.'),
+  base_model: z.string().optional().describe('Beyond the spec: the pretrained model the artifact was fine-tuned from.'),
 });
 export const modelsResponseSchema = z.object({ models: z.array(modelInfoSchema) });
 export type ModelsResponse = z.infer<typeof modelsResponseSchema>;

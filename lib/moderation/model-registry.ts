@@ -48,14 +48,14 @@ const CATALOGUE: ReadonlyArray<Omit<ModelStatus, 'loaded' | 'error'>> = [
     name: 'Sexism classifier',
     version: SEXISM_VERSION,
     description:
-      'L1-regularised logistic regression over TF-IDF word and character n-grams, trained on EDOS plus other sexism-labelled corpora (Call me sexist but, HatEval and ToxiGen rows about women, ConvAbuse) and neutral sentences about women written to counter identity bias; returns the probability that a text is sexist.',
+      "L1-regularised logistic regression over two inputs: an n-gram model (TF-IDF word and character n-grams, trained on EDOS plus other sexism-labelled corpora and neutral sentences about women written to counter identity bias) and the toxicity encoder's sexism logit; returns the probability that a text is sexist.",
   },
   {
     key: 'toxicity',
     name: 'Toxicity transformer',
     version: TOXICITY_VERSION,
     description:
-      'Transformer encoder trained from scratch on public toxicity corpora (ONNX, int8); scores overall toxicity, insult, threat, identity attack and profanity.',
+      'Pretrained English encoder (all-MiniLM-L6-v2) fine-tuned on public toxicity corpora (ONNX, int8); scores overall toxicity, insult, threat, identity attack and profanity over the whole text, in overlapping windows.',
   },
   {
     key: 'rules',

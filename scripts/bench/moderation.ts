@@ -7,9 +7,10 @@
  * truncates them at its max length. Without the data the short built-in sample is used, and the
  * output says so.
  *
- * Reports: toxicity model time for 1 text and for a batch of 100 (in process, no HTTP), both as
- * `model_ms` (ONNX runs only) and `score_ms` (tokenisation + runs + head mapping); end-to-end
- * p50/p95 of single texts, p50 of 100-text batches, throughput with 16 concurrent clients, and
+ * Reports: toxicity model time for 1 text, for a batch of 100 and for one 10,000-character text (read
+ * whole, in overlapping windows) (in process, no HTTP), both as `model_ms` (ONNX runs only) and
+ * `score_ms` (tokenisation + runs + head mapping); end-to-end p50/p95 of single texts, p50 of
+ * 100-text batches, p50 of one 10,000-character text, throughput with 16 concurrent clients, and
  * the server's RSS after warm-up and at the end. Each figure is the median of --runs
  * repetitions. Rate limiting is disabled for the run. TOXICITY_MODEL_DIR picks another folder.
  */
@@ -47,6 +48,12 @@ const REALISTIC = jigsawTestTexts(args);
 const TEXTS = REALISTIC ?? SAMPLE;
 // Suffixes keep the sample texts distinct; the realistic rows are distinct already.
 const text = (i: number) => (REALISTIC ? TEXTS[i % TEXTS.length]! : `${TEXTS[i % TEXTS.length]} #${i}`);
+/** A 10,000-character text (the API's limit) made of the texts above, in order from `start`. */
+function longText(start: number): string {
+  let out = '';
+  for (let i = start; out.length < 10_000; i++) out += `${text(i)} `;
+  return out.slice(0, 10_000);
+}
 
 const rssMb = (pid: number) =>
   Number(
@@ -66,6 +73,7 @@ async function modelOnly() {
   for (let i = 0; i < 20; i++) await model.score([hundred[i]!]);
   const single = { model: [] as number[], score: [] as number[] };
   const batch = { model: [] as number[], score: [] as number[] };
+  const long = { model: [] as number[], score: [] as number[] };
   for (let r = 0; r < RUNS; r++) {
     const m: number[] = [];
     const s: number[] = [];
@@ -81,6 +89,10 @@ async function modelOnly() {
     await model.score(hundred);
     batch.score.push(performance.now() - t0);
     batch.model.push(model.lastRunMs);
+    const t1 = performance.now();
+    await model.score([preprocess(longText(r))]);
+    long.score.push(performance.now() - t1);
+    long.model.push(model.lastRunMs);
   }
   await model.dispose();
   return {
@@ -88,6 +100,8 @@ async function modelOnly() {
     single_score_ms: median(single.score),
     batch100_model_ms: median(batch.model),
     batch100_score_ms: median(batch.score),
+    long10k_model_ms: median(long.model),
+    long10k_score_ms: median(long.score),
   };
 }
 
@@ -100,6 +114,7 @@ async function endToEnd() {
     const p50s: number[] = [];
     const p95s: number[] = [];
     const batchP50s: number[] = [];
+    const longP50s: number[] = [];
     const throughputs: number[] = [];
     for (let r = 0; r < RUNS; r++) {
       const lat: number[] = [];
@@ -122,6 +137,15 @@ async function endToEnd() {
         bl.push(performance.now() - t0);
       }
       batchP50s.push(pct(bl, 50));
+      const ll: number[] = [];
+      for (let k = 0; k < 10; k++) {
+        const t0 = performance.now();
+        const res = await postJson(`${server.url}/v1/moderate/text`, { text: longText(r * 10 + k) });
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`status ${res.status}`);
+        ll.push(performance.now() - t0);
+      }
+      longP50s.push(pct(ll, 50));
       let done = 0;
       const until = performance.now() + CONCURRENT_SECONDS * 1000;
       await Promise.all(
@@ -142,6 +166,7 @@ async function endToEnd() {
       single_p50_ms: median(p50s),
       single_p95_ms: median(p95s),
       batch100_p50_ms: median(batchP50s),
+      long10k_p50_ms: median(longP50s),
       concurrent16_rps: median(throughputs),
       server_rss_warm_mb: rssWarm,
       server_rss_end_mb: rssMb(pid),

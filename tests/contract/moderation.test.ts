@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   batchResponseSchema,
@@ -36,7 +38,13 @@ describe('GET /v1/health and /v1/models', () => {
       ['toxic_transformer_v1', true],
       ['rules_v1', true],
     ]);
-    for (const m of body.models) expect(Object.keys(m).sort()).toEqual(['description', 'loaded', 'name', 'version']);
+    const [sexism, toxicity, rules] = body.models;
+    for (const m of [sexism!, rules!]) expect(Object.keys(m).sort()).toEqual(['description', 'loaded', 'name', 'version']);
+    // Beyond the spec (README): the toxicity artifact's short hash and the encoder it was fine-tuned from.
+    const config = JSON.parse(readFileSync('models/toxic_transformer_v1/config.json', 'utf8')) as { vigil: { artifact: string } };
+    const onnx = createHash('sha256').update(readFileSync('models/toxic_transformer_v1/onnx/model_quantized.onnx')).digest('hex');
+    expect(config.vigil.artifact).toBe(onnx.slice(0, 12));
+    expect(toxicity).toMatchObject({ artifact: config.vigil.artifact, base_model: 'sentence-transformers/all-MiniLM-L6-v2' });
   });
 
   it('serves an OpenAPI document generated from the contracts', async () => {

@@ -1,6 +1,11 @@
 /** The /v1 endpoint bodies as domain functions: parse -> moderate -> spec-shaped answer. */
 import 'server-only';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { env } from '@/lib/env';
+import { resolveToxicityModelDir } from '@/lib/moderation/toxicity/resolve-toxicity-model-dir';
+import { parseToxicityConfig } from '@/lib/moderation/toxicity/toxicity-config';
+import { TOXICITY_VERSION } from '@/lib/moderation/types';
 import {
   API_VERSION,
   moderationRequestSchemas,
@@ -79,9 +84,28 @@ export async function moderateBatchRequest({ request, services }: V1Context): Pr
 
 export async function listModels({ services }: V1Context): Promise<ModelsResponse> {
   await services.registry.load();
+  const toxicity = await toxicityProvenance();
   return {
-    models: services.registry.status().map(({ name, version, loaded, description }) => ({ name, version, loaded, description })),
+    models: services.registry.status().map(({ name, version, loaded, description }) => ({
+      name,
+      version,
+      loaded,
+      description,
+      ...(version === TOXICITY_VERSION ? toxicity : {}),
+    })),
   };
+}
+
+/** The toxicity folder's `vigil.artifact` and `vigil.encoder.name` (config.json), read once. */
+let provenance: Promise<{ artifact?: string; base_model?: string }> | undefined;
+function toxicityProvenance() {
+  provenance ??= readFile(join(resolveToxicityModelDir(env()), 'config.json'), 'utf8')
+    .then((raw) => {
+      const c = parseToxicityConfig(JSON.parse(raw));
+      return { ...(c.artifact ? { artifact: c.artifact } : {}), ...(c.encoder ? { base_model: c.encoder } : {}) };
+    })
+    .catch(() => ({}));
+  return provenance;
 }
 
 export async function health({ services }: V1Context): Promise<HealthResponse> {
