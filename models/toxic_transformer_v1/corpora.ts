@@ -214,7 +214,7 @@ export const CORPORA: CorpusSpec[] = [
     file: 'dynahate_dev.csv',
     lowercased: true,
     text: (r) => r.text,
-    labels: (r) => (r.label === '1' ? { overall: 1, identity_attack: 1 } : r.label === '0' ? { identity_attack: 0 } : null),
+    labels: (r) => (r.label === '1' ? { overall: 1, identity_attack: 1 } : r.label === '0' ? { overall: 0, identity_attack: 0 } : null),
   },
   {
     name: 'hateval',

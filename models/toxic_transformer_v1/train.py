@@ -55,7 +55,7 @@ CFG = dict(
     threat_repeat=3,
     identity_repeat=int(os.environ.get("TOX_IDENTITY_REPEAT", 3)),
     freeze_word_embeddings=os.environ.get("TOX_FREEZE_EMB", "0") == "1",
-    evals_per_epoch=int(os.environ.get("TOX_EVALS", 2)),
+    evals_per_epoch=int(os.environ.get("TOX_EVALS", 1)),
     # "corpus:times,..." repeats the training rows of those corpora (hard, adversarial data).
     corpus_repeat=os.environ.get("TOX_CORPUS_REPEAT", ""),
     seed=int(os.environ.get("TOX_SEED", 1234)),
@@ -167,6 +167,18 @@ def auc_table(rows, probs):
     return res
 
 
+def dynahate_auc(val, vprobs):
+    """ROC-AUC of the overall head on the validation DynaHate rows, hate against not-hate (the
+    identity_attack label, which DynaHate labels for both), whatever the overall mask says."""
+    from sklearn.metrics import roc_auc_score
+
+    ix = [i for i, r in enumerate(val) if r[4] == "dynahate" and r[2][3] > 0]
+    y = np.array([val[i][1][3] >= 0.5 for i in ix])
+    if len(ix) < 10 or y.all() or not y.any():
+        return None
+    return round(float(roc_auc_score(y, vprobs[ix, 0])), 4)
+
+
 def sexism_scores(rows, p):
     """ROC-AUC and best macro-F1 of the sexism label on EDOS dev (selection only)."""
     from sklearn.metrics import f1_score, roc_auc_score
@@ -265,8 +277,7 @@ def main():
         jaucs = auc_table([val[i] for i in jig], vprobs[jig])
         iflags = identity_flags(val, vprobs, ident, predict(model, ident, device))
         mean = float(np.mean(list(aucs.values())))
-        dyna = [i for i, r in enumerate(val) if r[4] == "dynahate"]
-        dyna_auc = auc_table([val[i] for i in dyna], vprobs[dyna]).get("overall") if dyna else None
+        dyna_auc = dynahate_auc(val, vprobs)
         sexism = sexism_scores(sexism_dev, predict(model, sexism_dev, device)[:, TOXICITY])
         history.append({"step": step, "epoch": round(step / steps_per_epoch, 3), "val_auc": aucs, "val_mean_auc": mean,
                         "val_dynahate_overall_auc": dyna_auc, "edos_dev_sexism": sexism,
