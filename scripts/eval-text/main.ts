@@ -20,6 +20,7 @@ import { RULES_VERSION, SEXISM_VERSION, TOXICITY_VERSION } from '@/lib/moderatio
 import { defaultModelLoaders } from '@/lib/server/model-loaders';
 import { resolveDataDir } from '@/models/sexism_lasso_v1/edos';
 import { loadEdosTest, loadOutOfDomain, loadToxicityData, seededSample } from './datasets';
+import { loadDynahateDev, dynahateSection } from './dynahate';
 import { errorsTable, evaluateFunctionalSuite } from './functional-evaluation';
 import { expandSuite, readSuiteV2 } from './functional-suite';
 import { evaluateFunctionalSuiteV2 } from './functional-v2';
@@ -102,6 +103,9 @@ async function main(): Promise<void> {
   log('corpora done');
   sections.push(await edosSection(loadEdosTest(dataDir), scorer));
   log('edos done');
+
+  sections.push(await dynahateSection(loadDynahateDev(dataDir), scorer));
+  log('dynahate done');
 
   const cases = expandSuite();
   const verdicts = await scorer(cases.map((c) => c.text));
