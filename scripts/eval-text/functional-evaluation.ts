@@ -24,32 +24,46 @@ export interface FunctionalResult {
   errorsByCategory: Map<string, Record<string, number>>;
 }
 
-export function evaluateFunctionalSuite(cases: readonly SuiteCase[], verdicts: readonly Verdict[]): FunctionalResult {
+/**
+ * Accuracy per category (in order of first appearance) under `keyPrefix`, and per category the
+ * primary issues of the wrong verdicts.
+ */
+export function categoryRows(
+  cases: readonly SuiteCase[],
+  verdicts: readonly Verdict[],
+  keyPrefix: string,
+): { rows: MetricRow[]; errorsByCategory: Map<string, Record<string, number>> } {
   if (cases.length !== verdicts.length) throw new Error(`${cases.length} cases but ${verdicts.length} verdicts`);
-  const labels = cases.map((c) => (c.expected === 'harmful' ? 1 : 0));
-  const preds = verdicts.map((v) => (v.flagged ? 1 : 0));
-  const correct = cases.map((_, i) => labels[i] === preds[i]);
-
-  const categories = [...new Set(cases.map((c) => c.category))];
   const errorsByCategory = new Map<string, Record<string, number>>();
-  const catRows: MetricRow[] = categories.map((cat) => {
+  const rows = [...new Set(cases.map((c) => c.category))].map((cat): MetricRow => {
     const idx = cases.flatMap((c, i) => (c.category === cat ? [i] : []));
+    const correct = idx.map((i) => (cases[i]!.expected === 'harmful') === verdicts[i]!.flagged);
     const errs: Record<string, number> = {};
-    for (const i of idx) {
-      if (correct[i]) continue;
+    idx.forEach((i, k) => {
+      if (correct[k]) return;
       const why = verdicts[i]!.flagged ? verdicts[i]!.primaryIssue : 'missed';
       errs[why] = (errs[why] ?? 0) + 1;
-    }
+    });
     errorsByCategory.set(cat, errs);
     return {
-      key: `suite.category.${cat}`,
+      key: `${keyPrefix}.${cat}`,
       metric: `${cat} (expected ${cases[idx[0]!]!.expected.replace('_', ' ')})`,
-      value: rate(idx.map((i) => correct[i]!)),
+      value: rate(correct),
       target: { op: '>=', value: CATEGORY_ACCURACY_TARGET },
       percent: true,
       n: idx.length,
     };
   });
+  return { rows, errorsByCategory };
+}
+
+export function evaluateFunctionalSuite(cases: readonly SuiteCase[], verdicts: readonly Verdict[]): FunctionalResult {
+  if (cases.length !== verdicts.length) throw new Error(`${cases.length} cases but ${verdicts.length} verdicts`);
+  const labels = cases.map((c) => (c.expected === 'harmful' ? 1 : 0));
+  const preds = verdicts.map((v) => (v.flagged ? 1 : 0));
+
+  const categories = [...new Set(cases.map((c) => c.category))];
+  const { rows: catRows, errorsByCategory } = categoryRows(cases, verdicts, 'suite.category');
   const catValues = catRows.map((r) => r.value ?? 0);
   const groups = new Set(cases.flatMap((c) => (c.group ? [c.group] : [])));
   const suite: Section = {
@@ -148,4 +162,20 @@ export function evaluateFunctionalSuite(cases: readonly SuiteCase[], verdicts: r
     ],
   };
   return { suite, identity, errorsByCategory };
+}
+
+/** The page's diagnosis table under a suite section: what the wrong verdicts of each category were. */
+export function errorsTable(errorsByCategory: ReadonlyMap<string, Record<string, number>>): string[] {
+  return [
+    '| category | wrong | verdicts of the wrong cases (primary issue, or "missed") |',
+    '|---|---:|---|',
+    ...[...errorsByCategory.entries()].map(([cat, errs]) => {
+      const total = Object.values(errs).reduce((a, b) => a + b, 0);
+      const detail = Object.entries(errs)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ');
+      return `| ${cat} | ${total} | ${detail} |`;
+    }),
+  ];
 }

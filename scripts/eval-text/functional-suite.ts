@@ -2,15 +2,23 @@
  * The functional suite of `npm run eval:text`: hand-written frames and slot fillers in
  * functional-suite.json, expanded deterministically (file order: category, frame, group or filler)
  * into labelled test cases. Evaluation only: nothing trains or tunes on it (decision 075).
+ * functional-suite-v2.json (issue #22) adds categories in the same shape, with the groups and
+ * fillers of the first file; it is reported apart so the first file's rows stay comparable.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const SUITE_PATH = join(dirname(fileURLToPath(import.meta.url)), 'functional-suite.json');
+export const SUITE_V2_PATH = join(dirname(fileURLToPath(import.meta.url)), 'functional-suite-v2.json');
 
 export type Expected = 'harmful' | 'not_harmful';
-type Uses = 'group' | 'slur' | 'thing' | 'item' | 'who';
+/**
+ * `none`: the frame is a whole sentence, one case. `long`: frames unused; one case per index below
+ * `count`, built by longText() from the file's `paragraphs` plus one of the category's `endings`.
+ */
+type Uses = 'group' | 'slur' | 'thing' | 'item' | 'who' | 'none' | 'long';
+const USES: readonly string[] = ['group', 'slur', 'thing', 'item', 'who', 'none', 'long'];
 
 export interface SuiteGroup {
   id: string;
@@ -26,11 +34,22 @@ export interface SuiteCategory {
   expected: Expected;
   uses: Uses;
   frames: string[];
+  /**
+   * `group` only: fill each frame with this many groups, rotating through the list, instead of all
+   * of them; enough cases from many frames rather than 30 copies of a few.
+   */
+  groupsPerFrame?: number;
+  /** `long` only: how many texts. */
+  count?: number;
+  /** `long` only: the sentence appended after the prose (cycled); none for the benign control. */
+  endings?: string[];
 }
 export interface SuiteFile {
   groups: SuiteGroup[];
   fillers: Record<'thing' | 'item' | 'who', string[]>;
   categories: SuiteCategory[];
+  /** Benign prose paragraphs the `long` categories are built from. */
+  paragraphs?: string[];
 }
 export interface SuiteCase {
   /** Stable id: category, frame index, filler or group (and slur index). */
@@ -48,9 +67,45 @@ export function readSuite(path = SUITE_PATH): SuiteFile {
   for (const c of suite.categories) {
     if (c.expected !== 'harmful' && c.expected !== 'not_harmful')
       throw new Error(`${path}: category ${c.id}: bad expected "${c.expected}"`);
-    if (!['group', 'slur', 'thing', 'item', 'who'].includes(c.uses)) throw new Error(`${path}: category ${c.id}: bad uses "${c.uses}"`);
+    if (!USES.includes(c.uses)) throw new Error(`${path}: category ${c.id}: bad uses "${c.uses}"`);
+    if (c.uses === 'long' && (!c.count || !suite.paragraphs?.length))
+      throw new Error(`${path}: category ${c.id}: a long category needs a count and the file's paragraphs`);
   }
   return suite;
+}
+
+/** The v2 categories with the groups and fillers of the first file (one list of groups for both). */
+export function readSuiteV2(path = SUITE_V2_PATH, base: SuiteFile = readSuite()): SuiteFile {
+  const v2 = readSuite(path);
+  return { groups: base.groups, fillers: base.fillers, categories: v2.categories, paragraphs: v2.paragraphs ?? [] };
+}
+
+export const LONG_MIN_CHARS = 2000;
+/** Prose lengths spread over [LONG_MIN_CHARS, LONG_MIN_CHARS + LONG_SPREAD_CHARS) by the case index. */
+export const LONG_SPREAD_CHARS = 6000;
+
+/**
+ * Prose for long case `k`: paragraphs taken in order from a start that moves with k, until the text
+ * reaches a length that also moves with k; no paragraph twice. The harmful and the benign category
+ * get the same prose for the same k, so the only difference between a pair is the ending.
+ */
+export function longProse(paragraphs: readonly string[], k: number): string {
+  const target = LONG_MIN_CHARS + ((k * 1237) % LONG_SPREAD_CHARS);
+  const start = (k * 7) % paragraphs.length;
+  const parts: string[] = [];
+  let len = 0;
+  for (let i = 0; i < paragraphs.length && len < target; i++) {
+    const p = paragraphs[(start + i) % paragraphs.length]!;
+    parts.push(p);
+    len += p.length + 2;
+  }
+  if (len < target) throw new Error(`long prose: the paragraphs add up to ${len} characters, fewer than ${target}`);
+  return parts.join('\n\n');
+}
+
+export function longText(paragraphs: readonly string[], endings: readonly string[], k: number): string {
+  const prose = longProse(paragraphs, k);
+  return endings.length ? `${prose}\n\n${endings[k % endings.length]}` : prose;
 }
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -71,14 +126,27 @@ export function expandSuite(suite: SuiteFile = readSuite()): SuiteCase[] {
     cat.frames.forEach((frame, f) => {
       const push = (key: string, group: string | null, values: Record<string, string>) =>
         out.push({ id: `${cat.id}/${f}/${key}`, category: cat.id, group, frame, text: fillFrame(frame, values), expected: cat.expected });
-      if (cat.uses === 'group') {
+      if (cat.uses === 'none') {
+        push('-', null, {});
+      } else if (cat.uses === 'group' && cat.groupsPerFrame) {
+        for (let j = 0; j < cat.groupsPerFrame; j++) {
+          const g = suite.groups[(f * cat.groupsPerFrame + j) % suite.groups.length]!;
+          push(g.id, g.id, { group: g.plural, one: g.one });
+        }
+      } else if (cat.uses === 'group') {
         for (const g of suite.groups) push(g.id, g.id, { group: g.plural, one: g.one });
       } else if (cat.uses === 'slur') {
         for (const g of suite.groups) g.slurs.forEach(([slur, slurs], k) => push(`${g.id}.${k}`, g.id, { slur, slurs }));
-      } else {
+      } else if (cat.uses !== 'long') {
         suite.fillers[cat.uses].forEach((v, k) => push(String(k), null, { [cat.uses]: v }));
       }
     });
+    if (cat.uses === 'long') {
+      for (let k = 0; k < cat.count!; k++) {
+        const text = longText(suite.paragraphs ?? [], cat.endings ?? [], k);
+        out.push({ id: `${cat.id}/long/${k}`, category: cat.id, group: null, frame: '', text, expected: cat.expected });
+      }
+    }
   }
   return out;
 }

@@ -20,8 +20,10 @@ import { RULES_VERSION, SEXISM_VERSION, TOXICITY_VERSION } from '@/lib/moderatio
 import { defaultModelLoaders } from '@/lib/server/model-loaders';
 import { resolveDataDir } from '@/models/sexism_lasso_v1/edos';
 import { loadEdosTest, loadOutOfDomain, loadToxicityData, seededSample } from './datasets';
-import { evaluateFunctionalSuite } from './functional-evaluation';
-import { expandSuite } from './functional-suite';
+import { loadDynahateDev, dynahateSection } from './dynahate';
+import { errorsTable, evaluateFunctionalSuite } from './functional-evaluation';
+import { expandSuite, readSuiteV2 } from './functional-suite';
+import { evaluateFunctionalSuiteV2 } from './functional-v2';
 import type { Section } from './metric-row';
 import { OBFUSCATION_MAX_CHARS, OBFUSCATION_SAMPLE, OBFUSCATION_SEED, obfuscationSection } from './obfuscation';
 import { outOfDomainSection } from './out-of-domain';
@@ -102,9 +104,15 @@ async function main(): Promise<void> {
   sections.push(await edosSection(loadEdosTest(dataDir), scorer));
   log('edos done');
 
+  sections.push(await dynahateSection(loadDynahateDev(dataDir), scorer));
+  log('dynahate done');
+
   const cases = expandSuite();
-  const fr = evaluateFunctionalSuite(cases, await scorer(cases.map((c) => c.text)));
-  sections.push(fr.suite, fr.identity);
+  const verdicts = await scorer(cases.map((c) => c.text));
+  const fr = evaluateFunctionalSuite(cases, verdicts);
+  const casesV2 = expandSuite(readSuiteV2());
+  const v2 = evaluateFunctionalSuiteV2({ cases, verdicts }, { cases: casesV2, verdicts: await scorer(casesV2.map((c) => c.text)) });
+  sections.push(fr.suite, v2.section, fr.identity);
   log('functional suite done');
 
   const toxic = data.merged
@@ -121,20 +129,14 @@ async function main(): Promise<void> {
 
   const seconds = Math.round((Date.now() - started) / 1000);
   const entry = historyEntry({ date: new Date().toISOString(), ...gitState(), seconds, models: modelInfo() }, sections);
-  const errors = [
-    '| category | wrong | verdicts of the wrong cases (primary issue, or "missed") |',
-    '|---|---:|---|',
-    ...[...fr.errorsByCategory.entries()].map(([cat, errs]) => {
-      const total = Object.values(errs).reduce((a, b) => a + b, 0);
-      const detail = Object.entries(errs)
-        .sort((a, b) => b[1] - a[1])
-        .map(([k, v]) => `${k} ${v}`)
-        .join(', ');
-      return `| ${cat} | ${total} | ${detail} |`;
-    }),
-  ];
   const history = [...readHistory(HISTORY), entry];
-  const page = renderPage({ current: entry, history, sections, extras: { functional_suite: errors }, command: 'npm run eval:text' });
+  const page = renderPage({
+    current: entry,
+    history,
+    sections,
+    extras: { functional_suite: errorsTable(fr.errorsByCategory), functional_suite_v2: errorsTable(v2.errorsByCategory) },
+    command: 'npm run eval:text',
+  });
   if (write) {
     appendFileSync(HISTORY, `${JSON.stringify(entry)}\n`);
     writeFileSync(PAGE, page);

@@ -9,13 +9,16 @@
  * sides) becomes one slot token, articles and punctuation dropped. A shared frame is a normalised
  * frame present on both sides, or a pair whose content-word trigram sets overlap by Jaccard >= 0.6.
  * Shared content words and trigrams are reported, not failed on: common words are unavoidable.
+ * The suite side is both suite files, and besides frames the long-text paragraphs and endings:
+ * a harmful ending or a paragraph is as much evaluation text as a frame. The second suite file is
+ * also checked against the first (issue #22 asked for new frames, not rewordings of old ones).
  *
  *   tsx scripts/eval-text/template-overlap.ts   (exit 1 when a frame is shared)
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readSuite, type SuiteFile } from './functional-suite';
+import { readSuite, readSuiteV2, SUITE_PATH, type SuiteFile } from './functional-suite';
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const SLOT = '<slot>';
@@ -144,7 +147,7 @@ export function measureOverlap(suite: SuiteFile, file: TemplateFile): OverlapRep
   }
   // Words that mark a group but also carry meaning in a frame stay content words.
   for (const w of ['people', 'person', 'a', 'an']) groupWords.delete(w);
-  const suiteFrames = [...new Set(suite.categories.flatMap((c) => c.frames))].map((f) => ({ f, n: normaliseFrame(f, groupWords) }));
+  const suiteFrames = [...new Set(suiteTexts(suite))].map((f) => ({ f, n: normaliseFrame(f, groupWords) }));
   const trainFrames = [...new Set(file.frames)].map((f) => ({ f, n: normaliseFrame(f, groupWords) }));
   const sharedFrames: OverlapReport['sharedFrames'] = [];
   const trainTris = trainFrames.map((t) => contentTrigrams(t.n));
@@ -173,13 +176,31 @@ export function measureOverlap(suite: SuiteFile, file: TemplateFile): OverlapRep
   };
 }
 
-export function overlapReports(suite = readSuite(), files = findTemplateFiles()): OverlapReport[] {
+/** Every hand-written evaluation text of a suite file: frames, long-text endings and paragraphs. */
+export function suiteTexts(suite: SuiteFile): string[] {
+  return [...suite.categories.flatMap((c) => [...c.frames, ...(c.endings ?? [])]), ...(suite.paragraphs ?? [])];
+}
+
+/** Both suite files as one (the groups and fillers are the first file's in both). */
+export function bothSuites(): SuiteFile {
+  const v1 = readSuite();
+  const v2 = readSuiteV2(undefined, v1);
+  return { ...v1, categories: [...v1.categories, ...v2.categories], paragraphs: v2.paragraphs ?? [] };
+}
+
+export function overlapReports(suite = bothSuites(), files = findTemplateFiles()): OverlapReport[] {
   return files.map((f) => measureOverlap(suite, f));
+}
+
+/** The second suite file against the first, the first taking the place of a template file. */
+export function v2AgainstV1(): OverlapReport {
+  const v1 = readSuite();
+  return measureOverlap(readSuiteV2(undefined, v1), { path: relative(REPO_ROOT, SUITE_PATH), frames: suiteTexts(v1), groupWords: [] });
 }
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
-  const reports = overlapReports();
+  const reports = [...overlapReports(), v2AgainstV1()];
   for (const r of reports) {
     console.log(
       `${r.file}: ${r.frames} frames; shared frames ${r.sharedFrames.length}; shared content words ${r.sharedContentWords.length} ` +

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { readSuite, type SuiteFile } from '@/scripts/eval-text/functional-suite';
-import { findTemplateFiles, measureOverlap, normaliseFrame, overlapReports } from '@/scripts/eval-text/template-overlap';
+import {
+  bothSuites,
+  findTemplateFiles,
+  measureOverlap,
+  normaliseFrame,
+  overlapReports,
+  v2AgainstV1,
+} from '@/scripts/eval-text/template-overlap';
 
 const tiny: SuiteFile = {
   groups: [{ id: 'jews', plural: 'Jews', one: 'a Jewish person', slurs: [] }],
@@ -54,6 +61,21 @@ describe('template overlap check', () => {
     });
     expect(far.sharedFrames).toEqual([]);
     expect(far.trigramShare).toBe(0);
+  });
+
+  it('checks the second suite file too, with its long-text endings and paragraphs', () => {
+    const both = bothSuites();
+    expect(both.categories.some((c) => c.id === 'implicit_threat')).toBe(true);
+    const ending = both.categories.find((c) => c.id === 'long_text_harm_at_end')!.endings![0]!;
+    const paragraph = both.paragraphs![0]!;
+    for (const copied of [ending, paragraph]) {
+      const r = measureOverlap(both, { path: 'fake.json', frames: [`{Plural} ${copied}`], groupWords: [] });
+      expect(r.sharedFrames.length, copied.slice(0, 30)).toBeGreaterThan(0);
+    }
+  });
+
+  it('the second suite file shares no frame with the first', () => {
+    expect(v2AgainstV1().sharedFrames).toEqual([]);
   });
 
   it('normalises placeholders and group words to one slot', () => {
