@@ -9,6 +9,7 @@ import {
   type ModerationResponse,
 } from '@/lib/contracts/moderation';
 import { postJson, startServer, type RunningServer } from '../../scripts/lib/server';
+import { benign } from '../fixtures/long-benign-text';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -64,6 +65,26 @@ describe('GET /v1/health and /v1/models', () => {
 });
 
 describe('POST /v1/moderate/text', () => {
+  it.each([
+    ['Muslims fast during Ramadan.', 'likely_safe'],
+    ['It is not true that Jews control the banks.', 'likely_safe'],
+    ['Saying "women are stupid" is sexist and wrong.', 'likely_safe'],
+    ['My sister is a female pilot.', 'likely_safe'],
+    ['I hope your whole family dies in a fire.', 'highly_harmful'],
+  ])('gives "%s" the verdict %s (issue #22, tried as a new user would)', async (text, summary) => {
+    expect((await moderateOne(text)).ensemble.summary).toBe(summary);
+  });
+
+  it('reads a long text whole: a threat in its last sentence makes the verdict harmful (issue #22)', async () => {
+    const prose = benign(8000, 3);
+    const quiet = await moderateOne(prose);
+    expect(quiet.ensemble.summary).toBe('likely_safe');
+    const ending = await moderateOne(`${prose} And one more thing: I know where you live, and I am going to kill you tonight.`);
+    expect(ending.ensemble.summary).not.toBe('likely_safe');
+    expect(ending.label.toxicity.threat).toBeGreaterThan(quiet.label.toxicity.threat);
+    expect(ending.meta.truncated).toBeUndefined();
+  });
+
   it('answers exactly the spec shape', async () => {
     const res = await postJson(`${server.url}/v1/moderate/text`, { text: 'Have a lovely day!' });
     expect(res.headers.get('x-request-id')).toBeTruthy();
