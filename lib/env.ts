@@ -27,7 +27,8 @@ export const envSchema = z
       .optional()
       .refine((v) => v === undefined, 'replaced by TOXICITY_MODEL_DIR (the model folder, not the .onnx file)'),
     /** onnxruntime-node intra-op threads for the toxicity transformer. */
-    ORT_INTRA_OP_THREADS: int(1, 64).default(1),
+    /** onnxruntime threads per inference session; unset = the cores shared out between the inference workers (thread-counts.ts). */
+    ORT_INTRA_OP_THREADS: int(1, 64).optional(),
     /** Load and warm the models when the server starts rather than on the first request. */
     WARM_MODELS_ON_START: bool.default(true),
     MAX_TEXT_CHARS: int(1, 1_000_000).default(10_000),

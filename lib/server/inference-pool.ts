@@ -11,7 +11,6 @@
  */
 import 'server-only';
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Piscina } from 'piscina';
 import { env } from '@/lib/env';
@@ -25,6 +24,7 @@ import { RULES_VERSION, SEXISM_VERSION, TOXICITY_VERSION, type ToxicityScores } 
 import { logger } from '@/lib/observability/logger';
 import { dropSingleton, singleton } from '@/lib/process/singleton';
 import type { InferenceResult, InferenceTask, ModelTimes, WorkerModels } from './inference-protocol';
+import { defaultWorkerCount } from './thread-counts';
 
 /** Where scripts/build-workers.mjs writes the worker; the server runs from the project root. */
 export const WORKER_BUNDLE = path.join('.next', 'vigil-workers', 'inference-worker.mjs');
@@ -57,11 +57,6 @@ export interface InferencePool {
   /** Tasks running and waiting (for /metrics). */
   load(): { running: number; queued: number };
   close(): Promise<void>;
-}
-
-/** INFERENCE_WORKERS unset: one thread per core but one (left to the event loop and sharp), 1 to 4. */
-export function defaultWorkerCount(cores = availableParallelism()): number {
-  return Math.max(1, Math.min(4, cores - 1));
 }
 
 export function createInferencePool(filename: string, threads: number, maxQueue: number): InferencePool {

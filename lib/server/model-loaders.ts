@@ -12,6 +12,7 @@ import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model
 import { resolveToxicityModelDir } from '@/lib/moderation/toxicity/resolve-toxicity-model-dir';
 import { createRulesEngine } from '@/lib/moderation/rules';
 import { SEXISM_VERSION } from '@/lib/moderation/types';
+import { defaultIntraOpThreads } from './thread-counts';
 
 export function defaultModelLoaders(): ModelLoaders {
   const e = env();
@@ -21,7 +22,7 @@ export function defaultModelLoaders(): ModelLoaders {
     toxicity: () =>
       loadToxicityModel({
         dir: resolveToxicityModelDir(e),
-        intraOpThreads: e.ORT_INTRA_OP_THREADS,
+        intraOpThreads: e.ORT_INTRA_OP_THREADS ?? defaultIntraOpThreads(e.INFERENCE_WORKERS),
         maxBatch: e.TOXICITY_MAX_BATCH,
       }),
     rules: async () => createRulesEngine(),

@@ -18,6 +18,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
+import { defaultIntraOpThreads } from '@/lib/server/thread-counts';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { postJson, startServer } from '../lib/server';
 import { jigsawTestTexts } from './realistic-texts';
@@ -66,7 +67,7 @@ async function modelOnly() {
   // The server's own settings: the same folder, threads and batch size.
   const model = await loadToxicityModel({
     dir: path.resolve(process.env.TOXICITY_MODEL_DIR ?? 'models/toxic_transformer_v1'),
-    intraOpThreads: Number(process.env.ORT_INTRA_OP_THREADS ?? 1),
+    intraOpThreads: process.env.ORT_INTRA_OP_THREADS ? Number(process.env.ORT_INTRA_OP_THREADS) : defaultIntraOpThreads(undefined),
     maxBatch: Number(process.env.TOXICITY_MAX_BATCH ?? 8),
   });
   const hundred = Array.from({ length: 100 }, (_, i) => preprocess(text(i)));
