@@ -203,7 +203,7 @@ async function main(): Promise<void> {
 
   // Final stage: [n-gram logit, encoder logit] -> L1 logistic regression on the held-out EDOS slice.
   const { stack: stackRows } = ds;
-  const firstLogits = (r: Rows) => r.inputs.map((s) => firstModel.logit(s));
+  const firstLogits = (r: Rows) => r.inputs.map((s) => firstModel.ngramLogit(s));
   log(`encoder logits for ${stackRows.inputs.length} stack rows and ${dev.inputs.length} dev rows`);
   const stackFit = fitStack(
     { firstStage: firstLogits(stackRows), encoder: await encoderLogits(stackRows.inputs) },

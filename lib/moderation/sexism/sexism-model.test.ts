@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sigmoid } from '@/lib/ml/logistic-regression';
 import { preprocess } from '../preprocess';
 import { parseSexismArtifact, type SexismArtifact } from './sexism-artifact';
-import { createSexismModel, severityFor } from './sexism-model';
+import { createSexismModel, severityFor, sexismChunks } from './sexism-model';
 import { encodeBase64 } from './sentence-vectors';
 
 /** A two-word model small enough to score by hand: no idf, no norm, no char block. */
@@ -181,5 +181,32 @@ describe('createSexismModel with a stack (format 3)', () => {
       { feature: 'encoder:sexism', weight: 3 },
       { feature: 'word:women', weight: 1.5 },
     ]);
+  });
+});
+
+describe('long texts: the n-gram stage reads half-overlapping chunks and takes the highest', () => {
+  const model = createSexismModel(tinyArtifact());
+
+  it('cuts at whitespace, covers every word, and keeps a short text whole', () => {
+    expect(sexismChunks('short text')).toEqual(['short text']);
+    const words = Array.from({ length: 400 }, (_, i) => `w${i}`);
+    const chunks = sexismChunks(words.join(' '), 100);
+    expect(chunks.length).toBeGreaterThan(10);
+    for (const c of chunks) {
+      expect(c.length).toBeLessThanOrEqual(100);
+      expect(c.startsWith(' ') || c.endsWith(' ')).toBe(false);
+    }
+    const seen = new Set(chunks.flatMap((c) => c.split(' ')));
+    for (const w of words) expect(seen.has(w)).toBe(true);
+  });
+
+  it('does not let the logit grow with the length of a text (the score of its densest chunk)', () => {
+    const long = 'women and lovely walks '.repeat(100);
+    const input = long.toLowerCase();
+    // Whole text: 100 × (3 − 2) − 0.5; chunked: one chunk's worth.
+    expect(model.logit(input)).toBeCloseTo(99.5, 9);
+    expect(model.ngramLogit(input)).toBeLessThan(30);
+    expect(model.ngramLogit('women')).toBe(model.logit('women'));
+    expect(model.score([preprocess(long)])[0]!.score).toBeCloseTo(sigmoid(model.ngramLogit(input)), 12);
   });
 });

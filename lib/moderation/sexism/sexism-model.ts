@@ -36,6 +36,38 @@ export interface LassoSexismModel extends SexismModel {
   readonly nonZero: number;
   /** Logit (x.w + b) of one model input string, for training-time checks. */
   logit(input: string): number;
+  /** The n-gram stage's logit as served: `logit` of the text, or its highest chunk for a long text. */
+  ngramLogit(input: string): number;
+}
+
+/** A text longer than this is read in chunks of about this many characters (half-overlapping). */
+export const SEXISM_CHUNK_CHARS = 500;
+
+/**
+ * Half-overlapping chunks of at most `size` characters, cut at whitespace, covering the text. Why:
+ * the n-gram stage's logit grows with length (more generic character n-grams fire), so a long
+ * benign comment drifted over the threshold; each chunk reads like the short texts it was trained
+ * on, and the text takes its highest chunk, as the encoder takes its highest window.
+ */
+export function sexismChunks(input: string, size = SEXISM_CHUNK_CHARS): string[] {
+  if (input.length <= size) return [input];
+  const chunks: string[] = [];
+  const step = Math.floor(size / 2);
+  for (let start = 0; start < input.length; start += step) {
+    let from = start;
+    if (from > 0) {
+      const ws = input.indexOf(' ', from);
+      from = ws < 0 ? input.length : ws + 1;
+    }
+    let to = Math.min(input.length, start + size);
+    if (to < input.length) {
+      const ws = input.lastIndexOf(' ', to);
+      if (ws > from) to = ws;
+    }
+    if (from < to) chunks.push(input.slice(from, to));
+    if (start + size >= input.length) break;
+  }
+  return chunks;
 }
 
 /** Build the model from an artifact already validated by `parseSexismArtifact`. */
@@ -74,6 +106,23 @@ export function createSexismModel(artifact: SexismArtifact): LassoSexismModel {
     return z;
   };
 
+  const ngramLogit = (input: string): number => {
+    const chunks = sexismChunks(input);
+    return chunks.length === 1 ? logit(input) : Math.max(...chunks.map(logit));
+  };
+  /** The chunk `ngramLogit` takes (the whole text when short), for explanations. */
+  const topChunk = (input: string): string => {
+    const chunks = sexismChunks(input);
+    if (chunks.length === 1) return input;
+    let best = chunks[0]!;
+    let z = logit(best);
+    for (const c of chunks.slice(1)) {
+      const zc = logit(c);
+      if (zc > z) [best, z] = [c, zc];
+    }
+    return best;
+  };
+
   const stack = artifact.stack;
   const firstStage = stack
     ? { threshold: stack.first_stage.threshold, bands: { ...stack.first_stage.severity_bands } }
@@ -84,7 +133,7 @@ export function createSexismModel(artifact: SexismArtifact): LassoSexismModel {
 
   const label = (pre: Preprocessed, encoder: number | undefined): SexismLabel => {
     const stacked = stack !== undefined && encoder !== undefined;
-    const score = sigmoid(finalLogit(logit(sexismModelInput(pre)), encoder));
+    const score = sigmoid(finalLogit(ngramLogit(sexismModelInput(pre)), encoder));
     const t = stacked ? threshold : firstStage.threshold;
     return {
       score,
@@ -100,10 +149,11 @@ export function createSexismModel(artifact: SexismArtifact): LassoSexismModel {
     bands,
     nonZero,
     logit,
+    ngramLogit,
     ...(stack ? { encoderLabel: stack.encoder_label } : {}),
     score: (texts, encoder) => texts.map((t, i) => label(t, encoder?.[i])),
     explain(pre, top, encoder) {
-      const input = sexismModelInput(pre);
+      const input = topChunk(sexismModelInput(pre));
       const row = featurizer.transformOne(input);
       // Contributions to the final logit: the stack scales every n-gram stage term by its weight.
       const scale = stack && encoder !== undefined ? stack.first_stage_weight : 1;
