@@ -204,22 +204,13 @@ export function copyEncoderTokenizer(encoderDir: string): void {
   tok.truncation = null;
   tok.padding = null;
   writeFileSync(join(HERE, 'tokenizer.json'), JSON.stringify(tok));
-  writeFileSync(join(HERE, 'tokenizer_config.json'), `${JSON.stringify(TOKENIZER_CONFIG, null, 2)}\n`);
+  // The package's own config, less the name of the folder it was exported from.
+  const { name_or_path: _from, ...config } = JSON.parse(readFileSync(join(encoderDir, 'tokenizer_config.json'), 'utf8')) as Record<
+    string,
+    unknown
+  >;
+  writeFileSync(join(HERE, 'tokenizer_config.json'), `${JSON.stringify(config, null, 2)}\n`);
 }
-
-const TOKENIZER_CONFIG = {
-  tokenizer_class: 'BertTokenizer',
-  do_lower_case: true,
-  strip_accents: null,
-  tokenize_chinese_chars: true,
-  model_max_length: 512,
-  unk_token: '[UNK]',
-  pad_token: '[PAD]',
-  cls_token: '[CLS]',
-  sep_token: '[SEP]',
-  mask_token: '[MASK]',
-  clean_up_tokenization_spaces: true,
-};
 
 async function main(): Promise<void> {
   const dataDir = resolve(ROOT, arg('data') ?? process.env.VIGIL_DATA_DIR ?? '../shared/data');
