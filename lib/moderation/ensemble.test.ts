@@ -61,6 +61,13 @@ describe('combine', () => {
     expect(e.summary).not.toBe('likely_safe');
   });
 
+  it('names sexism, the narrower issue, when the sexism model and identity_attack both flag', () => {
+    const both = combine(sexism(0.9), tox({ identity_attack: 0.97, overall: 0.9 }), rules(), policy);
+    expect(both.primary_issue).toBe('sexism');
+    // Below its threshold the sexism model does not take the name from identity_attack.
+    expect(combine(sexism(0.3), tox({ identity_attack: 0.97 }), rules(), policy).primary_issue).toBe('identity_attack');
+  });
+
   it('names threat for a rule-detected threat even when the transformer is unsure', () => {
     const e = combine(sexism(0.05), tox({ threat: 0.1, overall: 0.4 }), rules({ threat_detected: true }), policy);
     expect(e.primary_issue).toBe('threat');

@@ -97,6 +97,9 @@ export function combine(sexism: SexismLabel, toxicity: ToxicityScores, rules: Ru
       }
     }
     if (best < 0.5) primary = 'toxicity';
+    // Sexism is identity-based hate aimed at women: when the sexism model flags a text whose top
+    // issue is identity_attack, the narrower name is the more useful one to a moderator.
+    else if (primary === 'identity_attack' && risks.sexism >= 0.5) primary = 'sexism';
   }
   const rounded = Math.round(score * 1e4) / 1e4;
   return {

@@ -173,7 +173,9 @@ describe('POST /v1/moderate/batch', () => {
       // The int8 model quantises activations per run (dynamic quantisation), so a text's scores
       // move by a few thousandths with its batch-mates; decisions must not.
       expect(Math.abs(r.label.toxicity.overall - singles[i]!.label.toxicity.overall)).toBeLessThan(0.01);
-      expect(r.label.sexism.score).toBeCloseTo(singles[i]!.label.sexism.score, 4);
+      // The sexism model reads the encoder's sexism logit, so the same holds for its score.
+      expect(Math.abs(r.label.sexism.score - singles[i]!.label.sexism.score)).toBeLessThan(0.01);
+      expect(r.label.sexism.threshold_met).toBe(singles[i]!.label.sexism.threshold_met);
     });
   });
 
