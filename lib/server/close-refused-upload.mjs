@@ -1,17 +1,25 @@
 // An oversized upload (issue 23, item 7): the route answers 413 as soon as the body passes its
-// limit, but Node keeps reading the rest of the body to reuse the connection, so a client that
-// kept sending held the socket until it gave up (or REQUEST_TIMEOUT_MS). A 413 to a request whose
-// body was not read to the end now carries `Connection: close`: the client knows not to reuse the
-// socket (a keep-alive client racing a silent close would fail its next request), and Node ends
-// and destroys the socket once the answer is written.
+// limit, and Node then reads and discards the rest of the body so the connection can be reused. A
+// client that never stops sending held the socket until it gave up (or REQUEST_TIMEOUT_MS). Now the
+// rest of a refused body may take at most REFUSED_UPLOAD_DRAIN_MS; past that the socket is closed.
+// Why not close at once: a client still writing its body (fetch, for one) then fails with EPIPE and
+// never reads the 413, and a keep-alive client racing the close fails its next request.
 // Plain JavaScript: server.mjs runs outside the Next bundles.
 
-/** Arms the close for this request; call once per request, before handling it. */
-export function closeAfterRefusedUpload(req, res) {
-  const writeHead = res.writeHead;
-  // Node's implicit headers (a write without writeHead) go through writeHead too.
-  res.writeHead = function (statusCode, ...rest) {
-    if (statusCode === 413 && !req.complete && !this.headersSent) this.setHeader('Connection', 'close');
-    return writeHead.call(this, statusCode, ...rest);
-  };
+/** Milliseconds a refused upload's remaining body may take before its socket is closed. */
+export const REFUSED_UPLOAD_DRAIN_MS = 3000;
+
+/** Arms the bounded drain for this request; call once per request, before handling it. */
+export function closeAfterRefusedUpload(req, res, drainMs = REFUSED_UPLOAD_DRAIN_MS) {
+  res.on('finish', () => {
+    if (res.statusCode !== 413 || req.complete) return;
+    const socket = req.socket;
+    const timer = setTimeout(() => {
+      if (!req.complete) socket.destroy();
+    }, drainMs);
+    timer.unref();
+    const stop = () => clearTimeout(timer);
+    req.once('end', stop);
+    socket.once('close', stop);
+  });
 }
