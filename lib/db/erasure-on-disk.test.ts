@@ -1,7 +1,7 @@
 /**
  * Erasure reaches the disk (docs/decisions/145-erasure-reaches-the-disk.md): after DELETE of a
  * person, their name, metadata and stored photo are nowhere in the database's files, WAL
- * included. Each file under the data folder is searched byte for byte (Buffer.indexOf) once the
+ * included, nor is the photo of a face deleted on its own; what was kept is still found. Each file under the data folder is searched byte for byte (Buffer.indexOf) once the
  * database is closed. Runs on embedded PGlite in a temp folder; with TEST_DATABASE_URL and
  * TEST_PG_DATA_DIR (scripts/test-postgres.sh) it runs again on that PostgreSQL server's folder.
  */
@@ -17,7 +17,10 @@ import { loadEnv } from '@/lib/env';
 import type { FaceEngine } from '@/lib/faces/face-engine';
 import type { MemoryBank } from '@/lib/faces/memory-bank';
 import { registerPerson } from '@/lib/faces/register-person';
+import { addFace } from '@/lib/faces/add-face';
+import { deleteFace } from '@/lib/faces/delete-face';
 import { deletePerson } from '@/lib/faces/delete-person';
+import { listFaces } from '@/lib/faces/list-faces';
 import { getPerson } from '@/lib/faces/get-person';
 import { migrate } from './migrate';
 import { openDatabase, type Database } from './open-database';
@@ -102,6 +105,8 @@ describe.each(targets)('erasing a person on %s', (_label, makeTarget) => {
     const secret = `secret-${randomBytes(6).toString('hex')}`;
     const keptName = `Kept-${randomBytes(6).toString('hex')}`;
     const image = await noisyPhoto();
+    const keptImage = await noisyPhoto();
+    const removedFaceImage = await noisyPhoto();
     let keptId: string;
     try {
       await migrate(database);
@@ -111,9 +116,13 @@ describe.each(targets)('erasing a person on %s', (_label, makeTarget) => {
         relationship: 'friend',
         metadata: {},
         allowDuplicate: true,
-        image: await noisyPhoto(),
+        image: keptImage,
       });
       keptId = kept.person_id;
+      // One face of a person who stays, deleted on its own (DELETE …/faces/{face_id}).
+      await addFace(bank, keptId, removedFaceImage, { confirmMismatch: true });
+      const removedFace = (await listFaces(bank, keptId)).faces.at(-1)!;
+      expect(await deleteFace(bank, keptId, removedFace.face_id)).toMatchObject({ deleted: true, embedding_count: 1 });
       const erased = await registerPerson(bank, {
         name: marker,
         relationship: 'friend',
@@ -138,11 +147,16 @@ describe.each(targets)('erasing a person on %s', (_label, makeTarget) => {
     } finally {
       await reopened.close();
     }
+    const slices = (png: Buffer) => [0, 1, 2, 3].map((i) => png.subarray(i * 1000 + 100, i * 1000 + 148));
     const hits = {
       name: filesHolding(target.dataDir, Buffer.from(marker)),
       metadata: filesHolding(target.dataDir, Buffer.from(secret)),
-      photo: [0, 1, 2, 3].flatMap((i) => filesHolding(target.dataDir, image.subarray(i * 1000 + 100, i * 1000 + 148))),
+      photo: slices(image).flatMap((slice) => filesHolding(target.dataDir, slice)),
+      deletedFacePhoto: slices(removedFaceImage).flatMap((slice) => filesHolding(target.dataDir, slice)),
     };
-    expect(hits).toEqual({ name: [], metadata: [], photo: [] });
+    expect(hits).toEqual({ name: [], metadata: [], photo: [], deletedFacePhoto: [] });
+    // The search does find what was kept.
+    expect(filesHolding(target.dataDir, Buffer.from(keptName)).length).toBeGreaterThan(0);
+    expect(filesHolding(target.dataDir, slices(keptImage)[0]!).length).toBeGreaterThan(0);
   }, 180_000);
 });
