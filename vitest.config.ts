@@ -10,6 +10,7 @@ import { configDefaults, defineConfig, type TestProjectInlineConfiguration } fro
  */
 const INTEGRATION = [
   'lib/db/memory-bank.test.ts',
+  'lib/db/erasure-on-disk.test.ts',
   'lib/db/rate-limit-store.test.ts',
   'lib/auth/api/session-requests.test.ts',
   'lib/http/key-lockout.test.ts',

@@ -32,14 +32,16 @@ trap cleanup EXIT
 
 "${run_pg[@]}" "$bin/initdb" -D "$dir/data" -U vigil --auth=trust -E UTF8 >/dev/null
 "${run_pg[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w \
-  -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50" start >/dev/null
+  -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50 -c wal_recycle=off" start >/dev/null
 "${run_pg[@]}" "$bin/createdb" -h 127.0.0.1 -p "$port" -U vigil vigil_test
 
 echo "test-postgres: PostgreSQL 15 on 127.0.0.1:$port"
 export TEST_DATABASE_URL="postgres://vigil@127.0.0.1:$port/vigil_test"
+# lib/db/erasure-on-disk.test.ts searches the server's files for an erased person.
+export TEST_PG_DATA_DIR="$dir/data"
 
 # tests/contract/postgres.test.ts stops and restarts this server mid-test (a database that goes away).
-pg_opts="-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50"
+pg_opts="-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50 -c wal_recycle=off"
 cat >"$dir/pgctl" <<PGCTL
 #!/usr/bin/env bash
 set -e

@@ -111,7 +111,10 @@ export async function openDatabase(o: DatabaseOptions): Promise<Database> {
     }
     // shared_buffers sits inside PGlite's wasm heap, so every page it touches stays resident; the
     // kernel's page cache below NODEFS already caches the files (docs/benchmarks.md, memory).
-    const postgresqlconf = o.PGLITE_SHARED_BUFFERS ? [`shared_buffers = ${o.PGLITE_SHARED_BUFFERS}`] : undefined;
+    // wal_recycle = off: a WAL segment no longer needed is unlinked, not renamed for reuse with the
+    // rows it logged still inside (an erased person, docs/decisions/145-erasure-reaches-the-disk.md).
+    // PGlite writes postgresql.conf at every start, so existing data folders get it too.
+    const postgresqlconf = ['wal_recycle = off', ...(o.PGLITE_SHARED_BUFFERS ? [`shared_buffers = ${o.PGLITE_SHARED_BUFFERS}`] : [])];
     const client = await PGlite.create(dataDir, { extensions: { vector }, postgresqlconf });
     const lockDown = () => dataDir && restrictTree(dataDir);
     lockDown();

@@ -3,6 +3,7 @@
  * failure leaves nothing half-written, and `embedding_count` moves with the embeddings.
  */
 import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { eraseDeletedRows } from './erase-deleted-rows';
 import type { AppDb, Database } from './open-database';
 import { faceEmbeddings, persons, type FaceEmbeddingRow, type PersonRow } from './schema';
 
@@ -187,11 +188,12 @@ export function createPersonStore(database: Database) {
 
     /**
      * Deletes one face (and its stored photo) and decrements the count, in one transaction with
-     * the person's row locked. Never the last face: a person without faces cannot be recognised
-     * and the page would show nothing to recognise them by, so that answers `last` and deletes nothing.
+     * the person's row locked, then erases the photo's bytes from the database files. Never the
+     * last face: a person without faces cannot be recognised and the page would show nothing to
+     * recognise them by, so that answers `last` and deletes nothing.
      */
     async deleteFace(personId: string, faceId: string): Promise<{ person: PersonRow } | { last: PersonRow } | 'no-person' | 'no-face'> {
-      return db.transaction(async (tx) => {
+      const result = await db.transaction(async (tx) => {
         const [locked] = await tx.select().from(persons).where(eq(persons.id, personId)).for('update');
         if (!locked) return 'no-person' as const;
         const [face] = await tx
@@ -209,6 +211,8 @@ export function createPersonStore(database: Database) {
           .returning();
         return { person: person! };
       });
+      if (typeof result === 'object' && 'person' in result) await eraseDeletedRows(database);
+      return result;
     },
 
     async getPerson(personId: string): Promise<PersonRow | undefined> {
@@ -236,15 +240,20 @@ export function createPersonStore(database: Database) {
       return person;
     },
 
-    /** Hard delete: the embeddings (and any stored photos) and then the person, in one transaction. */
+    /**
+     * Hard delete: the embeddings (and any stored photos) and then the person, in one transaction;
+     * then their bytes are erased from the database files (eraseDeletedRows).
+     */
     async deletePerson(personId: string): Promise<{ embeddingsDeleted: number } | undefined> {
-      return db.transaction(async (tx) => {
+      const result = await db.transaction(async (tx) => {
         const [person] = await tx.select({ id: persons.id }).from(persons).where(eq(persons.id, personId)).for('update');
         if (!person) return undefined;
         const removed = await tx.delete(faceEmbeddings).where(eq(faceEmbeddings.personId, personId)).returning({ id: faceEmbeddings.id });
         await tx.delete(persons).where(eq(persons.id, personId));
         return { embeddingsDeleted: removed.length };
       });
+      if (result) await eraseDeletedRows(database);
+      return result;
     },
 
     async countEmbeddings(personId?: string): Promise<number> {
