@@ -1,14 +1,21 @@
 /**
  * Issue 3, browser serving: the Worker runs the same model files and the same TypeScript
  * (preprocess, tokeniser, post-processing, rules, ensemble) as the server, so its verdicts must
- * match `POST /v1/moderate/batch` to within 0.01 on every score and exactly on every decision.
+ * match `POST /v1/moderate/batch` to within TOLERANCE on every score and exactly on every decision.
  */
 import { expect, test } from '@playwright/test';
 import { BrowserInferencePage } from './pages/browser-inference.page';
 import { compareVerdicts } from './support/compare';
 import { moderateOnServer } from './support/moderation-api';
 
-const TOLERANCE = 0.01;
+/**
+ * Scores may differ by this much; decisions (rules, summary, primary issue, severity, sexism's
+ * threshold) must agree exactly. The 6-layer encoder quantises its activations per run, so small
+ * rounding differences between the two runtimes' int8 kernels add up over its layers: measured up
+ * to 0.033 (a probability near 0.5). The server's own scores move as much with batch-mates (0.045
+ * for one text alone against the same text in this batch, decision 135).
+ */
+const TOLERANCE = 0.05;
 
 const TEXTS = [
   // benign
