@@ -9,9 +9,9 @@ import type { SuiteCase } from './functional-suite';
 import { aucOrNull, rate, type MetricRow, type Section } from './metric-row';
 import type { Verdict } from './verdicts';
 
-export const SUITE_BALANCED_ACCURACY_TARGET = 0.85;
+export const SUITE_BALANCED_ACCURACY_TARGET = 0.88;
 export const CATEGORY_ACCURACY_TARGET = 0.7;
-export const IDENTITY_FLAG_RATE_TARGET = 0.03;
+export const IDENTITY_FLAG_RATE_TARGET = 0.02;
 export const IDENTITY_GROUP_FLAG_RATE_TARGET = 0.05;
 export const WOMEN_SEXISM_FLAG_RATE_TARGET = 0.03;
 /** The categories whose sentences state an identity neutrally or positively. */

@@ -1,4 +1,4 @@
-/** One row of docs/model-quality.md: a metric, its value, and the issue #11 target where it has one. */
+/** One row of docs/model-quality.md: a metric, its value, and the issue #22 target where it has one (issue #11's, tightened). */
 import { rocAuc } from '@/lib/ml/metrics';
 
 export interface Target {
