@@ -154,7 +154,7 @@ export const envSchema = z
 
     /**
      * Comma-separated API keys, each `key` (every scope) or `key:scope+scope` with scopes from
-     * lib/auth/scopes.ts (`moderate`, `review`, `faces:read`, `faces:write`, `admin`; docs/decisions/150).
+     * lib/contracts/scopes.ts (`moderate`, `review`, `faces:read`, `faces:write`, `admin`; docs/decisions/150).
      * Set: every /api/v1 endpoint needs `Authorization: Bearer <key>` or a session cookie from
      * `POST /api/v1/session`, and a key with the route's scope. Unset: /api/v1 is open to loopback clients.
      */

@@ -1,7 +1,7 @@
 /**
  * GET /metrics: the Prometheus text exposition of the process registry. Access: a bearer
- * METRICS_TOKEN when set (or an API key with the `admin` scope), else an API key when API_KEYS is set, else loopback
- * clients only (or anyone with ALLOW_ANONYMOUS). docs/decisions/030 and 053. A key sent here
+ * METRICS_TOKEN when set (or an API key with the `admin` scope), else an API key with `admin`
+ * when API_KEYS is set, else loopback clients only (or anyone with ALLOW_ANONYMOUS). docs/decisions/030 and 053. A key sent here
  * counts towards the wrong-key lockout of every route (lib/http/key-lockout.ts).
  */
 import 'server-only';
