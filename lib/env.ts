@@ -4,6 +4,7 @@
  * later inside a request.
  */
 import { z } from 'zod';
+import { parseApiKeyEntry, scopeSchema, type Scope } from './contracts/scopes';
 import { parseTrustProxy } from './net/trust-proxy';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -152,19 +153,27 @@ export const envSchema = z
     // Security and observability (docs/decisions/030-auth-and-observability.md)
 
     /**
-     * Comma-separated API keys. Set: every /api/v1 endpoint needs `Authorization: Bearer <key>` or a
-     * session cookie from `POST /api/v1/session`. Unset: /api/v1 is open to loopback clients.
+     * Comma-separated API keys, each `key` (every scope) or `key:scope+scope` with scopes from
+     * lib/contracts/scopes.ts (`moderate`, `review`, `faces:read`, `faces:write`, `admin`; docs/decisions/150).
+     * Set: every /api/v1 endpoint needs `Authorization: Bearer <key>` or a session cookie from
+     * `POST /api/v1/session`, and a key with the route's scope. Unset: /api/v1 is open to loopback clients.
      */
     API_KEYS: z
       .string()
       .optional()
-      .transform((v) =>
-        (v ?? '')
+      .transform((v, ctx) => {
+        const entries = (v ?? '')
           .split(',')
           .map((k) => k.trim())
-          .filter((k) => k.length > 0),
-      )
-      .pipe(z.array(z.string().min(16, 'each key needs at least 16 characters')).max(100)),
+          .filter((k) => k.length > 0);
+        try {
+          return entries.map((entry, i) => parseApiKeyEntry(entry, i + 1));
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: err instanceof Error ? err.message : String(err) });
+          return z.NEVER;
+        }
+      })
+      .pipe(z.array(z.object({ key: z.string().min(16, 'each key needs at least 16 characters'), scopes: z.array(scopeSchema) })).max(100)),
     /** Without API_KEYS, let non-loopback clients reach /api/v1 and /metrics (otherwise 403). */
     ALLOW_ANONYMOUS: bool.default(false),
     /**
@@ -206,7 +215,13 @@ export const envSchema = z
     if (c.DATABASE_DRIVER && c.DATABASE_DRIVER !== 'pglite' && !c.DATABASE_URL) {
       ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: `required when DATABASE_DRIVER=${c.DATABASE_DRIVER}` });
     }
-  });
+  })
+  // Everything that compares keys takes the keys alone; the scopes sit beside them (lib/auth: scopesOf).
+  .transform(({ API_KEYS, ...rest }) => ({
+    ...rest,
+    API_KEYS: API_KEYS.map((e) => e.key),
+    API_KEY_SCOPES: new Map(API_KEYS.map((e): [string, readonly Scope[]] => [e.key, e.scopes])) as ReadonlyMap<string, readonly Scope[]>,
+  }));
 
 export type Env = z.infer<typeof envSchema>;
 

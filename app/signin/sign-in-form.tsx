@@ -5,6 +5,7 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import type { SessionStatus } from '@/lib/contracts/session';
+import { summarizeScopes } from '@/lib/browser/session-scopes';
 import { api, describeError } from '@/lib/browser/vigil-api';
 
 /** Only same-site paths, so a crafted link cannot send a signed-in operator elsewhere. */
@@ -18,6 +19,7 @@ export function SignInForm() {
   const [key, setKey] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  const scopes = status?.auth_required ? summarizeScopes(status.scopes) : null;
 
   useEffect(() => {
     api.session().then(setStatus, (err: unknown) => setError(describeError(err)));
@@ -63,6 +65,17 @@ export function SignInForm() {
             Sign out
           </button>
         </p>
+      )}
+      {status?.authenticated && scopes && (
+        <div data-testid="signin-scopes">
+          <p>This key may:</p>
+          <ul>
+            {scopes.granted.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+          {scopes.missing.length > 0 && <p>Not allowed for this key: {scopes.missing.join(', ')}.</p>}
+        </div>
       )}
       {status?.auth_required && !status.authenticated && (
         <form onSubmit={submit} aria-describedby="signin-help">

@@ -17,15 +17,22 @@ import type { Env } from '@/lib/env';
 import { AuthError } from '@/lib/errors/domain-error';
 import { clientAddress, peerIsTrustedProxy, type TrustProxy } from '@/lib/net/trust-proxy';
 import { bearerToken, keyId, matchesApiKey } from './api-keys';
+import { SCOPES, type Scope } from '@/lib/contracts/scopes';
 import { isLoopback } from './client-address';
 import { isSessionToken, readCookie, SESSION_COOKIE } from './session-token';
 
 export type ApiV1Access = 'public' | 'standard' | 'biometric';
 
-export type AuthConfig = Pick<Env, 'API_KEYS' | 'ALLOW_ANONYMOUS' | 'TRUST_PROXY'> & Partial<Pick<Env, 'PUBLIC_ORIGIN'>>;
+/** Without API_KEY_SCOPES (test configurations), every key has every scope, as an entry without scopes does. */
+export type AuthConfig = Pick<Env, 'API_KEYS' | 'ALLOW_ANONYMOUS' | 'TRUST_PROXY'> & Partial<Pick<Env, 'PUBLIC_ORIGIN' | 'API_KEY_SCOPES'>>;
 
 export interface Principal {
   via: 'key' | 'session' | 'anonymous';
+  /**
+   * What the caller may do: its key's scopes, read from API_KEYS on every request (a session
+   * follows its key's current entry); every scope without API_KEYS; none on `public` endpoints.
+   */
+  scopes: readonly Scope[];
   /** keyId of the key used (directly or through the session). */
   keyId?: string;
   /** The session's public id, when signed in through the cookie. */
@@ -48,6 +55,22 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="vigil"' };
 
 export const unauthorized = (message: string) => new AuthError('UNAUTHORIZED', message, { headers: CHALLENGE });
 export const forbidden = (message: string) => new AuthError('FORBIDDEN', message);
+
+/** The scopes of the key with id `kid`: its API_KEYS entry as configured now (so a session follows an edited entry). */
+export function scopesOf(kid: string, config: AuthConfig): readonly Scope[] {
+  if (!config.API_KEY_SCOPES) return SCOPES;
+  for (const [key, scopes] of config.API_KEY_SCOPES) if (keyId(key) === kid) return scopes;
+  return [];
+}
+
+/** Throws 403 INSUFFICIENT_SCOPE unless the principal's key has `scope`. */
+export function requireScope(principal: Principal, scope: Scope): void {
+  if (principal.scopes.includes(scope)) return;
+  throw new AuthError(
+    'INSUFFICIENT_SCOPE',
+    `This key lacks the scope '${scope}' this endpoint needs (API_KEYS gives each key its scopes).`,
+  );
+}
 
 export function keyIds(keys: readonly string[]): Set<string> {
   return new Set(keys.map(keyId));
@@ -113,13 +136,14 @@ export async function authorizeApiV1(
   access: ApiV1Access,
   findSession: FindSession,
 ): Promise<Principal> {
-  if (access === 'public') return { via: 'anonymous' };
+  if (access === 'public') return { via: 'anonymous', scopes: [] };
   if (config.API_KEYS.length > 0) {
     const header = request.headers.get('authorization');
     if (header !== null) {
       const token = bearerToken(header);
       if (!matchesApiKey(token, config.API_KEYS)) throw unauthorized('The API key is not valid.');
-      return { via: 'key', keyId: keyId(token!) };
+      const kid = keyId(token!);
+      return { via: 'key', keyId: kid, scopes: scopesOf(kid, config) };
     }
     const session = await sessionOf(request, config, findSession);
     if (!session) {
@@ -128,7 +152,7 @@ export async function authorizeApiV1(
     if (UNSAFE.has(request.method.toUpperCase()) && !isSameOrigin(request, config.TRUST_PROXY, config.PUBLIC_ORIGIN)) {
       throw forbidden("Cross-site request refused: a session cookie is only accepted from this site's own pages.");
     }
-    return { via: 'session', keyId: session.kid, sessionId: session.id };
+    return { via: 'session', keyId: session.kid, sessionId: session.id, scopes: scopesOf(session.kid, config) };
   }
   if (!config.ALLOW_ANONYMOUS && !isLoopback(clientAddress(request, config.TRUST_PROXY))) {
     throw forbidden('Without API_KEYS, /api/v1 is only open to this machine: configure API_KEYS (or ALLOW_ANONYMOUS=true).');
@@ -137,7 +161,7 @@ export async function authorizeApiV1(
   if (UNSAFE.has(request.method.toUpperCase()) && isCrossSiteBrowserRequest(request, config)) {
     throw forbidden("Cross-site request refused: /api/v1 only accepts changes from this site's own pages or with an API key.");
   }
-  return { via: 'anonymous' };
+  return { via: 'anonymous', scopes: SCOPES };
 }
 
 /** Whether the request is served over https (directly, or per X-Forwarded-Proto behind a trusted proxy). */

@@ -201,6 +201,7 @@ export const ERROR_HELP: Record<string, string> = {
   UNDO_NOT_POSSIBLE: 'This decision can no longer be undone',
   UNAUTHORIZED: 'Sign in first: this server needs an API key (Sign in, top right)',
   FORBIDDEN: 'This server does not allow that from here',
+  INSUFFICIENT_SCOPE: 'The key you signed in with may not do this (see its scopes on the Sign in page)',
   RATE_LIMITED: 'Too many requests; wait a minute and try again',
   SERVICE_UNAVAILABLE: 'The server is busy starting up or unavailable; try again in a moment',
   DATABASE_UNAVAILABLE: 'The server cannot reach its database right now; try again in a moment',

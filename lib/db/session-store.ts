@@ -17,10 +17,10 @@ export interface SessionStore {
   find(token: string, now?: Date): Promise<SessionRecord | null>;
   /** Ends the session of `token` (logout); a no-op when there is none. */
   revokeToken(token: string): Promise<void>;
-  /** The unexpired sessions opened with `keyId`, newest first. */
-  list(keyId: string, now?: Date): Promise<SessionRecord[]>;
-  /** Ends session `id` if it was opened with `keyId`; whether there was one. */
-  revoke(id: string, keyId: string): Promise<boolean>;
+  /** The unexpired sessions opened with `keyId` (null: with any key, for `admin`), newest first. */
+  list(keyId: string | null, now?: Date): Promise<SessionRecord[]>;
+  /** Ends session `id` if it was opened with `keyId` (null: with any key); whether there was one. */
+  revoke(id: string, keyId: string | null): Promise<boolean>;
 }
 
 const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
@@ -51,14 +51,14 @@ export function createSessionStore({ db }: Database): SessionStore {
       return db
         .select(columns)
         .from(sessions)
-        .where(and(eq(sessions.keyId, keyId), gt(sessions.expiresAt, now)))
+        .where(and(keyId === null ? undefined : eq(sessions.keyId, keyId), gt(sessions.expiresAt, now)))
         .orderBy(desc(sessions.createdAt), sessions.id)
         .limit(1000);
     },
     async revoke(id, keyId) {
       const gone = await db
         .delete(sessions)
-        .where(and(eq(sessions.id, id), eq(sessions.keyId, keyId)))
+        .where(and(eq(sessions.id, id), keyId === null ? undefined : eq(sessions.keyId, keyId)))
         .returning({ id: sessions.id });
       return gone.length > 0;
     },

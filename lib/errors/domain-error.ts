@@ -34,7 +34,7 @@ type FaceErrorCode =
   | 'LAST_FACE'
   | 'PERSON_NOT_FOUND'
   | 'FACE_NOT_FOUND';
-type AuthErrorCode = 'UNAUTHORIZED' | 'FORBIDDEN';
+type AuthErrorCode = 'UNAUTHORIZED' | 'FORBIDDEN' | 'INSUFFICIENT_SCOPE';
 /** Answered by the review handlers (lib/reviews/api) through ApiV1Error. */
 type ReviewErrorCode = 'NOT_FOUND' | 'UNDO_NOT_POSSIBLE';
 type RequestErrorCode = 'VALIDATION_ERROR' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'NOT_FOUND';

@@ -10,7 +10,8 @@
  */
 import 'server-only';
 import { env, type Env } from '@/lib/env';
-import { authorizeApiV1, type ApiV1Access, type Principal } from '@/lib/auth/authorize-request';
+import { authorizeApiV1, requireScope, type ApiV1Access, type Principal } from '@/lib/auth/authorize-request';
+import type { Scope } from '@/lib/contracts/scopes';
 import { requestLogger } from '@/lib/observability/logger';
 import { errorForLog } from '@/lib/observability/redact';
 import { metrics, routeTemplate, startRequest } from '@/lib/observability/metrics';
@@ -40,6 +41,12 @@ export interface ApiV1RouteOptions {
    * key themselves).
    */
   access?: ApiV1Access;
+  /**
+   * The scope the caller's key needs (docs/decisions/150-key-scopes.md), checked after access:
+   * 403 INSUFFICIENT_SCOPE without it. The one place each route's scope is named; unset = none
+   * (public endpoints, and the session list, which widens for `admin` itself).
+   */
+  scope?: Scope;
   /** Spend FACE_RATE_LIMIT_PER_MINUTE (endpoints that run the face models). */
   faceRateLimited?: boolean;
   /** The metrics' route label, when the path itself must not be one (unknown paths: unbounded labels). */
@@ -69,6 +76,7 @@ export function apiV1Route(
         await checkPresentedKey(request, bearerToken(authorization), config.API_KEYS);
       }
       const principal: Principal = await authorizeApiV1(request, config, options.access ?? 'standard', findActiveSession);
+      if (options.scope) requireScope(principal, options.scope);
       if (options.faceRateLimited) headers = { ...headers, ...(await consumeFaceBudget(request)) };
       const data = await handler({ request, params, config, principal, requestId });
       if (data instanceof Response) {

@@ -14,7 +14,8 @@ import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import { consumeSignInBudget } from '@/lib/http/face-rate-limit';
 import { checkPresentedKey } from '@/lib/http/key-lockout';
 import { bearerToken, keyId } from '../api-keys';
-import { forbidden, isCrossSiteBrowserRequest, isHttps, sessionOf, unauthorized, type AuthConfig } from '../authorize-request';
+import { forbidden, isCrossSiteBrowserRequest, isHttps, scopesOf, sessionOf, unauthorized, type AuthConfig } from '../authorize-request';
+import { SCOPES } from '@/lib/contracts/scopes';
 import { findActiveSession, sessionStore } from '@/lib/server/session-service';
 import { isSessionToken, newSessionToken, readCookie, SESSION_COOKIE, sessionCookie } from '../session-token';
 
@@ -37,6 +38,7 @@ export async function sessionStatusRequest({ request, config }: ApiV1Context): P
     authenticated: viaKey || session !== null,
     expires_at: session ? session.expiresAt.toISOString() : null,
     moderator: kid ? `key:${kid}` : null,
+    scopes: kid ? [...scopesOf(kid, config)] : required ? null : [...SCOPES],
   };
 }
 
@@ -63,9 +65,10 @@ export async function signInRequest({ request, config }: ApiV1Context): Promise<
 
   const ttl = Math.round(config.SESSION_TTL_HOURS * 3600);
   const token = newSessionToken();
-  const session = await (await sessionStore()).open(token, keyId(key), new Date(Date.now() + ttl * 1000));
+  const kid = keyId(key);
+  const session = await (await sessionStore()).open(token, kid, new Date(Date.now() + ttl * 1000));
   return envelope(
-    { auth_required: true, authenticated: true, expires_at: session.expiresAt.toISOString() },
+    { auth_required: true, authenticated: true, expires_at: session.expiresAt.toISOString(), scopes: [...scopesOf(kid, config)] },
     { ...headers, 'Set-Cookie': sessionCookie(token, { maxAgeSeconds: ttl, secure: isHttps(request, config.TRUST_PROXY) }) },
   );
 }

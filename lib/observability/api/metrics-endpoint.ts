@@ -1,13 +1,14 @@
 /**
  * GET /metrics: the Prometheus text exposition of the process registry. Access: a bearer
- * METRICS_TOKEN when set (or any API key), else an API key when API_KEYS is set, else loopback
- * clients only (or anyone with ALLOW_ANONYMOUS). docs/decisions/030 and 053. A key sent here
+ * METRICS_TOKEN when set (or an API key with the `admin` scope), else an API key with `admin`
+ * when API_KEYS is set, else loopback clients only (or anyone with ALLOW_ANONYMOUS). docs/decisions/030 and 053. A key sent here
  * counts towards the wrong-key lockout of every route (lib/http/key-lockout.ts).
  */
 import 'server-only';
 import { env, type Env } from '@/lib/env';
 import { isLoopback } from '@/lib/auth/client-address';
-import { bearerToken } from '@/lib/auth/api-keys';
+import { bearerToken, keyId, matchesApiKey } from '@/lib/auth/api-keys';
+import { scopesOf } from '@/lib/auth/authorize-request';
 import { RateLimitedError } from '@/lib/errors/domain-error';
 import { checkPresentedKey } from '@/lib/http/key-lockout';
 import { clientAddress } from '@/lib/net/trust-proxy';
@@ -31,7 +32,13 @@ async function refusal(request: Request, config: Env): Promise<Response | null> 
   if (accepted.length === 0) return null;
   const authorization = request.headers.get('authorization');
   try {
-    if (authorization !== null && (await checkPresentedKey(request, bearerToken(authorization), accepted))) return null;
+    const token = bearerToken(authorization);
+    if (authorization !== null && (await checkPresentedKey(request, token, accepted))) {
+      // METRICS_TOKEN is the scraper's own token; an API key needs `admin` (docs/decisions/150).
+      if (matchesApiKey(token, config.METRICS_TOKEN ? [config.METRICS_TOKEN] : [])) return null;
+      if (scopesOf(keyId(token!), config).includes('admin')) return null;
+      return plain(403, "Forbidden: this API key lacks the scope 'admin' that /metrics needs.");
+    }
   } catch (err) {
     if (RateLimitedError.is(err)) return plain(429, err.message, err.headers);
     throw err;

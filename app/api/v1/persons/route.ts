@@ -3,4 +3,4 @@ import { apiV1Route } from '@/lib/http/api-v1-route';
 import { listPersonsRequest } from '@/lib/faces/api/person-requests';
 
 export const runtime = 'nodejs';
-export const GET = apiV1Route(listPersonsRequest, { access: 'biometric' });
+export const GET = apiV1Route(listPersonsRequest, { access: 'biometric', scope: 'faces:read' });

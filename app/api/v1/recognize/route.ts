@@ -3,4 +3,4 @@ import { apiV1Route } from '@/lib/http/api-v1-route';
 import { recognizeRequest } from '@/lib/faces/api/person-requests';
 
 export const runtime = 'nodejs';
-export const POST = apiV1Route(recognizeRequest, { access: 'biometric', faceRateLimited: true });
+export const POST = apiV1Route(recognizeRequest, { access: 'biometric', scope: 'faces:read', faceRateLimited: true });

@@ -3,4 +3,4 @@ import { apiV1Route } from '@/lib/http/api-v1-route';
 import { registerRequest } from '@/lib/faces/api/person-requests';
 
 export const runtime = 'nodejs';
-export const POST = apiV1Route(registerRequest, { access: 'biometric', faceRateLimited: true });
+export const POST = apiV1Route(registerRequest, { access: 'biometric', scope: 'faces:write', faceRateLimited: true });

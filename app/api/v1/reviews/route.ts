@@ -4,4 +4,4 @@ import { listReviewsRequest } from '@/lib/reviews/api/review-requests';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-export const GET = apiV1Route(listReviewsRequest);
+export const GET = apiV1Route(listReviewsRequest, { scope: 'review' });

@@ -4,4 +4,4 @@ import { listAuditRequest } from '@/lib/reviews/api/review-requests';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-export const GET = apiV1Route(listAuditRequest);
+export const GET = apiV1Route(listAuditRequest, { scope: 'review' });

@@ -3,5 +3,5 @@ import { apiV1Route } from '@/lib/http/api-v1-route';
 import { addFaceRequest, listFacesRequest } from '@/lib/faces/api/person-requests';
 
 export const runtime = 'nodejs';
-export const GET = apiV1Route(listFacesRequest, { access: 'biometric' });
-export const POST = apiV1Route(addFaceRequest, { access: 'biometric', faceRateLimited: true });
+export const GET = apiV1Route(listFacesRequest, { access: 'biometric', scope: 'faces:read' });
+export const POST = apiV1Route(addFaceRequest, { access: 'biometric', scope: 'faces:write', faceRateLimited: true });

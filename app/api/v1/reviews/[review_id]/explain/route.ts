@@ -4,4 +4,4 @@ import { explainReviewRequest } from '@/lib/reviews/api/review-requests';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-export const GET = apiV1Route(explainReviewRequest);
+export const GET = apiV1Route(explainReviewRequest, { scope: 'review' });

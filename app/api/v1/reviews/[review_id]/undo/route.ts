@@ -3,4 +3,4 @@ import { apiV1Route } from '@/lib/http/api-v1-route';
 import { undoReviewRequest } from '@/lib/reviews/api/review-requests';
 
 export const runtime = 'nodejs';
-export const POST = apiV1Route(undoReviewRequest);
+export const POST = apiV1Route(undoReviewRequest, { scope: 'review' });

@@ -4,4 +4,4 @@ import { exportAuditCsvRequest } from '@/lib/reviews/api/review-requests';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-export const GET = apiV1Route(exportAuditCsvRequest);
+export const GET = apiV1Route(exportAuditCsvRequest, { scope: 'review' });

@@ -3,4 +3,4 @@ import { apiV1Route } from '@/lib/http/api-v1-route';
 import { deleteFaceRequest } from '@/lib/faces/api/person-requests';
 
 export const runtime = 'nodejs';
-export const DELETE = apiV1Route(deleteFaceRequest, { access: 'biometric' });
+export const DELETE = apiV1Route(deleteFaceRequest, { access: 'biometric', scope: 'faces:write' });
