@@ -16,7 +16,7 @@ import { preprocess, type Preprocessed } from '@/lib/moderation/preprocess';
 import { loadSexismModel } from '@/lib/moderation/sexism/load-sexism-model';
 import { KNOWN_FAILURE_CHECKS } from './dataset';
 import { EDOS_FILE, MODEL_DIR, edosToLive, loadEdos, resolveDataDir, type Split } from './edos';
-import { encoderLogits } from './stack';
+import { openEncoder } from './stack';
 import { validationTemplates } from './templates';
 import { formatMetrics, splitMetrics, type SplitMetrics } from './report';
 
@@ -44,8 +44,8 @@ async function main(): Promise<void> {
 
   const model = await loadSexismModel(modelPath);
   // A format-3 model reads the toxicity encoder's logit: the served toxic_transformer_v1 computes it.
-  const encoderFor = async (pre: readonly Preprocessed[]) =>
-    model.encoderLabel === undefined ? undefined : encoderLogits(pre.map((p) => p.clean));
+  const encoder = model.encoderLabel === undefined ? undefined : await openEncoder();
+  const encoderFor = async (pre: readonly Preprocessed[]) => encoder?.logits(pre.map((p) => p.clean));
   console.log(`model: ${modelPath} (${model.nonZero} non-zero features, threshold ${model.threshold})`);
   console.log(`data:  ${resolve(dataDir, EDOS_FILE)}`);
   const all = loadEdos(dataDir);
@@ -92,6 +92,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     console.log('OK: the artifact reproduces the dev and test metrics recorded in metrics.json');
+    await encoder?.dispose();
     return;
   }
 
@@ -110,6 +111,7 @@ async function main(): Promise<void> {
       `known failure "${k.text}": ${l.score.toFixed(4)} ${l.threshold_met ? 'flagged' : 'not flagged'} (should be ${k.expected ? 'flagged' : 'not flagged'})`,
     );
   }
+  await encoder?.dispose();
 
   // Inference time: one text at a time (the API's per-request shape), model only and with preprocessing;
   // the n-gram stage alone (the encoder's logit comes with the toxicity model's run, timed there).

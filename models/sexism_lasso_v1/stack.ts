@@ -12,26 +12,33 @@ export const ENCODER_LABEL = 'sexism';
 /** Regularisation path of the two-column fit; the sparsest best on EDOS dev wins. */
 const C_GRID = [0.01, 0.03, 0.1, 0.3, 1];
 
-/**
- * The encoder's logit for `ENCODER_LABEL` on each model input (already preprocessed and lowercased;
- * the encoder's tokenizer is uncased, so serving's cased `clean` text gives the same ids).
- */
-export async function encoderLogits(inputs: readonly string[]): Promise<number[]> {
+/** The served toxicity model, loaded once, scoring model inputs for their `ENCODER_LABEL` logit. */
+export interface Encoder {
+  /**
+   * The logit for each model input (already preprocessed and lowercased; the encoder's tokenizer is
+   * uncased, so serving's cased `clean` text gives the same ids).
+   */
+  logits(inputs: readonly string[]): Promise<number[]>;
+  dispose(): Promise<void>;
+}
+
+export async function openEncoder(): Promise<Encoder> {
   const model = await loadToxicityModel({ intraOpThreads: 2, maxBatch: 32 });
-  try {
-    const out: number[] = [];
-    for (let s = 0; s < inputs.length; s += 256) {
-      const part = inputs.slice(s, s + 256).map((t) => ({ original: t, visible: t, clean: t }));
-      for (const d of await model.scoreDetailed(part)) {
-        const z = d.auxiliary[ENCODER_LABEL];
-        if (z === undefined) throw new Error(`the toxicity model has no "${ENCODER_LABEL}" label`);
-        out.push(z);
+  return {
+    async logits(inputs) {
+      const out: number[] = [];
+      for (let s = 0; s < inputs.length; s += 256) {
+        const part = inputs.slice(s, s + 256).map((t) => ({ original: t, visible: t, clean: t }));
+        for (const d of await model.scoreDetailed(part)) {
+          const z = d.auxiliary[ENCODER_LABEL];
+          if (z === undefined) throw new Error(`the toxicity model has no "${ENCODER_LABEL}" label`);
+          out.push(z);
+        }
       }
-    }
-    return out;
-  } finally {
-    await model.dispose();
-  }
+      return out;
+    },
+    dispose: () => model.dispose(),
+  };
 }
 
 export interface StackColumns {

@@ -29,7 +29,7 @@ import { EDOS_FILE, MODEL_DIR, resolveDataDir } from './edos';
 import { TFIDF_BLOCKS, buildSentenceVectors, chooseGloveVocabulary, denseMatrix, featureMatrix } from './features';
 import { formatMetrics, splitMetrics } from './report';
 import { PARITY_FILE, type ParityFixture } from './parity';
-import { ENCODER_LABEL, encoderLogits, fitStack, stackLogit, type StackFit } from './stack';
+import { ENCODER_LABEL, fitStack, openEncoder, stackLogit, type StackFit } from './stack';
 
 /** Sample weight of each source's rows (EDOS = 1). Chosen on EDOS dev; see the model card. */
 const SOURCE_WEIGHT: Record<Source, number> = {
@@ -205,10 +205,13 @@ async function main(): Promise<void> {
   const { stack: stackRows } = ds;
   const firstLogits = (r: Rows) => r.inputs.map((s) => firstModel.ngramLogit(s));
   log(`encoder logits for ${stackRows.inputs.length} stack rows and ${dev.inputs.length} dev rows`);
+  const encoder = await openEncoder();
+  const devEncoder = await encoder.logits(dev.inputs);
+  const devFirst = firstLogits(dev);
   const stackFit = fitStack(
-    { firstStage: firstLogits(stackRows), encoder: await encoderLogits(stackRows.inputs) },
+    { firstStage: firstLogits(stackRows), encoder: await encoder.logits(stackRows.inputs) },
     stackRows.labels,
-    { firstStage: firstLogits(dev), encoder: await encoderLogits(dev.inputs) },
+    { firstStage: devFirst, encoder: devEncoder },
     dev.labels,
   );
   const stackFitRounded: StackFit = {
@@ -218,8 +221,6 @@ async function main(): Promise<void> {
     bias: sig(stackFit.bias),
   };
   // Re-tuned on the rounded weights, so the threshold is the served model's own.
-  const devEncoder = await encoderLogits(dev.inputs);
-  const devFirst = firstLogits(dev);
   const threshold = round(
     bestMacroF1Threshold(
       dev.labels,
@@ -239,7 +240,7 @@ async function main(): Promise<void> {
 
   // Metrics through the serving code path: score() on the model inputs, with the encoder's logits.
   const scores = async (r: Rows) => {
-    const enc = await encoderLogits(r.inputs);
+    const enc = await encoder.logits(r.inputs);
     return model.score(r.inputs.map(asPreprocessed), enc).map((l) => l.score);
   };
   const devScores = await scores(dev);
@@ -267,7 +268,8 @@ async function main(): Promise<void> {
   log(
     `validation templates: ${JSON.stringify(templateValidation)}; extra val: ${JSON.stringify(extraVal.map((e) => [e.source, e.macro_f1]))}`,
   );
-  const knownEncoder = await encoderLogits(KNOWN_FAILURE_CHECKS.map((k) => preprocess(k.text).clean.toLowerCase()));
+  const knownEncoder = await encoder.logits(KNOWN_FAILURE_CHECKS.map((k) => preprocess(k.text).clean.toLowerCase()));
+  await encoder.dispose();
   const knownFailures = KNOWN_FAILURE_CHECKS.map((k, i) => {
     const s = model.score([preprocess(k.text)], [knownEncoder[i]])[0]!;
     return { text: k.text, expected: k.expected === 1 ? 'sexist' : 'not sexist', score: round(s.score, 4), flagged: s.threshold_met };
