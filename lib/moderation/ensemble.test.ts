@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { combine, toCommonScale, type EnsemblePolicy } from './ensemble';
+import { combine, PROFANITY_ALONE_CAP, toCommonScale, type EnsemblePolicy } from './ensemble';
 import { emptyRulesLabel } from './rules/rules-engine';
 import type { RulesLabel, SexismLabel, ToxicityScores } from './types';
 
@@ -114,6 +114,21 @@ describe('combine', () => {
       const after = combine(sexism(0.3), tox({ overall: 0.3 }), rules({ [f]: true }), policy).score;
       expect(after).toBeGreaterThan(before);
     }
+  });
+});
+
+describe('profanity aimed at nobody (decision 137)', () => {
+  it('does not flag swearing on its own, from the head or the rule, but still reports it', () => {
+    const e = combine(sexism(0.05), tox({ profanity: 0.99 }), rules({ profanity_flag: true }), policy);
+    expect(e.summary).toBe('likely_safe');
+    expect(e.primary_issue).toBe('none');
+    expect(e.score).toBe(PROFANITY_ALONE_CAP);
+  });
+
+  it('counts profanity in full once another issue reaches the threshold', () => {
+    const e = combine(sexism(0.05), tox({ profanity: 0.99, insult: 0.5 }), rules({ profanity_flag: true }), policy);
+    expect(e.summary).not.toBe('likely_safe');
+    expect(e.score).toBeCloseTo(toCommonScale(0.99, policy.toxicityThresholds.profanity), 4);
   });
 });
 

@@ -26,6 +26,14 @@ export interface Ensemble {
 /** Fixed risks for rule hits, on the common scale (0.5 = at threshold). */
 export const RULE_RISK = { slur: 0.9, threat: 0.85, self_harm: 0.85, profanity: 0.55 } as const;
 
+/**
+ * Swearing aimed at nobody ("Holy shit, what a match") is not harm: on its own, profanity's risk stays
+ * just below the flagging line (0.5), so the verdict is `likely_safe` while `toxicity.profanity` and
+ * `rules.profanity_flag` still report it. Once another issue reaches 0.5, profanity's full risk counts
+ * (decision 137).
+ */
+export const PROFANITY_ALONE_CAP = 0.49;
+
 /** Score bands; `[lower bound, value]`, checked from the top. */
 export const SUMMARY_BANDS: ReadonlyArray<readonly [number, Summary]> = [
   [0.8, 'highly_harmful'],
@@ -71,7 +79,7 @@ export function issueRisks(
   // author's own: it counts as self_harm, so the verdict names self_harm, not threat. The score
   // (the maximum risk) is unchanged.
   const ownHarm = rules.self_harm_flag && !rules.threat_detected;
-  return {
+  const risks = {
     slur: rules.slur_detected ? RULE_RISK.slur : 0,
     threat: ownHarm ? 0 : Math.max(modelThreat, rules.threat_detected ? RULE_RISK.threat : 0),
     self_harm: rules.self_harm_flag ? Math.max(RULE_RISK.self_harm, ownHarm ? modelThreat : 0) : 0,
@@ -81,6 +89,9 @@ export function issueRisks(
     profanity: Math.max(toCommonScale(toxicity.profanity, t.profanity), rules.profanity_flag ? RULE_RISK.profanity : 0),
     toxicity: toCommonScale(toxicity.overall, t.overall),
   };
+  const { profanity, ...others } = risks;
+  const aimed = Math.max(...Object.values(others)) >= 0.5;
+  return { ...risks, profanity: aimed ? profanity : Math.min(profanity, PROFANITY_ALONE_CAP) };
 }
 
 export function combine(sexism: SexismLabel, toxicity: ToxicityScores, rules: RulesLabel, policy: EnsemblePolicy): Ensemble {
