@@ -37,7 +37,9 @@ export function contrastCases(): ContrastCase[] {
     for (const f of c.frames) {
       const texts = f.includes('{object}')
         ? spec.objects.map((o) => f.replaceAll('{object}', o))
-        : groups.map((g) => fillIdentityTemplate(f, g));
+        : /\{[^}]+\}/.test(f)
+          ? groups.map((g) => fillIdentityTemplate(f, g))
+          : [f];
       for (const text of texts) out.push({ category: c.id, harmful: c.expected === 'harmful', text });
     }
   }
