@@ -1,5 +1,5 @@
 /**
- * Configuration, validated once. Every key is documented in README "Configuration".
+ * Configuration, validated once. Every key is documented in docs/configuration.md.
  * A bad value stops the process at start-up with one line per problem, instead of failing
  * later inside a request.
  */
