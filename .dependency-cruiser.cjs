@@ -1,7 +1,9 @@
 /**
  * Layers go one way (docs/decisions/090-one-way-layers.md): no two folders under lib/ may import
- * each other, directly or through others. Run by `npm run check:cycles` and scripts/test.sh.
- * Type-only imports count too: a cycle of types is still a cycle of knowledge.
+ * each other, directly or through others, and lib/ never imports from models/ (a model folder holds
+ * one model's artifact, card and training code; it can be replaced without breaking lib/). Run by
+ * `npm run check:cycles` and scripts/test.sh. Type-only imports count too: a cycle of types is
+ * still a cycle of knowledge.
  */
 module.exports = {
   forbidden: [
@@ -12,6 +14,15 @@ module.exports = {
       scope: 'folder',
       from: { path: '^lib/' },
       to: { circular: true },
+    },
+    {
+      name: 'lib-not-models',
+      comment:
+        'lib/ imports from models/: shared data (lexicons, corpus readers) belongs in lib/ (lib/moderation/lexicons, lib/corpora), ' +
+        'so a model folder can be replaced without breaking the code that serves it (docs/decisions/155-shared-data-in-lib.md).',
+      severity: 'error',
+      from: { path: '^lib/' },
+      to: { path: '^models/' },
     },
   ],
   options: {

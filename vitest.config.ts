@@ -2,23 +2,18 @@ import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 /**
- * Two tiers (`npx vitest run` runs both; `--project unit` or `--project integration` one):
- *   - unit: pure code and fakes behind seams, the tier to run on every change;
- *   - integration: tests that open a real database (PGlite: initdb + pgvector take seconds each)
- *     or load the real face models. A new test that does either belongs in INTEGRATION.
+ * Two tiers (`npx vitest run` runs both; `--project unit` or `--project integration` one), chosen by
+ * file name:
+ *   - unit (`*.test.ts`): pure code and fakes behind seams, the tier to run on every change;
+ *   - integration (`*.integration.test.ts`): tests that open a real database (PGlite: initdb +
+ *     pgvector take seconds each) or load the real face models. A new test that does either is
+ *     named `<subject>.integration.test.ts`.
  * The HTTP contract tests against the built server have their own config (tests/contract).
+ * Times of every tier: docs/testing.md.
  */
-const INTEGRATION = [
-  'lib/db/memory-bank.test.ts',
-  'lib/db/erasure-on-disk.test.ts',
-  'lib/db/rate-limit-store.test.ts',
-  'lib/auth/api/session-requests.test.ts',
-  'lib/http/key-lockout.test.ts',
-  'lib/db/restrict-permissions.test.ts',
-  'lib/reviews/review-store.test.ts',
-  'lib/faces/detect-faces.test.ts',
-];
-const ALL = ['lib/**/*.test.ts', 'models/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/unit/**/*.test.ts'];
+const ROOTS = ['lib', 'models', 'scripts', 'tests/unit'];
+const ALL = ROOTS.map((r) => `${r}/**/*.test.ts`);
+const INTEGRATION = ROOTS.map((r) => `${r}/**/*.integration.test.ts`);
 
 const shared = {
   extends: true,

@@ -1,5 +1,5 @@
 /**
- * Configuration, validated once. Every key is documented in README "Configuration".
+ * Configuration, validated once. Every key is documented in docs/configuration.md.
  * A bad value stops the process at start-up with one line per problem, instead of failing
  * later inside a request.
  */
@@ -14,7 +14,10 @@ const num = (min: number, max: number) => z.coerce.number().min(min).max(max);
 export const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    /** Directory with the model folders (`sexism_lasso_v1/`, `toxic_transformer_v1/`, `rules_v1/`). */
+    /**
+     * Directory with the model folders (`sexism_lasso_v1/`, `toxic_transformer_v1/`). rules_v1's lexicons are
+     * code-level data in lib/moderation/lexicons/, bundled with the rules engine.
+     */
     MODELS_DIR: z.string().min(1).default('models'),
     SEXISM_MODEL_PATH: z.string().min(1).optional(),
     /**

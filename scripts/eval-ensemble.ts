@@ -12,9 +12,10 @@ import { preprocess } from '@/lib/moderation/preprocess';
 import { createRulesEngine } from '@/lib/moderation/rules';
 import { loadSexismModel } from '@/lib/moderation/sexism/load-sexism-model';
 import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
-import { loadEdos, resolveDataDir } from '@/models/sexism_lasso_v1/edos';
-import { readCorpora } from '@/models/toxic_transformer_v1/corpora';
-import { splitOf } from '@/models/toxic_transformer_v1/prepare';
+import { resolveDataDir } from '@/lib/corpora/data-dir';
+import { loadEdos } from '@/lib/corpora/edos';
+import { readCorpora } from '@/lib/corpora/toxicity-corpora';
+import { splitOf } from '@/lib/corpora/toxicity-split';
 
 const dataDir = resolveDataDir();
 const models = await new ModelRegistry({

@@ -1,8 +1,8 @@
 /**
  * `npm run eval:obfuscation`: how much of the plain flag rate survives whole-text obfuscation,
  * through the full `moderate()` with the served models (whatever models/ holds today, so the
- * table can be re-run when a model changes). Sentences: models/rules_v1/obfuscation-set.json (the
- * team's own, toxic and benign); variants: models/rules_v1/obfuscation-variants.ts.
+ * table can be re-run when a model changes). Sentences: lib/moderation/normalise/obfuscation-set.json (the
+ * team's own, toxic and benign); variants: lib/moderation/normalise/obfuscation-variants.ts.
  * "Flagged" means `summary != likely_safe`, as in `npm run eval:ensemble`.
  *
  * Targets (issue 12): every variant keeps >= 90 % of the plain toxic flag rate, and no benign
@@ -16,8 +16,8 @@ import { moderate } from '@/lib/moderation/moderate';
 import { createRulesEngine } from '@/lib/moderation/rules';
 import { loadSexismModel } from '@/lib/moderation/sexism/load-sexism-model';
 import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
-import set from '@/models/rules_v1/obfuscation-set.json';
-import { VARIANTS } from '@/models/rules_v1/obfuscation-variants';
+import set from '@/lib/moderation/normalise/obfuscation-set.json';
+import { VARIANTS } from '@/lib/moderation/normalise/obfuscation-variants';
 
 const args = process.argv.slice(2);
 const jsonOut = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
@@ -68,7 +68,7 @@ for (const [name, variant] of Object.entries(VARIANTS)) {
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
-console.log(`Sentences: ${set.toxic.length} toxic, ${set.benign.length} benign (models/rules_v1/obfuscation-set.json)\n`);
+console.log(`Sentences: ${set.toxic.length} toxic, ${set.benign.length} benign (lib/moderation/normalise/obfuscation-set.json)\n`);
 console.log('| Variant | Toxic flagged | Share of plain rate | Benign flagged | Benign flagged only in this variant |');
 console.log('|---|---|---|---|---|');
 for (const r of rows) {

@@ -20,7 +20,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # Install from the lockfile when node_modules is missing or older than it. Not `npm ci`: the
-# registry reachable here lacks next's macOS/Windows SWC builds, so the lockfile cannot list them
+# lockfile does not list next's macOS/Windows SWC builds (the registry mirror it was made from lacks them),
 # and `npm ci` rejects it as out of sync; `npm install` keeps every locked version and skips them.
 # onnxruntime-node's postinstall would download CUDA libraries (it fails offline, and the CPU
 # binary ships inside the package). Three guards, each enough on its own: package.json's

@@ -37,7 +37,7 @@ trap cleanup EXIT
 
 echo "test-postgres: PostgreSQL 15 on 127.0.0.1:$port"
 export TEST_DATABASE_URL="postgres://vigil@127.0.0.1:$port/vigil_test"
-# lib/db/erasure-on-disk.test.ts searches the server's files for an erased person.
+# lib/db/erasure-on-disk.integration.test.ts searches the server's files for an erased person.
 export TEST_PG_DATA_DIR="$dir/data"
 
 # tests/contract/postgres.test.ts stops and restarts this server mid-test (a database that goes away).

@@ -18,7 +18,7 @@ npm run lint
 echo "== dead code (knip)"
 npm run knip
 
-echo "== unit tests (with the schema.ts/migrations and docs/openapi.json checks)"
+echo "== unit and integration tests (with the schema.ts/migrations and docs/openapi.json checks; docs/testing.md)"
 npx vitest run
 
 echo "== sexism_lasso_v1: the committed artifact reproduces metrics.json (a few seconds; needs EDOS)"

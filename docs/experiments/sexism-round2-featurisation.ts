@@ -6,7 +6,8 @@ import { fitLogisticRegression, predictProba, type LogisticRegressionFit } from 
 import { bestMacroF1Threshold, rocAuc } from '@/lib/ml/metrics';
 import { selectRows, toCsc, type CsrMatrix } from '@/lib/ml/sparse';
 import { DEFAULT_TOKEN_PATTERN, TfidfUnion, type TfidfOptions } from '@/lib/ml/tfidf';
-import { edosModelInput, loadEdos, resolveDataDir } from '../../models/sexism_lasso_v1/edos';
+import { resolveDataDir } from '@/lib/corpora/data-dir';
+import { edosModelInput, loadEdos } from '@/lib/corpora/edos';
 
 type Spec = { name: string; options: TfidfOptions }[];
 const word = (o: Partial<TfidfOptions> = {}, tp?: string): { name: string; options: TfidfOptions } => ({

@@ -14,7 +14,7 @@ import { TfidfUnion } from '@/lib/ml/tfidf';
 import { SentenceVectors, type Pooling } from '@/lib/moderation/sexism/sentence-vectors';
 import { loadGlove } from '../../models/glove';
 import { loadSexismDataset, type Source } from '../../models/sexism_lasso_v1/dataset';
-import { resolveDataDir } from '../../models/sexism_lasso_v1/edos';
+import { resolveDataDir } from '@/lib/corpora/data-dir';
 import { TFIDF_BLOCKS, buildSentenceVectors, chooseGloveVocabulary, featureMatrix } from '../../models/sexism_lasso_v1/features';
 
 const env = (k: string, d: string) => process.env[k] ?? d;

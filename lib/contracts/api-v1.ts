@@ -36,7 +36,7 @@ export type ApiV1ErrorCode = (typeof API_V1_ERROR_CODES)[number];
 
 /**
  * Machine-readable facts behind a 409 on the memory bank, so a page can name the person and
- * offer the next step without parsing `message` (docs/decisions/061-face-conflict-details.md).
+ * offer the next step without parsing `message` (docs/decisions/061-face-listing-and-conflict-details.md).
  */
 export const apiErrorDetailsSchema = z.object({
   person_id: z.uuid().describe('FACE_ALREADY_REGISTERED: the person the face matches; FACE_MISMATCH, LAST_FACE: the person addressed.'),

@@ -109,7 +109,7 @@ export const rulesLabelSchema = z.object({
 export const ensembleSchema = z.object({
   summary: z.enum(SUMMARIES),
   primary_issue: z.enum(PRIMARY_ISSUES),
-  score: unit.describe('Combined risk, monotone in every model risk; see README "Ensemble".'),
+  score: unit.describe('Combined risk, monotone in every model risk; see docs/architecture.md "Ensemble".'),
   severity: severitySchema,
 });
 export const explanationsSchema = z.object({
@@ -150,7 +150,7 @@ export const moderationResponseSchema = z.object({
       })
       .optional()
       .describe(
-        'Beyond the spec, only when the models read a prefix of the text (caps on normalised length, tokens and batch work: README "Configuration").',
+        'Beyond the spec, only when the models read a prefix of the text (caps on normalised length, tokens and batch work: docs/configuration.md).',
       ),
   }),
   explanations: explanationsSchema.optional().describe('Only with `explain: true`.'),

@@ -88,7 +88,7 @@ export function buildOpenApiDocument(limits: ModerationLimits, version: string) 
   registerPersonPaths(registry);
   registerReviewPaths(registry);
   registerSessionPaths(registry);
-  // With API_KEYS set, /api/v1 (except /api/v1/session) takes this or the session cookie (README "Security").
+  // With API_KEYS set, /api/v1 (except /api/v1/session) takes this or the session cookie (docs/operations.md "Security").
   registry.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer', description: 'One of API_KEYS.' });
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({

@@ -1,7 +1,7 @@
 /**
  * Every table of the database (drizzle), as the SQL migrations in lib/db/migrations leave it:
  * columns, defaults, CHECK constraints, index names and column order (DESC included).
- * lib/db/schema-matches-migrations.test.ts builds this schema with drizzle-kit and compares it
+ * lib/db/schema-matches-migrations.integration.test.ts builds this schema with drizzle-kit and compares it
  * with a migrated database, on PGlite and on PostgreSQL (docs/decisions/095-one-schema-source.md);
  * a migration that changes the database changes this file too.
  *

@@ -60,7 +60,7 @@ const call =
       { params: Promise.resolve(params) },
     );
 
-/** The route → scope table of README "Security"; one row per method and path. */
+/** The route → scope table of docs/operations.md "Security"; one row per method and path. */
 const table: [string, Scope, (key: string) => Promise<Response>][] = [
   ['GET /api/v1/persons', 'faces:read', call(persons.GET, 'GET', '/api/v1/persons')],
   ['GET /api/v1/persons/{id}', 'faces:read', call(person.GET, 'GET', `/api/v1/persons/${ID}`, { person_id: ID })],
@@ -86,7 +86,7 @@ const table: [string, Scope, (key: string) => Promise<Response>][] = [
 
 /**
  * Routes no scope guards: the sign-in endpoints (they check a key themselves), a key's own sessions
- * (`?all=true` needs admin: tested below), the JSON 404, /v1 (open, see README), files.
+ * (`?all=true` needs admin: tested below), the JSON 404, /v1 (open, see docs/operations.md), files.
  */
 const UNSCOPED = new Set([
   'app/api/v1/[...path]/route.ts',

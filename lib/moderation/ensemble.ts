@@ -1,5 +1,5 @@
 /**
- * Combine the three models into one verdict (README "Ensemble").
+ * Combine the three models into one verdict (docs/architecture.md "Ensemble").
  *
  * Each issue gets a risk in [0,1]. Model probabilities are first put on a common scale with a
  * piecewise-linear map that sends that issue's calibrated decision threshold to 0.5, so "at the

@@ -1,5 +1,5 @@
 /**
- * The one normaliser every moderation model and rule reads from (README "What each model sees").
+ * The one normaliser every moderation model and rule reads from (docs/architecture.md "What each model sees").
  * Training and serving call this same function, so a model never sees text prepared differently
  * from what it was trained on.
  *
@@ -45,7 +45,7 @@ export interface Preprocessed {
 }
 
 export interface CleanStep {
-  /** Name used in the README's step list and in tests. */
+  /** Name used in docs/architecture.md's step list and in tests. */
   readonly name: string;
   readonly edits: (text: string) => Edit[];
 }
@@ -53,7 +53,7 @@ export interface CleanStep {
 /** What a decoded character reference goes through, like the rest of `visible`. */
 const normaliseDecoded = (s: string) => removeInvisible(boundedNfkc(s));
 
-/** The steps from `visible` to `clean`, in order (README "What each model sees" lists them). */
+/** The steps from `visible` to `clean`, in order (docs/architecture.md "What each model sees" lists them). */
 export const CLEAN_STEPS: readonly CleanStep[] = [
   { name: 'strip-markup', edits: (t) => stripMarkupEdits(t, normaliseDecoded) },
   { name: 'fold-homoglyphs', edits: homoglyphEdits },

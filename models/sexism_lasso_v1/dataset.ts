@@ -3,12 +3,12 @@
  * training templates, with sample weights), EDOS dev (tuning) and test (reported once), and the
  * report-only validation sets (the extra corpora's hash slice, the validation templates).
  */
-import { edosModelInput, loadEdos } from './edos';
-import { loadExtraCorpora, type ExtraCorpus } from './corpora';
+import { edosModelInput, loadEdos } from '@/lib/corpora/edos';
+import { loadExtraCorpora, type ExtraCorpus } from '@/lib/corpora/sexism-corpora';
 import { sexismModelInput } from '@/lib/moderation/sexism/sexism-model';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { loadTemplateFile, trainingTemplates, validationTemplates, type TemplateKind } from './templates';
-import { fnv1a } from '../toxic_transformer_v1/obfuscate';
+import { fnv1a } from '@/lib/ml/hash';
 
 /**
  * Per mille of EDOS train held out of the first stage and of the toxicity encoder's sexism label:

@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { mulberry32 } from '@/lib/ml/random';
-import { fnv1a } from '../toxic_transformer_v1/obfuscate';
-import { MODEL_DIR } from './edos';
+import { fnv1a } from '@/lib/ml/hash';
+import { MODEL_DIR } from './model-dir';
 
 export const TEMPLATES_FILE = resolve(MODEL_DIR, 'training-templates.json');
 

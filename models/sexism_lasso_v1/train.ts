@@ -7,7 +7,7 @@
  *
  *   npm run train:sexism [-- --data <data dir>] [--out <dir>]
  *
- * The data folder defaults to ../shared/data (see edos.ts); VIGIL_DATA_DIR overrides it. GloVe comes
+ * The data folder defaults to ../shared/data (see lib/corpora/data-dir.ts); VIGIL_DATA_DIR overrides it. GloVe comes
  * from models/glove.ts (fetched into .work/glove on first use).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -23,9 +23,11 @@ import { severityFor } from '@/lib/moderation/sexism/sexism-model';
 import { SentenceVectors, type Pooling, type SentenceVectorState } from '@/lib/moderation/sexism/sentence-vectors';
 import { SEVERITIES, SEXISM_VERSION } from '@/lib/moderation/types';
 import { GLOVE_PACKAGE, GLOVE_VERSION, loadGlove } from '../glove';
-import { EXTRA_FILES } from './corpora';
+import { EXTRA_FILES } from '@/lib/corpora/sexism-corpora';
 import { KNOWN_FAILURE_CHECKS, loadSexismDataset, type Rows, type Source } from './dataset';
-import { EDOS_FILE, MODEL_DIR, resolveDataDir } from './edos';
+import { resolveDataDir } from '@/lib/corpora/data-dir';
+import { EDOS_FILE } from '@/lib/corpora/edos';
+import { MODEL_DIR } from './model-dir';
 import { TFIDF_BLOCKS, buildSentenceVectors, chooseGloveVocabulary, denseMatrix, featureMatrix } from './features';
 import { formatMetrics, splitMetrics } from './report';
 import { PARITY_FILE, type ParityFixture } from './parity';

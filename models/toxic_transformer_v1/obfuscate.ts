@@ -1,21 +1,12 @@
 /**
  * Seeded text rewrites: obfuscations a user might apply to dodge a filter (evaluation, and in part
- * training augmentation) and the "lowercased, no punctuation" form some corpora come in.
+ * training augmentation). The "lowercased, no punctuation" form some corpora come in is
+ * `stripPunctuation` in lib/corpora/toxicity-split.ts.
  */
 
 import { mulberry32 } from '@/lib/ml/random';
 
 export const rng = mulberry32;
-
-/** FNV-1a 32-bit. */
-export function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
-}
 
 const LEET: Record<string, string[]> = {
   a: ['4', '@'],
@@ -79,15 +70,6 @@ export function zeroWidth(text: string, r: () => number, p = 0.6): string {
 
 export function homoglyphs(text: string, r: () => number, p = 0.6): string {
   return mapWords(text, r, p, (w) => [...w].map((ch) => (HOMOGLYPHS[ch] && r() < 0.6 ? HOMOGLYPHS[ch]! : ch)).join(''));
-}
-
-/** The form of the lowercased corpora: lowercase, punctuation and digits removed. */
-export function stripPunctuation(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[\p{P}\p{S}\p{N}]+/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
 }
 
 export const OBFUSCATIONS = { leetspeak, insertSpaces, zeroWidth, homoglyphs } as const;

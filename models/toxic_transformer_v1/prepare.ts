@@ -18,32 +18,21 @@ import { preprocess } from '@/lib/moderation/preprocess';
 import { TOXICITY_HEADS } from '@/lib/moderation/types';
 import { encodeForModel } from '@/lib/moderation/toxicity/encode-for-model';
 import { loadToxicityTokenizer } from '@/lib/moderation/toxicity/load-toxicity-tokenizer';
-import { readCorpora, denseLabels as denseHeadLabels, JIGSAW_CORPORA, type HeadLabels } from './corpora';
+import { readCorpora, denseLabels as denseHeadLabels, JIGSAW_CORPORA, type HeadLabels } from '@/lib/corpora/toxicity-corpora';
+import { dedupeKey, splitOf, type Split, stripPunctuation } from '@/lib/corpora/toxicity-split';
+import { fnv1a } from '@/lib/ml/hash';
 import { loadSexismDataset } from '../sexism_lasso_v1/dataset';
-import { fnv1a, rng, leetspeak, insertSpaces, stripPunctuation } from './obfuscate';
+import { rng, leetspeak, insertSpaces } from './obfuscate';
 import { fillIdentityTemplate, type IdentityGroup } from './identity-templates';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
 export const WORK_DIR = join(ROOT, '.work/toxicity');
 export const MAX_LENGTH = 128;
-const SPLIT_SALT = 'vigil-toxicity-v1|';
-/** Per mille: [0, 100) test, [100, 160) validation, rest train. */
-const TEST_PER_MILLE = 100;
-const VAL_PER_MILLE = 160;
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
-}
-
-export type Split = 'train' | 'val' | 'test';
-export function dedupeKey(clean: string): string {
-  return stripPunctuation(clean) || clean.toLowerCase();
-}
-export function splitOf(clean: string): Split {
-  const b = fnv1a(SPLIT_SALT + dedupeKey(clean)) % 1000;
-  return b < TEST_PER_MILLE ? 'test' : b < VAL_PER_MILLE ? 'val' : 'train';
 }
 
 /**

@@ -3,7 +3,7 @@
  * model-only time for the toxicity transformer. Needs `npm run build` first.
  *
  * Texts: realistic ones, the first 100 distinct Jigsaw rows of the fixed toxicity test split
- * (`splitOf` in models/toxic_transformer_v1/prepare.ts) from ../shared/data (or --data); the model
+ * (`splitOf` in lib/corpora/toxicity-split.ts) from ../shared/data (or --data); the model
  * truncates them at its max length. Without the data the short built-in sample is used, and the
  * output says so.
  *

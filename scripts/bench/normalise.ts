@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { vocabulary } from '@/lib/moderation/normalise/vocabulary';
 import { preprocess } from '@/lib/moderation/preprocess';
-import { VARIANTS } from '@/models/rules_v1/obfuscation-variants';
+import { VARIANTS } from '@/lib/moderation/normalise/obfuscation-variants';
 import { median } from '../lib/stats';
 
 const args = process.argv.slice(2);

@@ -1,12 +1,12 @@
 /**
  * Realistic benchmark text for the toxicity transformer: the first `n` distinct Jigsaw rows of the
- * fixed toxicity test split (`splitOf` in models/toxic_transformer_v1/prepare.ts), from
+ * fixed toxicity test split (`splitOf` in lib/corpora/toxicity-split.ts), from
  * ../shared/data or --data. Undefined when the data is not there.
  */
 import { preprocess } from '@/lib/moderation/preprocess';
-import { resolveDataDir } from '@/models/sexism_lasso_v1/edos';
-import { type RawRow, readCorpora } from '@/models/toxic_transformer_v1/corpora';
-import { splitOf } from '@/models/toxic_transformer_v1/prepare';
+import { resolveDataDir } from '@/lib/corpora/data-dir';
+import { type RawRow, readCorpora } from '@/lib/corpora/toxicity-corpora';
+import { splitOf } from '@/lib/corpora/toxicity-split';
 
 export function jigsawTestTexts(args: readonly string[], n = 100): string[] | undefined {
   let rows: RawRow[];

@@ -10,9 +10,9 @@ import { parseCsvRecords } from '@/lib/ml/csv';
 import { mulberry32 } from '@/lib/ml/random';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { TOXICITY_HEADS } from '@/lib/moderation/types';
-import { JIGSAW_CORPORA, readCorpora, type HeadLabels } from '@/models/toxic_transformer_v1/corpora';
-import { dedupeKey, splitOf, type Split } from '@/models/toxic_transformer_v1/prepare';
-import { loadEdos } from '@/models/sexism_lasso_v1/edos';
+import { JIGSAW_CORPORA, readCorpora, type HeadLabels } from '@/lib/corpora/toxicity-corpora';
+import { dedupeKey, splitOf, type Split } from '@/lib/corpora/toxicity-split';
+import { loadEdos } from '@/lib/corpora/edos';
 
 /** The out-of-domain corpus: reported apart, never part of the in-domain rows below. */
 export const OUT_OF_DOMAIN_CORPUS = 'stormfront';
@@ -58,7 +58,7 @@ export function harmfulLabel(labels: HeadLabels): 0 | 1 | null {
  * The split a row belongs to: `splitOf()` (the fixed hash split), unless the row carries an official
  * split of its corpus (ConvAbuse ships one; `dev` counts as validation). readCorpora() rows have no
  * such field today; honouring one here keeps the evaluation on the rows training leaves out if
- * corpora.ts starts passing it through.
+ * lib/corpora/toxicity-corpora.ts starts passing it through.
  */
 export function splitFor(row: object, clean: string): Split {
   const official = (row as { split?: unknown }).split;

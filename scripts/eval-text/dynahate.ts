@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCsvRecords } from '@/lib/ml/csv';
 import { preprocess } from '@/lib/moderation/preprocess';
-import { dedupeKey, splitOf, type Split } from '@/models/toxic_transformer_v1/prepare';
+import { dedupeKey, splitOf, type Split } from '@/lib/corpora/toxicity-split';
 import type { LabelledText } from './datasets';
 import { aucOrNull, type MetricRow, type Section } from './metric-row';
 import type { Scorer, Verdict } from './verdicts';

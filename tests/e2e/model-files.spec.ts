@@ -39,7 +39,7 @@ test.describe('model file routes', () => {
     '/models/toxic_transformer_v1/train.py',
     '/models/toxic_transformer_v1/prepare.ts',
     '/models/toxic_transformer_v1/model.onnx',
-    '/models/sexism_lasso_v1/edos.ts',
+    '/models/sexism_lasso_v1/train.ts',
     '/models/toxic_transformer_v1/..%2F..%2Fpackage.json',
     '/models/..%2F..%2Fserver.mjs',
     '/models/toxic_transformer_v1/config.json%00.onnx',

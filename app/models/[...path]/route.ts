@@ -23,7 +23,7 @@ export const dynamic = 'force-dynamic';
  */
 const resolveConfigured = (p: string) => path.resolve(/* turbopackIgnore: true */ p);
 
-/** The toxicity folder's files the Worker loads (README "Toxicity model folder"). */
+/** The toxicity folder's files the Worker loads (docs/architecture.md "Toxicity model folder"). */
 const TOXICITY_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx'] as const;
 
 /** URL path under /models/ -> file on disk (absolute, resolved per request from the env). */

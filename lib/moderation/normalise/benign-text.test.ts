@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { preprocess, preprocessWith, CLEAN_STEPS } from '@/lib/moderation/preprocess';
 import { createRulesEngine } from '@/lib/moderation/rules/rules-engine';
-import set from '@/models/rules_v1/obfuscation-set.json';
-import { VARIANTS } from '@/models/rules_v1/obfuscation-variants';
+import set from './obfuscation-set.json';
+import { VARIANTS } from './obfuscation-variants';
 
 const engine = createRulesEngine();
 // The steps that existed before the obfuscation steps: a benign text must read the same without the new ones.

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import algospeak from '@/models/rules_v1/algospeak.json';
+import algospeak from '@/lib/moderation/lexicons/algospeak.json';
 import { algospeakEdits } from './replace-algospeak';
 import { applyEdits } from './text-edits';
 
 const run = (t: string) => applyEdits(t, algospeakEdits(t)).text;
 
-describe('replace-algospeak (models/rules_v1/algospeak.json)', () => {
+describe('replace-algospeak (lib/moderation/lexicons/algospeak.json)', () => {
   it.each(algospeak.examples.positive)('rewrites %j -> %j', (input, expected) => {
     expect(run(input)).toBe(expected);
   });

@@ -1,9 +1,9 @@
 /**
  * Euphemisms and algospeak ("unalive", "kys", "sewer slide") rewritten to the word they stand for,
- * from the curated list `models/rules_v1/algospeak.json` (each entry with its sources). Whole words
+ * from the curated list `lib/moderation/lexicons/algospeak.json` (each entry with its sources). Whole words
  * only, case-blind; an entry marked `not_after_number` is left alone after a number ("5 kms").
  */
-import algospeak from '@/models/rules_v1/algospeak.json';
+import algospeak from '@/lib/moderation/lexicons/algospeak.json';
 import type { Edit } from './text-edits';
 
 interface AlgospeakTerm {

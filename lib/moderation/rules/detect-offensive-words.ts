@@ -5,7 +5,7 @@
  *
  * From obscenity we take the maintained data: its English patterns (with word boundaries), its
  * Scunthorpe whitelist, its pattern parser and its collapse thresholds. Its words are split by
- * `models/rules_v1/obscenity-terms.json`; `slurs.json`, `profanity.json` and `allow-list.json`
+ * `lib/moderation/lexicons/obscenity-terms.json`; `slurs.json`, `profanity.json` and `allow-list.json`
  * extend it. Its `RegExpMatcher` we do not use, for two reasons:
  * - speed: it runs one regular expression per pattern (about 230 scans of the text) and rebuilds
  *   the text through per-character transformer callbacks twice per call; one alternation over all
@@ -18,10 +18,10 @@
  * that work already, with context obscenity lacks (its leet map turns "ass!" into "assi").
  */
 import { DataSet, type ParsedPattern, SyntaxKind, englishDataset, parseRawPattern } from 'obscenity';
-import allowList from '@/models/rules_v1/allow-list.json';
-import obscenityTerms from '@/models/rules_v1/obscenity-terms.json';
-import profanity from '@/models/rules_v1/profanity.json';
-import slurs from '@/models/rules_v1/slurs.json';
+import allowList from '@/lib/moderation/lexicons/allow-list.json';
+import obscenityTerms from '@/lib/moderation/lexicons/obscenity-terms.json';
+import profanity from '@/lib/moderation/lexicons/profanity.json';
+import slurs from '@/lib/moderation/lexicons/slurs.json';
 import type { RuleFlag, RuleMatch } from '@/lib/moderation/types';
 
 /** Offsets of the returned matches index the lexical text passed in. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { preprocess } from '@/lib/moderation/preprocess';
-import selfHarm_ from '@/models/rules_v1/self-harm.json';
+import selfHarm_ from '@/lib/moderation/lexicons/self-harm.json';
 import { createRulesEngine } from './rules-engine';
 
 const engine = createRulesEngine();
@@ -12,7 +12,7 @@ const selfHarmTerms = (text: string) =>
     .map((m) => m.term);
 
 describe('self_harm_flag', () => {
-  it('has at least 40 positives and 40 hard negatives in models/rules_v1/self-harm.json', () => {
+  it('has at least 40 positives and 40 hard negatives in lib/moderation/lexicons/self-harm.json', () => {
     expect(selfHarm_.examples.positive.length).toBeGreaterThanOrEqual(40);
     expect(selfHarm_.examples.negative.length).toBeGreaterThanOrEqual(40);
   });

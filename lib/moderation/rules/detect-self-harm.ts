@@ -2,9 +2,9 @@
  * `self_harm_flag`: the author expresses intent, ideation or ongoing acts of harming or killing
  * themself ("I want to kill myself", "cut myself", "end my life", "kms"). Telling someone else
  * to do it ("kys") is a threat, not this flag: the people at risk differ. Phrases live in
- * `models/rules_v1/self-harm.json`.
+ * `lib/moderation/lexicons/self-harm.json`.
  */
-import selfHarm from '@/models/rules_v1/self-harm.json';
+import selfHarm from '@/lib/moderation/lexicons/self-harm.json';
 import { type PhraseMatcher, createPhraseMatcher } from './match-phrases';
 
 export function createSelfHarmDetector(): PhraseMatcher {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { preprocess } from '@/lib/moderation/preprocess';
-import threats from '@/models/rules_v1/threats.json';
+import threats from '@/lib/moderation/lexicons/threats.json';
 import { createRulesEngine } from './rules-engine';
 
 const engine = createRulesEngine();
@@ -12,7 +12,7 @@ const threatTerms = (text: string) =>
     .map((m) => m.term);
 
 describe('threat_detected', () => {
-  it('has at least 40 positives and 40 hard negatives in models/rules_v1/threats.json', () => {
+  it('has at least 40 positives and 40 hard negatives in lib/moderation/lexicons/threats.json', () => {
     expect(threats.examples.positive.length).toBeGreaterThanOrEqual(40);
     expect(threats.examples.negative.length).toBeGreaterThanOrEqual(40);
   });

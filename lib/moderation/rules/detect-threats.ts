@@ -1,10 +1,10 @@
 /**
  * `threat_detected`: the author states an intent, wish or call for physical harm or death
  * against the reader or someone else ("I will find you and kill you", "you should be shot",
- * "kys"). Phrases live in `models/rules_v1/threats.json`; the precise definition and the known
+ * "kys"). Phrases live in `lib/moderation/lexicons/threats.json`; the precise definition and the known
  * misses are in the model card.
  */
-import threats from '@/models/rules_v1/threats.json';
+import threats from '@/lib/moderation/lexicons/threats.json';
 import { type PhraseMatcher, createPhraseMatcher } from './match-phrases';
 
 export function createThreatDetector(): PhraseMatcher {

@@ -1,6 +1,6 @@
 /**
- * Node loader for the toxicity transformer: a Hugging Face model folder (README "Toxicity model
- * folder") loaded through transformers.js (`AutoTokenizer` + `AutoModelForSequenceClassification`,
+ * Node loader for the toxicity transformer: a Hugging Face model folder (docs/architecture.md
+ * "Toxicity model folder") loaded through transformers.js (`AutoTokenizer` + `AutoModelForSequenceClassification`,
  * onnxruntime-node underneath) from local files only. One session per call; the process-wide
  * instance is the model registry's cached promise (`lib/server/services.ts`).
  *

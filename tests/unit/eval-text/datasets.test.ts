@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { harmfulLabel, loadOutOfDomain, seededSample, splitFor } from '@/scripts/eval-text/datasets';
-import { splitOf } from '@/models/toxic_transformer_v1/prepare';
+import { splitOf } from '@/lib/corpora/toxicity-split';
 
 describe('eval:text datasets', () => {
   it('uses the fixed hash split unless a row carries an official one', () => {

@@ -1,18 +1,16 @@
 /**
- * EDOS (SemEval-2023 Task 10) loading for training and evaluation: where the corpus lives, how
- * its rows map to labels, and the one corpus-specific rewrite applied before the shared
- * preprocessing. Node-only (reads files).
+ * EDOS (SemEval-2023 Task 10) loading for training and evaluation (sexism_lasso_v1, the toxicity
+ * model's sexism label, `npm run eval:text`): where the corpus lives, how its rows map to labels,
+ * and the one corpus-specific rewrite applied before the shared preprocessing. Node-only (reads
+ * files).
  */
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { parseCsvRecords, requireColumn } from '@/lib/ml/csv';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { sexismModelInput } from '@/lib/moderation/sexism/sexism-model';
 
 export const EDOS_FILE = 'text/edos_labelled_aggregated.csv';
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const MODEL_DIR = resolve(REPO_ROOT, 'models', 'sexism_lasso_v1');
 
 export type Split = 'train' | 'dev' | 'test';
 
@@ -22,23 +20,6 @@ export interface EdosExample {
   /** 1 = sexist. */
   label: 0 | 1;
   split: Split;
-}
-
-/**
- * Data folder: `--data <dir>` beats `VIGIL_DATA_DIR`, which beats `../shared/data` relative to the
- * repository root. Relative paths resolve from the current directory.
- */
-export function resolveDataDir(argv: readonly string[] = process.argv.slice(2), env = process.env): string {
-  const k = argv.indexOf('--data');
-  if (k >= 0) {
-    const v = argv[k + 1];
-    if (v === undefined || v.startsWith('--')) throw new Error('--data needs a folder');
-    return resolve(v);
-  }
-  const eq = argv.find((a) => a.startsWith('--data='));
-  if (eq !== undefined) return resolve(eq.slice('--data='.length));
-  if (env.VIGIL_DATA_DIR) return resolve(env.VIGIL_DATA_DIR);
-  return resolve(REPO_ROOT, '..', 'shared', 'data');
 }
 
 export function loadEdos(dataDir: string): EdosExample[] {

@@ -1,7 +1,8 @@
 /**
  * Reads the labelled corpora and maps each one onto the five toxicity heads with a per-row mask.
  * A head a corpus does not label is masked (it contributes nothing to that head's loss). The
- * mapping is the one documented in README.md "Label mapping"; change both together.
+ * mapping is the one documented in models/toxic_transformer_v1/README.md "Label mapping"; change both
+ * together.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -224,7 +225,6 @@ export const CORPORA: CorpusSpec[] = [
   },
 ];
 
-export const CORPUS_NAMES = [...new Set(CORPORA.map((c) => c.name))];
 export const JIGSAW_CORPORA = new Set(['jigsaw_6label', 'jigsaw_binary', 'jigsaw_6label_extra']);
 
 /**

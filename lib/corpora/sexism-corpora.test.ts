@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashPart, isHatEvalWomenRow } from './corpora';
+import { hashPart, isHatEvalWomenRow } from './sexism-corpora';
 
 describe('HatEval women-row filter', () => {
   it('keeps rows that refer to women and no migration', () => {

@@ -15,7 +15,7 @@ import { resolve } from 'node:path';
 import { parseCsvRecords, requireColumn } from '@/lib/ml/csv';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { sexismModelInput } from '@/lib/moderation/sexism/sexism-model';
-import { fnv1a } from '../toxic_transformer_v1/obfuscate';
+import { fnv1a } from '@/lib/ml/hash';
 
 export type ExtraCorpus = 'cmsb' | 'cmsb_rewrite' | 'hateval' | 'toxigen' | 'convabuse';
 
