@@ -189,7 +189,8 @@ export function contrastStageRows(): Row[] {
       const y: HeadLabels = { overall: 1, identity_attack: 1, ...(h.threat === null ? {} : { threat: h.threat }) };
       add(fillIdentityTemplate(h.frame, g), y, 'contrast_hateful', women ? 1 : 0);
     }
-    for (const f of spec.endorsed) add(fillIdentityTemplate(f, g), { overall: 1, identity_attack: 1, threat: 0 }, 'contrast_endorsed', women ? 1 : 0);
+    for (const f of spec.endorsed)
+      add(fillIdentityTemplate(f, g), { overall: 1, identity_attack: 1, threat: 0 }, 'contrast_endorsed', women ? 1 : 0);
   }
   const named = (frame: string, name: string) => frame.replaceAll('{Name}', name).replaceAll('{name}', name);
   for (const name of spec.names) {
