@@ -8,6 +8,7 @@
 import { env } from '@/lib/env';
 import { ModelRegistry } from '@/lib/moderation/model-registry';
 import { moderate } from '@/lib/moderation/moderate';
+import { normalizedLengths } from '@/lib/moderation/bound-work';
 import { ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
 import { createFaceEngine } from '@/lib/faces/detect-faces';
 import type { FaceEngine } from '@/lib/faces/face-engine';
@@ -47,6 +48,7 @@ export default async function runInference(task: InferenceTask): Promise<Inferen
       return { ok: false, error: { kind: 'failed', message: messageOf(err) } };
     }
   }
+  if (task.kind === 'measure') return { ok: true, kind: 'measure', lengths: normalizedLengths(task.texts) };
   if (task.kind === 'moderate') {
     try {
       registry ??= new ModelRegistry(defaultModelLoaders());
@@ -55,6 +57,7 @@ export default async function runInference(task: InferenceTask): Promise<Inferen
       const results = await moderate(models, task.texts, {
         explain: task.explain,
         limits: task.limits,
+        batchShares: task.batchShares,
         onModelTime: (model, ms) => (modelMs[model] = ms),
       });
       return { ok: true, kind: 'moderate', results, modelMs };
