@@ -130,14 +130,21 @@ describe('fair share of the pool between clients', () => {
         Array.from({ length: 40 }, (_, i) => `busy ${i}`),
         { explain: false, limits, client: 'A' },
       );
+      let spent = 0;
+      const admitted = async () => {
+        spent++;
+      };
       const over = await pool
         .moderate(
           Array.from({ length: 20 }, () => 'x'),
-          { explain: false, limits, client: 'A' },
+          { explain: false, limits, client: 'A', admitted },
         )
         .catch((e: unknown) => e);
+      // A request refused for a full queue spends no budget.
+      expect(spent).toBe(0);
       expect(over).toMatchObject({ code: 'RATE_LIMITED', headers: { 'Retry-After': expect.stringMatching(/^\d+$/) } });
-      await expect(pool.moderate(['x'], { explain: false, limits, client: 'B' })).resolves.toBeDefined();
+      await expect(pool.moderate(['x'], { explain: false, limits, client: 'B', admitted })).resolves.toBeDefined();
+      expect(spent).toBe(1);
       await first;
     } finally {
       await pool.close();

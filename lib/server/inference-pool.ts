@@ -53,7 +53,13 @@ export interface InferencePool {
    */
   moderate(
     texts: string[],
-    options: { explain: boolean; limits?: WorkLimits; client: string },
+    options: {
+      explain: boolean;
+      limits?: WorkLimits;
+      client: string;
+      /** Called once the request has a place in the client's queue, before any work (spends its budget: a refused request costs none). */
+      admitted?: () => Promise<void>;
+    },
   ): Promise<{ results: ModerationResponse[]; modelMs: ModelTimes }>;
   /**
    * Loaders for the request thread's ModelRegistry that load nothing in this thread: they report
@@ -131,9 +137,10 @@ export function createInferencePool(
   return {
     threads,
     maxQueue,
-    async moderate(texts, { explain, limits, client }) {
+    async moderate(texts, { explain, limits, client, admitted }) {
       const job = scheduler.admit(`text:${client}`, texts.length);
       try {
+        await admitted?.();
         // A batch the budget may cut is measured first (one short task), so each chunk reads
         // exactly what the whole batch would have read (bound-work.ts batchShares()).
         let shares: number[] | undefined;

@@ -30,11 +30,13 @@ import { metrics } from '@/lib/observability/metrics';
 /**
  * Moderate `texts` for `client` in the inference pool when there is one (off the event loop, in
  * the client's fair share of it), else in this thread with the registry's models (tests inject
- * fakes there). Spends the client's text-unit budget first. Feeds the per-model time and
+ * fakes there). Spends the client's text-unit budget before any work. Feeds the per-model time and
  * batch-size metrics either way.
  */
 async function runModeration(services: Services, client: string, texts: string[], explain: boolean): Promise<ModerationResponse[]> {
-  await services.moderationWorkLimiter.consume(client, textUnits(texts));
+  const spend = async () => {
+    await services.moderationWorkLimiter.consume(client, textUnits(texts));
+  };
   const m = metrics();
   m.batchSize.observe(texts.length);
   const observe = (model: 'sexism' | 'toxicity' | 'rules', ms: number) => m.modelInference.observe({ model }, ms / 1000);
@@ -42,10 +44,12 @@ async function runModeration(services: Services, client: string, texts: string[]
   if (services.inference) {
     // The request thread's registry still says whether the model files load (health, 503 early).
     await services.registry.models();
-    const { results, modelMs } = await services.inference.moderate(texts, { explain, limits, client });
+    // Spent once the pool has admitted the request: one refused for a full queue costs no units.
+    const { results, modelMs } = await services.inference.moderate(texts, { explain, limits, client, admitted: spend });
     for (const [model, ms] of Object.entries(modelMs)) observe(model as keyof typeof modelMs, ms);
     return results;
   }
+  await spend();
   return moderate(await services.registry.models(), texts, { explain, limits, onModelTime: observe });
 }
 
