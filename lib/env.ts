@@ -82,7 +82,7 @@ export const envSchema = z
      */
     INFERENCE_CLIENT_QUEUE_TEXTS: int(0, 1_000_000).default(300),
     /** Normalised characters per chunk a batch is split into (at most TOXICITY_MAX_BATCH texts each). */
-    INFERENCE_CHUNK_CHARS: int(1_000, 100_000_000).default(16_000),
+    INFERENCE_CHUNK_CHARS: int(1_000, 100_000_000).default(4_000),
     /**
      * Nice steps each inference worker thread adds to its own priority, so the event loop is
      * scheduled first on a busy machine (docs/decisions/115-face-memory-and-allocator.md); 0 = as the process.
