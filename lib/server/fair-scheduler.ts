@@ -26,6 +26,11 @@ export interface FairSchedulerOptions<T, R> {
   slots: number;
   /** Units (texts) one client may have admitted and unfinished; 0 = no cap. */
   maxUnitsPerClient: number;
+  /**
+   * Tasks one client may have running at once (default `slots`). Below `slots`, the rest are kept
+   * for the other clients: a newcomer's task starts at once instead of after a task in progress.
+   */
+  maxRunningPerClient?: number;
   /** Requests that may wait beyond the `slots` being served, over all clients. */
   maxWaiting: number;
   execute: (task: T) => Promise<R>;
@@ -79,6 +84,7 @@ const MAX_RETRY_AFTER_S = 60;
 
 export function createFairScheduler<T, R>(options: FairSchedulerOptions<T, R>): FairScheduler<T, R> {
   const { slots, maxUnitsPerClient, maxWaiting, execute } = options;
+  const maxRunningPerClient = options.maxRunningPerClient ?? slots;
   const now = options.now ?? (() => performance.now());
   /** Clients with admitted work, in order of arrival (which breaks ties). */
   const lanes = new Map<string, Lane<T, R>>();
@@ -93,6 +99,7 @@ export function createFairScheduler<T, R>(options: FairSchedulerOptions<T, R>): 
   function next(): { lane: Lane<T, R>; pending: Pending<T, R> } | undefined {
     let best: { lane: Lane<T, R>; job: Job<T, R> } | undefined;
     for (const lane of lanes.values()) {
+      if (lane.running >= maxRunningPerClient) continue;
       const job = readyJob(lane);
       if (!job) continue;
       if (!best || lane.running < best.lane.running || (lane.running === best.lane.running && lane.lastServed < best.lane.lastServed)) {

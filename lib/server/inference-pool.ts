@@ -90,6 +90,14 @@ const DEFAULT_FAIR_SHARE: FairShareOptions = { maxTextsPerClient: 300, chunkText
 /** Face detections share one lane: they take turns with the moderation clients, in arrival order among themselves. */
 const FACES_LANE = 'faces';
 
+/**
+ * Tasks each worker takes at once. A worker's thread is idle while the transformer runs (its
+ * onnxruntime threads do the work), so a second task's preprocessing and its own ONNX run proceed
+ * beside a long chunk. One client may hold only one task per worker: the second place is kept for
+ * the other clients, so a newcomer's single text starts at once (docs/decisions/155).
+ */
+const TASKS_PER_WORKER = 2;
+
 export function createInferencePool(
   filename: string,
   threads: number,
@@ -101,13 +109,15 @@ export function createInferencePool(
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: Number.POSITIVE_INFINITY,
+    concurrentTasksPerWorker: TASKS_PER_WORKER,
     // Models stay loaded for the life of a worker; a crashed worker is replaced by piscina. The
-    // scheduler hands piscina at most `threads` tasks, so its own queue holds only the loads.
+    // scheduler hands piscina at most as many tasks as the workers take, so its own queue holds only the loads.
   });
   const run = (task: InferenceTask, transfer?: ArrayBuffer[]): Promise<InferenceResult> =>
     pool.run(task, transfer ? { transferList: transfer } : undefined);
   const scheduler = createFairScheduler<{ task: InferenceTask; transfer?: ArrayBuffer[] }, InferenceResult>({
-    slots: threads,
+    slots: threads * TASKS_PER_WORKER,
+    maxRunningPerClient: threads,
     maxUnitsPerClient: fairShare.maxTextsPerClient,
     maxWaiting: maxQueue,
     execute: ({ task, transfer }) => run(task, transfer),

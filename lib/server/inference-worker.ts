@@ -27,6 +27,15 @@ let registry: ModelRegistry | undefined;
 const faces = cachedPromise<FaceEngine>(() => loadFaceModels().then(createFaceEngine));
 const faceEngine = () => faces.get();
 
+// A worker takes two tasks at once (inference-pool.ts); Human's detect() is not known to be
+// reentrant, so face detections in one worker run one after the other.
+let faceTurn: Promise<unknown> = Promise.resolve();
+function oneFaceAtATime<T>(run: () => Promise<T>): Promise<T> {
+  const turn = faceTurn.then(run, run);
+  faceTurn = turn.catch(() => undefined);
+  return turn;
+}
+
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500);
 
 /** What the request thread's registry reports (health, /v1/models): it holds no models itself. */
@@ -76,7 +85,7 @@ export default async function runInference(task: InferenceTask): Promise<Inferen
   try {
     // Structured cloning turns the Buffer into a plain Uint8Array; the engine reads it as pixels only.
     const data = Buffer.from(task.image.data.buffer, task.image.data.byteOffset, task.image.data.byteLength);
-    const detected = await engine.detect({ ...task.image, data });
+    const detected = await oneFaceAtATime(() => engine.detect({ ...task.image, data }));
     return { ok: true, kind: 'detect-faces', faces: detected };
   } catch (err) {
     return { ok: false, error: { kind: 'failed', message: messageOf(err) } };

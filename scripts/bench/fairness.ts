@@ -109,15 +109,17 @@ async function main() {
     `A: ${RATE} batch(es)/s for ${SECONDS} s, ${BATCH_TEXTS} x ${TEXT_CHARS} characters of spaced letters; B: one short text at a time`,
   );
   const p50: number[] = [];
+  const p90: number[] = [];
   const p99: number[] = [];
   const max: number[] = [];
   for (let run = 1; run <= RUNS; run++) {
     const r = await oneRun();
     p50.push(pct(r.b, 50));
+    p90.push(pct(r.b, 90));
     p99.push(pct(r.b, 99));
     max.push(Math.max(...r.b));
     console.log(
-      `run ${run}: B n=${r.b.length} p50=${pct(r.b, 50).toFixed(0)} p99=${pct(r.b, 99).toFixed(0)} max=${Math.max(...r.b).toFixed(0)} ms; ` +
+      `run ${run}: B n=${r.b.length} p50=${pct(r.b, 50).toFixed(0)} p90=${pct(r.b, 90).toFixed(0)} p99=${pct(r.b, 99).toFixed(0)} max=${Math.max(...r.b).toFixed(0)} ms; ` +
         `A ${JSON.stringify(r.a)}, Retry-After ${r.retryAfter.length ? `${Math.min(...r.retryAfter)}-${Math.max(...r.retryAfter)} s` : '-'}`,
     );
   }
