@@ -107,6 +107,9 @@ describe('createFairScheduler', () => {
     }
     expect(RateLimitedError.is(refused)).toBe(true);
     expect((refused as InstanceType<typeof RateLimitedError>).code).toBe('RATE_LIMITED');
+    // check() says the same before a body is read, and admits nothing.
+    expect(() => s.check('A', 2)).toThrow(/too much work queued/i);
+    expect(() => s.check('B', 2)).not.toThrow();
     expect(Number((refused as InstanceType<typeof RateLimitedError>).headers['Retry-After'])).toBeGreaterThanOrEqual(1);
     // Another client is not affected by A's full queue, and A fits again once its work is done.
     const b = submit(s, 'B', 'b', 5);

@@ -51,6 +51,8 @@ export interface FairScheduler<T, R> {
    * queue is full) or InferenceBusyError (too many requests wait in all).
    */
   admit(client: string, units: number): FairJob<T, R>;
+  /** Throws what admit() would for a request of `units`, admitting nothing (before a body is read). */
+  check(client: string, units: number): void;
   /** Tasks running and waiting (for /metrics and tests). */
   load(): { running: number; queued: number; clients: number };
 }
@@ -158,18 +160,27 @@ export function createFairScheduler<T, R>(options: FairSchedulerOptions<T, R>): 
     return Math.min(MAX_RETRY_AFTER_S, Math.max(1, Math.ceil(seconds)));
   }
 
+  function refuse(lane: Lane<T, R>, units: number) {
+    // A request larger than the cap is still served when the client has nothing else queued.
+    if (maxUnitsPerClient > 0 && lane.units > 0 && lane.units + units > maxUnitsPerClient) {
+      const retry = retryAfterS(lane, units);
+      throw new RateLimitedError(
+        `Too much work queued for this client: ${lane.units} texts are waiting or running, at most ${maxUnitsPerClient}. Retry in ${retry} s.`,
+        { 'Retry-After': String(retry) },
+      );
+    }
+    if (openJobs - Math.min(openJobs, slots) >= maxWaiting) throw new InferenceBusyError();
+  }
+
+  const newLane = (client: string): Lane<T, R> => ({ key: client, jobs: [], units: 0, running: 0, lastServed: -1 });
+
   return {
+    check(client, units) {
+      refuse(lanes.get(client) ?? newLane(client), units);
+    },
     admit(client, units) {
-      const lane = lanes.get(client) ?? { key: client, jobs: [], units: 0, running: 0, lastServed: -1 };
-      // A request larger than the cap is still served when the client has nothing else queued.
-      if (maxUnitsPerClient > 0 && lane.units > 0 && lane.units + units > maxUnitsPerClient) {
-        const retry = retryAfterS(lane, units);
-        throw new RateLimitedError(
-          `Too much work queued for this client: ${lane.units} texts are waiting or running, at most ${maxUnitsPerClient}. Retry in ${retry} s.`,
-          { 'Retry-After': String(retry) },
-        );
-      }
-      if (openJobs - Math.min(openJobs, slots) >= maxWaiting) throw new InferenceBusyError();
+      const lane = lanes.get(client) ?? newLane(client);
+      refuse(lane, units);
       lanes.set(client, lane);
       const job: Job<T, R> = { ready: [] };
       lane.jobs.push(job);

@@ -70,6 +70,11 @@ export interface InferencePool {
   modelLoaders(): ModelLoaders;
   /** A FaceEngine whose detect() runs in the pool; resolves once a worker has loaded the face models. */
   faceEngine(): Promise<FaceEngine>;
+  /**
+   * Throws what moderate() would refuse a request of one text from `client` with (its queue is
+   * full, or the pool is), before the request's body is read: a client over its cap costs no parsing.
+   */
+  checkModeration(client: string): void;
   /** Tasks running and waiting, and clients with work queued (for tests and diagnostics). */
   load(): { running: number; queued: number; clients: number };
   close(): Promise<void>;
@@ -147,6 +152,9 @@ export function createInferencePool(
   return {
     threads,
     maxQueue,
+    checkModeration(client) {
+      scheduler.check(`text:${client}`, 1);
+    },
     async moderate(texts, { explain, limits, client, admitted }) {
       const job = scheduler.admit(`text:${client}`, texts.length);
       try {

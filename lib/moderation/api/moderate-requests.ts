@@ -70,8 +70,10 @@ function schemas() {
 }
 
 export async function moderateTextRequest({ request, services }: V1Context): Promise<ModerationResponse> {
-  const body = parseV1Body(schemas().text, await readJsonBody(request, env().MAX_BODY_BYTES));
   const client = clientKey(request, env().TRUST_PROXY);
+  // A client whose queue is already full is refused before its body is read and parsed.
+  services.inference?.checkModeration(client);
+  const body = parseV1Body(schemas().text, await readJsonBody(request, env().MAX_BODY_BYTES));
   const [result] = await runModeration(services, client, [body.text], body.explain === true);
   // Fire-and-forget: never awaited, never throws (lib/reviews/record-for-review.ts).
   recordForReview([result!], { client, source: 'text' }, reviewQueue);
@@ -80,8 +82,9 @@ export async function moderateTextRequest({ request, services }: V1Context): Pro
 
 export async function moderateBatchRequest({ request, services }: V1Context): Promise<BatchResponse> {
   const started = performance.now();
-  const body = parseV1Body(schemas().batch, await readJsonBody(request, env().MAX_BODY_BYTES));
   const client = clientKey(request, env().TRUST_PROXY);
+  services.inference?.checkModeration(client);
+  const body = parseV1Body(schemas().batch, await readJsonBody(request, env().MAX_BODY_BYTES));
   const results = await runModeration(services, client, body.texts, body.explain === true);
   recordForReview(results, { client, source: 'batch' }, reviewQueue);
   return {
