@@ -153,10 +153,11 @@ export function createFairScheduler<T, R>(options: FairSchedulerOptions<T, R>): 
   }
 
   function retryAfterS(lane: Lane<T, R>, units: number): number {
-    // The client's own backlog must drain until this request fits; it gets 1/N of the slots.
-    const over = lane.units + units - maxUnitsPerClient;
+    // Until the client's backlog has drained enough for this request, and at least half of it (a
+    // client told "1 s" while 300 texts wait would only be refused again); it gets 1/N of the slots.
+    const drain = Math.max(lane.units + units - maxUnitsPerClient, Math.ceil(lane.units / 2));
     const share = slots / Math.max(1, readyLanes());
-    const seconds = (Math.max(1, over) * msPerUnit) / share / 1000;
+    const seconds = (drain * msPerUnit) / share / 1000;
     return Math.min(MAX_RETRY_AFTER_S, Math.max(1, Math.ceil(seconds)));
   }
 
