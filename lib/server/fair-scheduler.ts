@@ -156,7 +156,7 @@ export function createFairScheduler<T, R>(options: FairSchedulerOptions<T, R>): 
     // Until the client's backlog has drained enough for this request, and at least half of it (a
     // client told "1 s" while 300 texts wait would only be refused again); it gets 1/N of the slots.
     const drain = Math.max(lane.units + units - maxUnitsPerClient, Math.ceil(lane.units / 2));
-    const share = slots / Math.max(1, readyLanes());
+    const share = Math.min(maxRunningPerClient, slots / Math.max(1, readyLanes()));
     const seconds = (drain * msPerUnit) / share / 1000;
     return Math.min(MAX_RETRY_AFTER_S, Math.max(1, Math.ceil(seconds)));
   }
