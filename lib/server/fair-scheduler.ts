@@ -78,6 +78,8 @@ interface Lane<T, R> {
   running: number;
   /** When this client was last given a slot (a dispatch count; -1 = never). */
   lastServed: number;
+  /** What one unit of this client's work has cost (an exponential average, ms): its texts may be long or short. */
+  msPerUnit: number;
 }
 
 /** Until a task has finished, a guess at what one unit (a text) costs: a short text takes a few ms. */
@@ -137,8 +139,11 @@ export function createFairScheduler<T, R>(options: FairSchedulerOptions<T, R>): 
         .then(
           (result) => {
             const ms = now() - started;
-            // An exponential average of the cost of one unit: what Retry-After is estimated from.
-            if (pending.units > 0) msPerUnit = 0.8 * msPerUnit + 0.2 * (ms / pending.units);
+            // Exponential averages of the cost of one unit, the client's and everybody's: what Retry-After is estimated from.
+            if (pending.units > 0) {
+              lane.msPerUnit = 0.8 * lane.msPerUnit + 0.2 * (ms / pending.units);
+              msPerUnit = 0.8 * msPerUnit + 0.2 * (ms / pending.units);
+            }
             pending.resolve(result);
           },
           (err: unknown) => pending.reject(err),
@@ -157,7 +162,7 @@ export function createFairScheduler<T, R>(options: FairSchedulerOptions<T, R>): 
     // client told "1 s" while 300 texts wait would only be refused again); it gets 1/N of the slots.
     const drain = Math.max(lane.units + units - maxUnitsPerClient, Math.ceil(lane.units / 2));
     const share = Math.min(maxRunningPerClient, slots / Math.max(1, readyLanes()));
-    const seconds = (drain * msPerUnit) / share / 1000;
+    const seconds = (drain * lane.msPerUnit) / share / 1000;
     return Math.min(MAX_RETRY_AFTER_S, Math.max(1, Math.ceil(seconds)));
   }
 
@@ -173,7 +178,7 @@ export function createFairScheduler<T, R>(options: FairSchedulerOptions<T, R>): 
     if (openJobs - Math.min(openJobs, slots) >= maxWaiting) throw new InferenceBusyError();
   }
 
-  const newLane = (client: string): Lane<T, R> => ({ key: client, jobs: [], units: 0, running: 0, lastServed: -1 });
+  const newLane = (client: string): Lane<T, R> => ({ key: client, jobs: [], units: 0, running: 0, lastServed: -1, msPerUnit });
 
   return {
     check(client, units) {
