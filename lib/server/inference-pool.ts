@@ -2,9 +2,9 @@
  * The worker-thread pool that runs moderation and face inference off the event loop
  * (docs/decisions/051-inference-pool.md). piscina keeps INFERENCE_WORKERS threads alive with their
  * models loaded. Work reaches them through a fair scheduler (fair-scheduler.ts,
- * docs/decisions/155-fair-share-of-the-pool.md): each client has its own queue, served
- * round-robin, and a batch is split into small chunks, so one client's backlog delays another's
- * single text by about one chunk. A client with INFERENCE_CLIENT_QUEUE_TEXTS texts unfinished is
+ * docs/decisions/155-fair-share-of-the-pool.md): each client has its own queue, the clients
+ * take turns, a batch is split into small chunks, and each worker keeps a place for other clients,
+ * so one client's backlog delays another's single text by about one transformer run. A client with INFERENCE_CLIENT_QUEUE_TEXTS texts unfinished is
  * refused with 429 + Retry-After; when INFERENCE_QUEUE_MAX requests wait in all, 503 + Retry-After,
  * instead of queueing without limit while every client times out.
  *
@@ -96,10 +96,11 @@ const DEFAULT_FAIR_SHARE: FairShareOptions = { maxTextsPerClient: 300, chunkText
 const FACES_LANE = 'faces';
 
 /**
- * Tasks each worker takes at once. A worker's thread is idle while the transformer runs (its
- * onnxruntime threads do the work), so a second task's preprocessing and its own ONNX run proceed
- * beside a long chunk. One client may hold only one task per worker: the second place is kept for
- * the other clients, so a newcomer's single text starts at once (docs/decisions/155).
+ * Tasks each worker takes at once. A long chunk is many transformer runs (8 windows each, each run
+ * synchronous on the worker's thread) with awaits between them, so a second task's steps proceed
+ * between those runs instead of after the whole chunk. One client may hold only one task per
+ * worker: the second place is kept for the other clients, so a newcomer's single text starts at
+ * once and waits for at most the run in progress (docs/decisions/155).
  */
 const TASKS_PER_WORKER = 2;
 
