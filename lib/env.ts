@@ -50,6 +50,12 @@ export const envSchema = z
     /** Moderation requests per client per minute; 0 disables. A batch counts as one request. */
     RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(120),
     /**
+     * Work per client per minute on /v1/moderate/*, in text units: a text costs one per 1,000
+     * characters begun (lib/rate-limit/text-units.ts). Unset = 50 x RATE_LIMIT_PER_MINUTE (so
+     * 0 there turns both off); 0 disables.
+     */
+    RATE_LIMIT_TEXT_UNITS_PER_MINUTE: int(0, 100_000_000).optional(),
+    /**
      * Proxies whose X-Forwarded-For/-Proto/-Host are believed: `false`, a hop count (`true` = 1), or
      * addresses/CIDRs; the client is the right-most untrusted hop (lib/net/trust-proxy.ts).
      */
@@ -71,8 +77,15 @@ export const envSchema = z
      * unset = cores - 1 (1 to 4); 0 = run inference in the request thread.
      */
     INFERENCE_WORKERS: int(0, 64).optional(),
-    /** Inference tasks that may wait for a worker; beyond, requests answer 503 with Retry-After. */
+    /** Inference requests that may wait for a worker, over all clients; beyond, 503 with Retry-After. */
     INFERENCE_QUEUE_MAX: int(0, 10_000).default(64),
+    /**
+     * Texts one client may have waiting or running in the inference pool; beyond, its requests
+     * answer 429 with Retry-After (docs/decisions/156-fair-share-of-the-pool.md). 0 = no cap.
+     */
+    INFERENCE_CLIENT_QUEUE_TEXTS: int(0, 1_000_000).default(300),
+    /** Normalised characters per chunk a batch is split into (at most TOXICITY_MAX_BATCH texts each). */
+    INFERENCE_CHUNK_CHARS: int(1_000, 100_000_000).default(4_000),
     /**
      * Nice steps each inference worker thread adds to its own priority, so the event loop is
      * scheduled first on a busy machine (docs/decisions/115-face-memory-and-allocator.md); 0 = as the process.

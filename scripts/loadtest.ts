@@ -3,7 +3,8 @@
  *
  * Loopback load test against the production build (`npx next build` first). It starts its own
  * `node server.mjs` on a free port (rate limits off: RATE_LIMIT_PER_MINUTE=0 and FACE_RATE_LIMIT_PER_MINUTE=0, or 429s would be
- * most of what it measures; a fresh temporary PGlite DATA_DIR), registers a few people, then runs
+ * most of what it measures; no per-client queue cap, INFERENCE_CLIENT_QUEUE_TEXTS=0, as every simulated client
+ * has the same address; a fresh temporary PGlite DATA_DIR), registers a few people, then runs
  * `clients` concurrent clients for `duration` seconds, each looping over a weighted mix of
  * single-text moderation, 25-text batches and face recognition with photos from
  * $VIGIL_DATA_DIR/faces, while one more client polls /v1/health. It samples the server's VmRSS
@@ -107,7 +108,7 @@ async function main() {
 
   try {
     server = await startServer(
-      { RATE_LIMIT_PER_MINUTE: '0', FACE_RATE_LIMIT_PER_MINUTE: '0', DATA_DIR: dataDir },
+      { RATE_LIMIT_PER_MINUTE: '0', FACE_RATE_LIMIT_PER_MINUTE: '0', INFERENCE_CLIENT_QUEUE_TEXTS: '0', DATA_DIR: dataDir },
       { outputLimit: 4000, readyTimeoutMs: 120_000 },
     );
     const url = server.url;

@@ -49,9 +49,10 @@ export function v1ErrorResponse(err: unknown, extraHeaders: Record<string, strin
   if (V1Error.is(err)) {
     return Response.json({ detail: err.detail }, { status: err.status, headers: { ...err.headers, ...extraHeaders } });
   }
-  // A spent budget is a server-side condition: FastAPI's HTTPException shape, a string detail.
+  // A spent budget is a server-side condition: FastAPI's HTTPException shape, a string detail. Its
+  // own RateLimit-* headers win over those of a budget the request passed before it.
   if (RateLimitedError.is(err)) {
-    return Response.json({ detail: err.message }, { status: 429, headers: { ...err.headers, ...extraHeaders } });
+    return Response.json({ detail: err.message }, { status: 429, headers: { ...extraHeaders, ...err.headers } });
   }
   if (InferenceBusyError.is(err)) {
     return Response.json(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundTexts, type WorkLimits } from './bound-work';
+import { batchBudgetMayBind, batchShares, boundTexts, normalizedLengths, type WorkLimits } from './bound-work';
 
 const limits: WorkLimits = { maxTextNormalizedChars: 12_000, maxTextTokens: 2_500, maxBatchNormalizedChars: 400_000 };
 const FDFA = '\uFDFA'; // NFKC: 18 characters, 4 words
@@ -38,5 +38,38 @@ describe('boundTexts', () => {
     expect(b!.analyzed.length).toBe(100);
     expect(b!.analyzed.isWellFormed()).toBe(true);
     expect(b!.truncated?.analyzed_chars).toBe(50);
+  });
+
+  it('reads the same of each text when a batch is bounded in chunks with its shares', () => {
+    const small = { ...limits, maxBatchNormalizedChars: 30_000 };
+    const texts = ['short', 'x '.repeat(6_000), FDFA.repeat(500), 'y'.repeat(9_000), 'z'.repeat(20), 'w '.repeat(5_000)];
+    expect(batchBudgetMayBind(texts, small)).toBe(true);
+    const whole = boundTexts(texts, small);
+    const shares = batchShares(normalizedLengths(texts), small);
+    const chunked = [
+      ...boundTexts(texts.slice(0, 2), small, shares.slice(0, 2)),
+      ...boundTexts(texts.slice(2, 5), small, shares.slice(2, 5)),
+      ...boundTexts(texts.slice(5), small, shares.slice(5)),
+    ];
+    expect(chunked).toEqual(whole);
+    expect(whole.some((b) => b.truncated?.reason === 'batch_chars')).toBe(true);
+    // Without the shares, each chunk would have split the budget on its own and read more.
+    expect(boundTexts(texts.slice(0, 2), small)).not.toEqual(whole.slice(0, 2));
+  });
+
+  it('needs no measuring when even the worst NFKC expansion fits the batch budget', () => {
+    expect(batchBudgetMayBind(['a'.repeat(10_000)], limits)).toBe(false);
+    expect(
+      batchBudgetMayBind(
+        Array.from({ length: 100 }, () => 'a'.repeat(200)),
+        limits,
+      ),
+    ).toBe(false);
+    expect(
+      batchBudgetMayBind(
+        Array.from({ length: 100 }, () => 'a'.repeat(10_000)),
+        limits,
+      ),
+    ).toBe(true);
   });
 });

@@ -84,12 +84,46 @@ function fairShares(lengths: readonly number[], budget: number): number[] {
   return shares;
 }
 
-export function boundTexts(texts: readonly string[], limits: WorkLimits): BoundedText[] {
-  const normalizedLengths = texts.map((t) => t.normalize('NFKC').length);
-  const perText = normalizedLengths.map((n) => Math.min(n, limits.maxTextNormalizedChars));
-  const shares = fairShares(perText, limits.maxBatchNormalizedChars);
+/** NFKC length of each text (UTF-16 units): what batchShares() splits the budget by. */
+export function normalizedLengths(texts: readonly string[]): number[] {
+  return texts.map((t) => t.normalize('NFKC').length);
+}
+
+/**
+ * Each text's share of the batch budget, from its normalised length. A batch moderated in chunks
+ * (lib/server/inference-pool.ts) computes the shares once for the whole batch and passes each
+ * chunk its part, so a chunk reads exactly what the whole batch would have read.
+ */
+export function batchShares(lengths: readonly number[], limits: WorkLimits): number[] {
+  return fairShares(
+    lengths.map((n) => Math.min(n, limits.maxTextNormalizedChars)),
+    limits.maxBatchNormalizedChars,
+  );
+}
+
+/** NFKC expands one UTF-16 unit to at most 18 (U+FDFA): the most a text can cost before it is measured. */
+const MAX_NFKC_EXPANSION = 18;
+
+/**
+ * Whether the batch budget can cut any of `texts`: false when even the worst NFKC expansion of
+ * every text fits in it, so shares need no measuring (a single text never does with the defaults).
+ */
+export function batchBudgetMayBind(texts: readonly string[], limits: WorkLimits): boolean {
+  let worst = 0;
+  for (const t of texts) worst += Math.min(t.length * MAX_NFKC_EXPANSION, limits.maxTextNormalizedChars);
+  return worst > limits.maxBatchNormalizedChars;
+}
+
+/**
+ * `batchShareOf`: each text's part of the batch budget, when the batch was measured as a whole and
+ * `texts` is one chunk of it (batchShares()); without it the budget is shared among `texts`.
+ */
+export function boundTexts(texts: readonly string[], limits: WorkLimits, batchShareOf?: readonly number[]): BoundedText[] {
+  const lengths = normalizedLengths(texts);
+  const perText = lengths.map((n) => Math.min(n, limits.maxTextNormalizedChars));
+  const shares = batchShareOf ?? fairShares(perText, limits.maxBatchNormalizedChars);
   return texts.map((text, i) => {
-    const n = normalizedLengths[i]!;
+    const n = lengths[i]!;
     const cap = shares[i]!;
     const overTokens = n <= cap && tokenCount(text.normalize('NFKC'), limits.maxTextTokens) > limits.maxTextTokens;
     if (n <= cap && !overTokens) return { analyzed: text };

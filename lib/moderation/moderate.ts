@@ -27,6 +27,11 @@ export interface ModerateOptions {
    * a text cut short answers `meta.truncated`. Without them every text is read whole.
    */
   limits?: WorkLimits;
+  /**
+   * Each text's share of its batch's budget, when `texts` is one chunk of a larger batch
+   * (bound-work.ts batchShares()); only read with `limits`.
+   */
+  batchShares?: readonly number[];
 }
 
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
@@ -37,7 +42,9 @@ export async function moderate(
   options: ModerateOptions = {},
 ): Promise<ModerationResponse[]> {
   const started = performance.now();
-  const bounded: BoundedText[] = options.limits ? boundTexts(texts, options.limits) : texts.map((analyzed) => ({ analyzed }));
+  const bounded: BoundedText[] = options.limits
+    ? boundTexts(texts, options.limits, options.batchShares)
+    : texts.map((analyzed) => ({ analyzed }));
   const pre = bounded.map((b) => preprocess(b.analyzed));
   const timed = options.onModelTime;
   const toxicityStarted = performance.now();

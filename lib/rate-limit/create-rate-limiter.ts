@@ -1,7 +1,7 @@
 /**
- * Per-client request budget for the moderation endpoints (rate-limiter-flexible, fixed one-minute
- * window). A batch request costs one point, like a single-text request: the body limits already
- * bound the work one request can ask for. Answers carry IETF `RateLimit-*` headers.
+ * Per-client budgets (rate-limiter-flexible, fixed one-minute window). The moderation endpoints
+ * spend two: one point per request, and one per text unit of work (text-units.ts), so a batch of
+ * 100 long texts costs what it makes the workers do. Answers carry IETF `RateLimit-*` headers.
  */
 import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
 import { RateLimitedError } from '@/lib/errors/domain-error';
@@ -12,8 +12,8 @@ export interface RateLimitDecision {
 }
 
 export interface RateLimiter {
-  /** Spend one point for `key`; throws RateLimitedError (answered 429 by each API family) when the budget is spent. */
-  consume(key: string): Promise<RateLimitDecision>;
+  /** Spend `points` (default 1) for `key`; throws RateLimitedError (answered 429 by each API family) when the budget is spent. */
+  consume(key: string, points?: number): Promise<RateLimitDecision>;
 }
 
 function headersFor(limit: number, res: RateLimiterRes): Record<string, string> {
@@ -42,6 +42,8 @@ export interface RateLimiterOptions {
   store?: RateLimitStore;
   /** Separates budgets that share a store (default `rl`). */
   keyPrefix?: string;
+  /** What a point is, in the 429's words (default `moderation requests`). */
+  unit?: string;
 }
 
 /**
@@ -61,14 +63,16 @@ export function createRateLimiter(perMinute: number, options: RateLimiterOptions
   if (perMinute <= 0) return { consume: async () => ({ headers: {} }) };
   const budget = { points: perMinute, duration: 60, keyPrefix: options.keyPrefix ?? 'rl' };
   const limiter: RateLimitCounter = options.store ? options.store.counter(budget) : new RateLimiterMemory(budget);
+  const unit = options.unit ?? 'moderation requests';
   return {
-    async consume(key) {
+    async consume(key, points = 1) {
       try {
-        return { headers: headersFor(perMinute, await limiter.consume(key, 1)) };
+        // A request larger than the whole budget spends all of it, rather than never passing.
+        return { headers: headersFor(perMinute, await limiter.consume(key, Math.min(points, perMinute))) };
       } catch (rejection) {
         if (!isRateLimiterRes(rejection)) throw rejection;
         const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-        throw new RateLimitedError(`Rate limit exceeded: ${perMinute} moderation requests per minute. Retry in ${retryAfter} s.`, {
+        throw new RateLimitedError(`Rate limit exceeded: ${perMinute} ${unit} per minute. Retry in ${retryAfter} s.`, {
           ...headersFor(perMinute, rejection),
           'Retry-After': String(retryAfter),
         });

@@ -9,7 +9,9 @@ const { createInferencePool } = await import('./inference-pool');
 const { ModelRegistry } = await import('@/lib/moderation/model-registry');
 
 // A stand-in worker: it answers `load-models` as a worker whose toxicity file is broken (or not,
-// with FAKE_WORKER_BROKEN=1, which the worker reads from the env it inherits), and echoes moderate tasks.
+// with FAKE_WORKER_BROKEN=1, which the worker reads from the env it inherits), measures texts by
+// their length, and echoes moderate tasks (with the chunk's batch shares); a text starting with
+// "busy" holds the thread for 10 ms, like a long text in a real worker.
 const WORKER = `
 export default async function (task) {
   if (task.kind === 'load-models') {
@@ -19,7 +21,11 @@ export default async function (task) {
       ...(broken ? {} : { policy: { sexismThreshold: 0.42, toxicityThresholds: { overall: 0.5, insult: 0.6, threat: 0.3, identity_attack: 0.4, profanity: 0.7 } } }),
     } };
   }
-  if (task.kind === 'moderate') return { ok: true, kind: 'moderate', results: task.texts.map((text) => ({ text, explained: task.explain })), modelMs: {} };
+  if (task.kind === 'measure') return { ok: true, kind: 'measure', lengths: task.texts.map((t) => t.length) };
+  if (task.kind === 'moderate') {
+    for (const text of task.texts) if (text.startsWith('busy')) { const until = Date.now() + 10; while (Date.now() < until); }
+    return { ok: true, kind: 'moderate', results: task.texts.map((text, i) => ({ text, explained: task.explain, share: task.batchShares?.[i] })), modelMs: { rules: 1 } };
+  }
   return { ok: false, error: { kind: 'failed', message: 'unexpected task' } };
 }`;
 
@@ -45,8 +51,8 @@ describe('the request thread registry with an inference pool', () => {
       // Scoring in this thread is a mistake: it throws instead of answering with no model.
       expect(() => models.rules.evaluate({ original: 'a', visible: 'a', clean: 'a' } as never)).toThrow(/inference workers/);
       await expect(models.toxicity.score([])).rejects.toThrow(/inference workers/);
-      const { results } = await pool.moderate(['hello'], { explain: true });
-      expect(results).toEqual([{ text: 'hello', explained: true }]);
+      const { results } = await pool.moderate(['hello'], { explain: true, client: 'a' });
+      expect(results).toEqual([{ text: 'hello', explained: true, share: undefined }]);
     } finally {
       await pool.close();
     }
@@ -64,6 +70,83 @@ describe('the request thread registry with an inference pool', () => {
       await expect(registry.models()).rejects.toMatchObject({ name: 'ModelsUnavailableError' });
     } finally {
       delete process.env.FAKE_WORKER_BROKEN;
+      await pool.close();
+    }
+  });
+});
+
+describe('fair share of the pool between clients', () => {
+  const limits = { maxTextNormalizedChars: 12_000, maxTextTokens: 2_500, maxBatchNormalizedChars: 400_000 };
+  const fair = { maxTextsPerClient: 100, chunkTexts: 4, chunkChars: 16_000 };
+
+  it("answers another client's single text before a long batch that was queued first", async () => {
+    const pool = createInferencePool(path.join(dir, 'worker.mjs'), 1, 4, fair);
+    try {
+      const finished: string[] = [];
+      const batch = pool
+        .moderate(
+          Array.from({ length: 40 }, (_, i) => `busy ${i}`),
+          { explain: false, limits, client: 'A' },
+        )
+        .then((r) => {
+          finished.push('A');
+          return r;
+        });
+      const single = pool.moderate(['hello'], { explain: false, limits, client: 'B' }).then((r) => {
+        finished.push('B');
+        return r;
+      });
+      const [a, b] = await Promise.all([batch, single]);
+      // The old pool ran the batch as one task and B after it; now B takes the next free worker.
+      expect(finished).toEqual(['B', 'A']);
+      // The chunks come back in order, and the model times add up over them.
+      expect(a.results.map((r) => (r as unknown as { text: string }).text)).toEqual(Array.from({ length: 40 }, (_, i) => `busy ${i}`));
+      expect(a.modelMs.rules).toBe(10);
+      expect(b.results).toHaveLength(1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('gives each chunk its part of the whole batch budget when the budget binds', async () => {
+    const pool = createInferencePool(path.join(dir, 'worker.mjs'), 1, 4, fair);
+    try {
+      const texts = ['a'.repeat(9_000), 'b'.repeat(10), 'c'.repeat(9_000), 'd'.repeat(9_000), 'e'.repeat(9_000)];
+      const { results } = await pool.moderate(texts, {
+        explain: false,
+        limits: { ...limits, maxBatchNormalizedChars: 20_010 },
+        client: 'A',
+      });
+      expect(results.map((r) => (r as unknown as { share: number }).share)).toEqual([5_000, 10, 5_000, 5_000, 5_000]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('refuses a client over its queue with 429 while another client is served', async () => {
+    const pool = createInferencePool(path.join(dir, 'worker.mjs'), 1, 4, { ...fair, maxTextsPerClient: 50 });
+    try {
+      const first = pool.moderate(
+        Array.from({ length: 40 }, (_, i) => `busy ${i}`),
+        { explain: false, limits, client: 'A' },
+      );
+      let spent = 0;
+      const admitted = async () => {
+        spent++;
+      };
+      const over = await pool
+        .moderate(
+          Array.from({ length: 20 }, () => 'x'),
+          { explain: false, limits, client: 'A', admitted },
+        )
+        .catch((e: unknown) => e);
+      // A request refused for a full queue spends no budget.
+      expect(spent).toBe(0);
+      expect(over).toMatchObject({ code: 'RATE_LIMITED', headers: { 'Retry-After': expect.stringMatching(/^\d+$/) } });
+      await expect(pool.moderate(['x'], { explain: false, limits, client: 'B', admitted })).resolves.toBeDefined();
+      expect(spent).toBe(1);
+      await first;
+    } finally {
       await pool.close();
     }
   });

@@ -1,9 +1,12 @@
 /**
  * The worker-thread pool that runs moderation and face inference off the event loop
  * (docs/decisions/051-inference-pool.md). piscina keeps INFERENCE_WORKERS threads alive with their
- * models loaded; at most INFERENCE_QUEUE_MAX tasks wait for a thread, and a task beyond that is
- * refused at once with InferenceBusyError (503 + Retry-After in each API family), instead of
- * queueing without limit while every client times out.
+ * models loaded. Work reaches them through a fair scheduler (fair-scheduler.ts,
+ * docs/decisions/156-fair-share-of-the-pool.md): each client has its own queue, the clients
+ * take turns, a batch is split into small chunks, and each worker keeps a place for other clients,
+ * so one client's backlog delays another's single text by about one transformer run. A client with INFERENCE_CLIENT_QUEUE_TEXTS texts unfinished is
+ * refused with 429 + Retry-After; when INFERENCE_QUEUE_MAX requests wait in all, 503 + Retry-After,
+ * instead of queueing without limit while every client times out.
  *
  * The pool needs the worker bundle built by `npm run build` (scripts/build-workers.mjs). Without it
  * (next dev, or a build that skipped the step), or with INFERENCE_WORKERS=0, there is no pool and
@@ -17,13 +20,15 @@ import { env } from '@/lib/env';
 import type { ModerationResponse } from '@/lib/contracts/moderation';
 import type { DecodedImage } from '@/lib/faces/decode-image';
 import type { DetectedFace, FaceEngine } from '@/lib/faces/face-engine';
-import { FaceModelsUnavailableError, InferenceBusyError, ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
-import type { WorkLimits } from '@/lib/moderation/bound-work';
+import { FaceModelsUnavailableError, ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
+import { batchBudgetMayBind, batchShares, type WorkLimits } from '@/lib/moderation/bound-work';
 import type { ModelLoaders } from '@/lib/moderation/model-registry';
 import { RULES_VERSION, SEXISM_VERSION, TOXICITY_VERSION, type ToxicityScores } from '@/lib/moderation/types';
 import { logger } from '@/lib/observability/logger';
 import { dropSingleton, singleton } from '@/lib/process/singleton';
 import type { InferenceResult, InferenceTask, ModelTimes, WorkerModels } from './inference-protocol';
+import { createFairScheduler, type FairJob } from './fair-scheduler';
+import { splitBatch } from './split-batch';
 import { defaultWorkerCount } from './thread-counts';
 
 /** Where scripts/build-workers.mjs writes the worker; the server runs from the project root. */
@@ -41,9 +46,20 @@ const UNKNOWN_THRESHOLDS: ToxicityScores = {
 export interface InferencePool {
   readonly threads: number;
   readonly maxQueue: number;
+  /**
+   * Moderates `texts` for `client` (the key its budgets are counted under): queued in that
+   * client's lane, in chunks. Throws RateLimitedError when the client's queue is full and
+   * InferenceBusyError when too many requests wait in all.
+   */
   moderate(
     texts: string[],
-    options: { explain: boolean; limits?: WorkLimits },
+    options: {
+      explain: boolean;
+      limits?: WorkLimits;
+      client: string;
+      /** Called once the request has a place in the client's queue, before any work (spends its budget: a refused request costs none). */
+      admitted?: () => Promise<void>;
+    },
   ): Promise<{ results: ModerationResponse[]; modelMs: ModelTimes }>;
   /**
    * Loaders for the request thread's ModelRegistry that load nothing in this thread: they report
@@ -54,34 +70,77 @@ export interface InferencePool {
   modelLoaders(): ModelLoaders;
   /** A FaceEngine whose detect() runs in the pool; resolves once a worker has loaded the face models. */
   faceEngine(): Promise<FaceEngine>;
-  /** Tasks running and waiting (for /metrics). */
-  load(): { running: number; queued: number };
+  /**
+   * Throws what moderate() would refuse a request of one text from `client` with (its queue is
+   * full, or the pool is), before the request's body is read: a client over its cap costs no parsing.
+   */
+  checkModeration(client: string): void;
+  /** Tasks running and waiting, and clients with work queued (for tests and diagnostics). */
+  load(): { running: number; queued: number; clients: number };
   close(): Promise<void>;
 }
 
-export function createInferencePool(filename: string, threads: number, maxQueue: number): InferencePool {
+/** How requests share the pool (fair-scheduler.ts); the defaults are the env's. */
+export interface FairShareOptions {
+  /** Texts one client may have waiting or running; 0 = no cap. */
+  maxTextsPerClient: number;
+  /** Texts per chunk of a batch (the transformer's batch, TOXICITY_MAX_BATCH). */
+  chunkTexts: number;
+  /** Normalised characters per chunk of a batch (one longer text is a chunk by itself). */
+  chunkChars: number;
+}
+
+const DEFAULT_FAIR_SHARE: FairShareOptions = { maxTextsPerClient: 300, chunkTexts: 8, chunkChars: 4_000 };
+
+/** Face detections share one lane: they take turns with the moderation clients, in arrival order among themselves. */
+const FACES_LANE = 'faces';
+
+/**
+ * Tasks each worker takes at once. A long chunk is many transformer runs (8 windows each, each run
+ * synchronous on the worker's thread) with awaits between them, so a second task's steps proceed
+ * between those runs instead of after the whole chunk. One client may hold only one task per
+ * worker: the second place is kept for the other clients, so a newcomer's single text starts at
+ * once and waits for at most the run in progress (docs/decisions/156).
+ */
+const TASKS_PER_WORKER = 2;
+
+export function createInferencePool(
+  filename: string,
+  threads: number,
+  maxQueue: number,
+  fairShare: FairShareOptions = DEFAULT_FAIR_SHARE,
+): InferencePool {
   const pool = new Piscina<InferenceTask, InferenceResult>({
     filename: path.resolve(filename),
     minThreads: threads,
     maxThreads: threads,
-    maxQueue,
     idleTimeout: Number.POSITIVE_INFINITY,
-    // Models stay loaded for the life of a worker; a crashed worker is replaced by piscina.
+    concurrentTasksPerWorker: TASKS_PER_WORKER,
+    // Models stay loaded for the life of a worker; a crashed worker is replaced by piscina. The
+    // scheduler hands piscina at most as many tasks as the workers take, so its own queue holds only the loads.
   });
-  let running = 0;
+  const run = (task: InferenceTask, transfer?: ArrayBuffer[]): Promise<InferenceResult> =>
+    pool.run(task, transfer ? { transferList: transfer } : undefined);
+  const scheduler = createFairScheduler<{ task: InferenceTask; transfer?: ArrayBuffer[] }, InferenceResult>({
+    slots: threads * TASKS_PER_WORKER,
+    maxRunningPerClient: threads,
+    maxUnitsPerClient: fairShare.maxTextsPerClient,
+    maxWaiting: maxQueue,
+    execute: ({ task, transfer }) => run(task, transfer),
+  });
 
-  async function run(task: InferenceTask, transfer?: ArrayBuffer[]): Promise<InferenceResult> {
-    // Loading the models is asked once per process and its answer is kept for good: never refuse it as busy.
-    if (task.kind !== 'load-models' && pool.queueSize >= maxQueue) throw new InferenceBusyError();
-    running++;
-    try {
-      return await pool.run(task, transfer ? { transferList: transfer } : undefined);
-    } catch (err) {
-      if (err instanceof Error && /queue is at limit/i.test(err.message)) throw new InferenceBusyError();
-      throw err;
-    } finally {
-      running--;
-    }
+  /** Runs `job`'s task and returns its answer of the expected kind, or throws the worker's error. */
+  async function answer<K extends InferenceResult & { ok: true }>(
+    job: FairJob<{ task: InferenceTask; transfer?: ArrayBuffer[] }, InferenceResult>,
+    task: InferenceTask,
+    units: number,
+    kind: K['kind'],
+    transfer?: ArrayBuffer[],
+  ): Promise<K> {
+    const result = await job.run({ task, transfer }, units);
+    if (!result.ok) fail(result);
+    if (result.kind !== kind) throw new Error('unexpected worker answer');
+    return result as K;
   }
 
   function fail(result: Extract<InferenceResult, { ok: false }>): never {
@@ -94,11 +153,47 @@ export function createInferencePool(filename: string, threads: number, maxQueue:
   return {
     threads,
     maxQueue,
-    async moderate(texts, { explain, limits }) {
-      const result = await run({ kind: 'moderate', texts, explain, limits });
-      if (!result.ok) fail(result);
-      if (result.kind !== 'moderate') throw new Error('unexpected worker answer');
-      return { results: result.results, modelMs: result.modelMs };
+    checkModeration(client) {
+      scheduler.check(`text:${client}`, 1);
+    },
+    async moderate(texts, { explain, limits, client, admitted }) {
+      const job = scheduler.admit(`text:${client}`, texts.length);
+      try {
+        await admitted?.();
+        // A batch the budget may cut is measured first (one short task), so each chunk reads
+        // exactly what the whole batch would have read (bound-work.ts batchShares()).
+        let shares: number[] | undefined;
+        if (limits && batchBudgetMayBind(texts, limits)) {
+          const measured = await answer<Extract<InferenceResult, { kind: 'measure' }>>(job, { kind: 'measure', texts }, 0, 'measure');
+          shares = batchShares(measured.lengths, limits);
+        }
+        const costs = texts.map((t, i) => shares?.[i] ?? Math.min(t.length, limits?.maxTextNormalizedChars ?? t.length));
+        const chunks = await Promise.all(
+          splitBatch(costs, fairShare.chunkTexts, fairShare.chunkChars).map(([start, end]) =>
+            answer<Extract<InferenceResult, { kind: 'moderate' }>>(
+              job,
+              {
+                kind: 'moderate',
+                texts: texts.slice(start, end),
+                explain,
+                limits,
+                ...(shares ? { batchShares: shares.slice(start, end) } : {}),
+              },
+              end - start,
+              'moderate',
+            ),
+          ),
+        );
+        const modelMs: ModelTimes = {};
+        for (const chunk of chunks) {
+          for (const [model, ms] of Object.entries(chunk.modelMs) as [keyof ModelTimes, number][]) {
+            modelMs[model] = (modelMs[model] ?? 0) + ms;
+          }
+        }
+        return { results: chunks.flatMap((c) => c.results), modelMs };
+      } finally {
+        job.close();
+      }
     },
     modelLoaders(): ModelLoaders {
       let loading: Promise<WorkerModels> | undefined;
@@ -147,14 +242,19 @@ export function createInferencePool(filename: string, threads: number, maxQueue:
         async detect(image: DecodedImage): Promise<DetectedFace[]> {
           // The pixels are copied into a transferable buffer: the worker gets them without a second copy.
           const pixels = new Uint8Array(image.data);
-          const result = await run({ kind: 'detect-faces', image: { ...image, data: pixels as unknown as Buffer } }, [pixels.buffer]);
-          if (!result.ok) fail(result);
-          if (result.kind !== 'detect-faces') throw new Error('unexpected worker answer');
-          return result.faces;
+          // Units 0: a face costs no text of any client's budget; INFERENCE_QUEUE_MAX bounds the lane.
+          const job = scheduler.admit(FACES_LANE, 0);
+          try {
+            const task: InferenceTask = { kind: 'detect-faces', image: { ...image, data: pixels as unknown as Buffer } };
+            const result = await answer<Extract<InferenceResult, { kind: 'detect-faces' }>>(job, task, 0, 'detect-faces', [pixels.buffer]);
+            return result.faces;
+          } finally {
+            job.close();
+          }
         },
       };
     },
-    load: () => ({ running: Math.max(0, running - pool.queueSize), queued: pool.queueSize }),
+    load: () => scheduler.load(),
     close: () => pool.close({ force: true }),
   };
 }
@@ -172,8 +272,13 @@ export function inferencePool(): InferencePool | undefined {
     } else if (!existsSync(WORKER_BUNDLE)) {
       logger().warn({ missing: WORKER_BUNDLE }, 'no inference worker bundle (run `npm run build`): inference runs in the request thread');
     } else {
-      pool = createInferencePool(WORKER_BUNDLE, threads, e.INFERENCE_QUEUE_MAX);
-      logger().info({ threads, maxQueue: e.INFERENCE_QUEUE_MAX }, 'inference pool started');
+      const fairShare: FairShareOptions = {
+        maxTextsPerClient: e.INFERENCE_CLIENT_QUEUE_TEXTS,
+        chunkTexts: e.TOXICITY_MAX_BATCH,
+        chunkChars: e.INFERENCE_CHUNK_CHARS,
+      };
+      pool = createInferencePool(WORKER_BUNDLE, threads, e.INFERENCE_QUEUE_MAX, fairShare);
+      logger().info({ threads, maxQueue: e.INFERENCE_QUEUE_MAX, ...fairShare }, 'inference pool started');
     }
     return pool;
   });

@@ -19,7 +19,10 @@ export interface WorkerModels {
 
 export type InferenceTask =
   | { kind: 'load-models' }
-  | { kind: 'moderate'; texts: string[]; explain: boolean; limits?: WorkLimits }
+  /** NFKC length of each text, so a batch split into chunks shares its budget as a whole (bound-work.ts). */
+  | { kind: 'measure'; texts: string[] }
+  /** `batchShares`: the chunk's part of its batch's budget (absent: the texts are the whole batch). */
+  | { kind: 'moderate'; texts: string[]; explain: boolean; limits?: WorkLimits; batchShares?: number[] }
   | { kind: 'load-faces' }
   | { kind: 'detect-faces'; image: DecodedImage };
 
@@ -31,6 +34,7 @@ export type InferenceFailure = {
 
 export type InferenceResult =
   | { ok: true; kind: 'load-models'; models: WorkerModels }
+  | { ok: true; kind: 'measure'; lengths: number[] }
   | { ok: true; kind: 'moderate'; results: ModerationResponse[]; modelMs: ModelTimes }
   | { ok: true; kind: 'load-faces'; modelVersion: string }
   | { ok: true; kind: 'detect-faces'; faces: DetectedFace[] }

@@ -8,6 +8,7 @@
 import { env } from '@/lib/env';
 import { ModelRegistry } from '@/lib/moderation/model-registry';
 import { moderate } from '@/lib/moderation/moderate';
+import { normalizedLengths } from '@/lib/moderation/bound-work';
 import { ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
 import { createFaceEngine } from '@/lib/faces/detect-faces';
 import type { FaceEngine } from '@/lib/faces/face-engine';
@@ -25,6 +26,15 @@ let registry: ModelRegistry | undefined;
 // A failed load is forgotten, so the next task retries.
 const faces = cachedPromise<FaceEngine>(() => loadFaceModels().then(createFaceEngine));
 const faceEngine = () => faces.get();
+
+// A worker takes two tasks at once (inference-pool.ts); Human's detect() is not known to be
+// reentrant, so face detections in one worker run one after the other.
+let faceTurn: Promise<unknown> = Promise.resolve();
+function oneFaceAtATime<T>(run: () => Promise<T>): Promise<T> {
+  const turn = faceTurn.then(run, run);
+  faceTurn = turn.catch(() => undefined);
+  return turn;
+}
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500);
 
@@ -47,6 +57,7 @@ export default async function runInference(task: InferenceTask): Promise<Inferen
       return { ok: false, error: { kind: 'failed', message: messageOf(err) } };
     }
   }
+  if (task.kind === 'measure') return { ok: true, kind: 'measure', lengths: normalizedLengths(task.texts) };
   if (task.kind === 'moderate') {
     try {
       registry ??= new ModelRegistry(defaultModelLoaders());
@@ -55,6 +66,7 @@ export default async function runInference(task: InferenceTask): Promise<Inferen
       const results = await moderate(models, task.texts, {
         explain: task.explain,
         limits: task.limits,
+        batchShares: task.batchShares,
         onModelTime: (model, ms) => (modelMs[model] = ms),
       });
       return { ok: true, kind: 'moderate', results, modelMs };
@@ -73,7 +85,7 @@ export default async function runInference(task: InferenceTask): Promise<Inferen
   try {
     // Structured cloning turns the Buffer into a plain Uint8Array; the engine reads it as pixels only.
     const data = Buffer.from(task.image.data.buffer, task.image.data.byteOffset, task.image.data.byteLength);
-    const detected = await engine.detect({ ...task.image, data });
+    const detected = await oneFaceAtATime(() => engine.detect({ ...task.image, data }));
     return { ok: true, kind: 'detect-faces', faces: detected };
   } catch (err) {
     return { ok: false, error: { kind: 'failed', message: messageOf(err) } };

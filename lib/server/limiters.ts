@@ -1,6 +1,6 @@
 /**
  * Every per-client budget of the process, created once (docs/decisions/091-composition-root.md):
- * moderation (RATE_LIMIT_PER_MINUTE), faces (FACE_RATE_LIMIT_PER_MINUTE), sign-in (10 a minute),
+ * moderation (RATE_LIMIT_PER_MINUTE requests and RATE_LIMIT_TEXT_UNITS_PER_MINUTE of work), faces (FACE_RATE_LIMIT_PER_MINUTE), sign-in (10 a minute),
  * wrong Bearer keys (10 a minute, counted in this process) and the review quota
  * (REVIEW_QUOTA_PER_HOUR). With PostgreSQL/Neon their counters live in the database, so a budget
  * holds across a load-balanced fleet; PGlite is one process and keeps in-memory counters.
@@ -12,6 +12,7 @@ import { chooseDriver } from '@/lib/db/open-database';
 import { databaseRateLimitStore } from '@/lib/db/rate-limit-store';
 import { singleton } from '@/lib/process/singleton';
 import { createRateLimiter, type RateLimitCounter, type RateLimiter, type RateLimitStore } from '@/lib/rate-limit/create-rate-limiter';
+import { TEXT_UNITS_PER_REQUEST } from '@/lib/rate-limit/text-units';
 import { admitFromCounter } from '@/lib/reviews/review-quota';
 import { database } from './database';
 
@@ -21,6 +22,8 @@ const HOUR_S = 3600;
 
 interface Limiters {
   moderation: RateLimiter;
+  /** Text units (lib/rate-limit/text-units.ts): what a moderation request makes the workers do. */
+  moderationWork: RateLimiter;
   faces: RateLimiter;
   signIn: RateLimiter;
   failedKeys: RateLimiterMemory;
@@ -43,6 +46,11 @@ export function limiters(): Limiters {
     const quota = { points: e.REVIEW_QUOTA_PER_HOUR, duration: HOUR_S, keyPrefix: 'review-quota' };
     return {
       moderation: createRateLimiter(e.RATE_LIMIT_PER_MINUTE, { keyPrefix: 'moderation', store }),
+      moderationWork: createRateLimiter(e.RATE_LIMIT_TEXT_UNITS_PER_MINUTE ?? TEXT_UNITS_PER_REQUEST * e.RATE_LIMIT_PER_MINUTE, {
+        keyPrefix: 'moderation-work',
+        store,
+        unit: 'text units (one per 1,000 characters of each text)',
+      }),
       faces: createRateLimiter(e.FACE_RATE_LIMIT_PER_MINUTE, { keyPrefix: 'faces', store }),
       signIn: createRateLimiter(SIGN_IN_ATTEMPTS_PER_MINUTE, { keyPrefix: 'sign-in', store }),
       failedKeys: new RateLimiterMemory({ points: FAILED_KEYS_PER_MINUTE, duration: 60, keyPrefix: 'failed-keys' }),

@@ -13,6 +13,8 @@ import { moderationModels } from './moderation-models';
 export interface Services {
   registry: ModelRegistry;
   moderationLimiter: RateLimiter;
+  /** Text units of work per client (RATE_LIMIT_TEXT_UNITS_PER_MINUTE), spent once the body is read. */
+  moderationWorkLimiter: RateLimiter;
   /**
    * The worker-thread pool moderation runs in (inference-pool.ts); undefined = in this thread,
    * with `registry`'s models (INFERENCE_WORKERS=0, no worker build, or tests injecting fakes).
@@ -21,5 +23,11 @@ export interface Services {
 }
 
 export function services(): Services {
-  return { registry: moderationModels(), moderationLimiter: limiters().moderation, inference: inferencePool() };
+  const budgets = limiters();
+  return {
+    registry: moderationModels(),
+    moderationLimiter: budgets.moderation,
+    moderationWorkLimiter: budgets.moderationWork,
+    inference: inferencePool(),
+  };
 }

@@ -20,6 +20,7 @@ import type { V1Context } from '@/lib/http/v1-route';
 import type { Services } from '@/lib/server/services';
 import { moderate } from '@/lib/moderation/moderate';
 import { clientKey } from '@/lib/rate-limit/create-rate-limiter';
+import { textUnits } from '@/lib/rate-limit/text-units';
 import type { WorkLimits } from '@/lib/moderation/bound-work';
 import { recordForReview, type ReviewQueue } from '@/lib/reviews/record-for-review';
 import { admitReviewItems } from '@/lib/server/limiters';
@@ -27,11 +28,15 @@ import { reviewStore } from '@/lib/server/review-service';
 import { metrics } from '@/lib/observability/metrics';
 
 /**
- * Moderate `texts` in the inference pool when there is one (off the event loop), else in this
- * thread with the registry's models (tests inject fakes there). Feeds the per-model time and
+ * Moderate `texts` for `client` in the inference pool when there is one (off the event loop, in
+ * the client's fair share of it), else in this thread with the registry's models (tests inject
+ * fakes there). Spends the client's text-unit budget before any work. Feeds the per-model time and
  * batch-size metrics either way.
  */
-async function runModeration(services: Services, texts: string[], explain: boolean): Promise<ModerationResponse[]> {
+async function runModeration(services: Services, client: string, texts: string[], explain: boolean): Promise<ModerationResponse[]> {
+  const spend = async () => {
+    await services.moderationWorkLimiter.consume(client, textUnits(texts));
+  };
   const m = metrics();
   m.batchSize.observe(texts.length);
   const observe = (model: 'sexism' | 'toxicity' | 'rules', ms: number) => m.modelInference.observe({ model }, ms / 1000);
@@ -39,10 +44,12 @@ async function runModeration(services: Services, texts: string[], explain: boole
   if (services.inference) {
     // The request thread's registry still says whether the model files load (health, 503 early).
     await services.registry.models();
-    const { results, modelMs } = await services.inference.moderate(texts, { explain, limits });
+    // Spent once the pool has admitted the request: one refused for a full queue costs no units.
+    const { results, modelMs } = await services.inference.moderate(texts, { explain, limits, client, admitted: spend });
     for (const [model, ms] of Object.entries(modelMs)) observe(model as keyof typeof modelMs, ms);
     return results;
   }
+  await spend();
   return moderate(await services.registry.models(), texts, { explain, limits, onModelTime: observe });
 }
 
@@ -63,18 +70,23 @@ function schemas() {
 }
 
 export async function moderateTextRequest({ request, services }: V1Context): Promise<ModerationResponse> {
+  const client = clientKey(request, env().TRUST_PROXY);
+  // A client whose queue is already full is refused before its body is read and parsed.
+  services.inference?.checkModeration(client);
   const body = parseV1Body(schemas().text, await readJsonBody(request, env().MAX_BODY_BYTES));
-  const [result] = await runModeration(services, [body.text], body.explain === true);
+  const [result] = await runModeration(services, client, [body.text], body.explain === true);
   // Fire-and-forget: never awaited, never throws (lib/reviews/record-for-review.ts).
-  recordForReview([result!], { client: clientKey(request, env().TRUST_PROXY), source: 'text' }, reviewQueue);
+  recordForReview([result!], { client, source: 'text' }, reviewQueue);
   return result!;
 }
 
 export async function moderateBatchRequest({ request, services }: V1Context): Promise<BatchResponse> {
   const started = performance.now();
+  const client = clientKey(request, env().TRUST_PROXY);
+  services.inference?.checkModeration(client);
   const body = parseV1Body(schemas().batch, await readJsonBody(request, env().MAX_BODY_BYTES));
-  const results = await runModeration(services, body.texts, body.explain === true);
-  recordForReview(results, { client: clientKey(request, env().TRUST_PROXY), source: 'batch' }, reviewQueue);
+  const results = await runModeration(services, client, body.texts, body.explain === true);
+  recordForReview(results, { client, source: 'batch' }, reviewQueue);
   return {
     results,
     total_processed: results.length,

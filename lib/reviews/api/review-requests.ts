@@ -24,6 +24,7 @@ import { moderate } from '@/lib/moderation/moderate';
 import type { LoadedModels } from '@/lib/moderation/model-registry';
 import { ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
 import { inferencePool } from '@/lib/server/inference-pool';
+import { clientKey } from '@/lib/rate-limit/create-rate-limiter';
 import { moderationModels } from '@/lib/server/moderation-models';
 import { InvalidCursorError, ReviewNotFoundError, UndoNotPossibleError } from '../review-store';
 import { reviewStore } from '@/lib/server/review-service';
@@ -84,7 +85,7 @@ export async function undoReviewRequest({ params, principal }: ApiV1Context): Pr
  * GET /api/v1/reviews/{id}/explain: the explanations of the stored text, computed again by the
  * current models and not recorded (asking why must not count as another sighting).
  */
-export async function explainReviewRequest({ params }: ApiV1Context): Promise<ReviewExplanation> {
+export async function explainReviewRequest({ request, params, config }: ApiV1Context): Promise<ReviewExplanation> {
   const id = params.review_id ?? '';
   const item = await (await reviewStore()).get(id);
   if (!item) throw new ApiV1Error('NOT_FOUND', `No review item with id ${id}.`);
@@ -103,7 +104,7 @@ export async function explainReviewRequest({ params }: ApiV1Context): Promise<Re
   // With the inference pool the request thread holds no models (lib/server/inference-pool.ts).
   const inference = inferencePool();
   const [result] = inference
-    ? (await inference.moderate([item.text], { explain: true })).results
+    ? (await inference.moderate([item.text], { explain: true, client: clientKey(request, config.TRUST_PROXY) })).results
     : await moderate(models, [item.text], { explain: true });
   return { review_id: item.review_id, explanations: result!.explanations! };
 }
