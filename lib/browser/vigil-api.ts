@@ -199,6 +199,7 @@ export const ERROR_HELP: Record<string, string> = {
   PERSON_NOT_FOUND: 'This person no longer exists (perhaps deleted elsewhere)',
   NOT_FOUND: 'Not found',
   UNDO_NOT_POSSIBLE: 'This decision can no longer be undone',
+  REOPEN_NOT_POSSIBLE: 'This item has no decision to reopen',
   UNAUTHORIZED: 'Sign in first: this server needs an API key (Sign in, top right)',
   FORBIDDEN: 'This server does not allow that from here',
   INSUFFICIENT_SCOPE: 'The key you signed in with may not do this (see its scopes on the Sign in page)',

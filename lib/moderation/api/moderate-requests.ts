@@ -19,9 +19,9 @@ import { parseV1Body } from '@/lib/http/zod-issues-to-v1';
 import type { V1Context } from '@/lib/http/v1-route';
 import type { Services } from '@/lib/server/services';
 import { moderate } from '@/lib/moderation/moderate';
-import { clientKey } from '@/lib/rate-limit/create-rate-limiter';
 import type { WorkLimits } from '@/lib/moderation/bound-work';
 import { recordForReview, type ReviewQueue } from '@/lib/reviews/record-for-review';
+import { reviewClientOf } from '@/lib/reviews/review-client';
 import { admitReviewItems } from '@/lib/server/limiters';
 import { reviewStore } from '@/lib/server/review-service';
 import { metrics } from '@/lib/observability/metrics';
@@ -66,7 +66,7 @@ export async function moderateTextRequest({ request, services }: V1Context): Pro
   const body = parseV1Body(schemas().text, await readJsonBody(request, env().MAX_BODY_BYTES));
   const [result] = await runModeration(services, [body.text], body.explain === true);
   // Fire-and-forget: never awaited, never throws (lib/reviews/record-for-review.ts).
-  recordForReview([result!], { client: clientKey(request, env().TRUST_PROXY), source: 'text' }, reviewQueue);
+  recordForReview([result!], { client: reviewClientOf(request, env()), source: 'text' }, reviewQueue);
   return result!;
 }
 
@@ -74,7 +74,7 @@ export async function moderateBatchRequest({ request, services }: V1Context): Pr
   const started = performance.now();
   const body = parseV1Body(schemas().batch, await readJsonBody(request, env().MAX_BODY_BYTES));
   const results = await runModeration(services, body.texts, body.explain === true);
-  recordForReview(results, { client: clientKey(request, env().TRUST_PROXY), source: 'batch' }, reviewQueue);
+  recordForReview(results, { client: reviewClientOf(request, env()), source: 'batch' }, reviewQueue);
   return {
     results,
     total_processed: results.length,
