@@ -161,7 +161,14 @@ export const envSchema = z
     REVIEW_REASON_CODES: z
       .string()
       .default(DEFAULT_REASON_CODES.join(','))
-      .transform((v) => [...new Set(v.split(',').map((s) => s.trim()).filter((s) => s.length > 0))])
+      .transform((v) => [
+        ...new Set(
+          v
+            .split(',')
+            .map((s) => s.trim())
+            .filter((s) => s.length > 0),
+        ),
+      ])
       .pipe(z.array(z.string().max(MAX_REASON_CODE_CHARS)).min(1, 'needs at least one code')),
     /** Days a recorded text is kept; older texts are deleted (the verdict and decisions stay). */
     REVIEW_RETENTION_DAYS: int(1, 3650).default(30),

@@ -33,7 +33,11 @@ export const reviewConfigSchema = z.object({
     .describe('REVIEW_REASON_CODES, in order, each with the decision it explains.'),
   quota: z.object({
     per_key_per_hour: z.number().int().min(0).describe('REVIEW_QUOTA_PER_KEY_PER_HOUR: new items per API key and hour (0: no quota).'),
-    per_address_per_hour: z.number().int().min(0).describe('REVIEW_QUOTA_PER_HOUR: new items per keyless client address and hour (0: no quota).'),
+    per_address_per_hour: z
+      .number()
+      .int()
+      .min(0)
+      .describe('REVIEW_QUOTA_PER_HOUR: new items per keyless client address and hour (0: no quota).'),
   }),
 });
 export type ReviewConfig = z.infer<typeof reviewConfigSchema>;
@@ -42,7 +46,12 @@ export const NOT_QUEUED_REASONS = ['quota', 'evicted'] as const;
 export type NotQueuedReason = (typeof NOT_QUEUED_REASONS)[number];
 
 export const notQueuedQuerySchema = z.object({
-  hours: z.coerce.number().int().min(1).max(24 * 90).default(24),
+  hours: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(24),
 });
 
 export const notQueuedSchema = z.object({
@@ -51,7 +60,9 @@ export const notQueuedSchema = z.object({
   counts: z
     .array(
       z.object({
-        reason: z.enum(NOT_QUEUED_REASONS).describe('`quota`: the client had spent its hourly quota; `evicted`: pending item removed by REVIEW_MAX_ITEMS.'),
+        reason: z
+          .enum(NOT_QUEUED_REASONS)
+          .describe('`quota`: the client had spent its hourly quota; `evicted`: pending item removed by REVIEW_MAX_ITEMS.'),
         client: z.string().describe('`key:<key id>`, or `anonymous` for clients without a key (addresses are not stored).'),
         count: z.number().int().min(0),
       }),

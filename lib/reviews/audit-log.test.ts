@@ -24,7 +24,12 @@ function verdict(
   primary: ModerationResponse['ensemble']['primary_issue'] = 'insult',
   severity: ModerationResponse['ensemble']['severity'] = 'medium',
 ): ModerationResponse {
-  return { text, ensemble: { summary, primary_issue: primary, score: 0.7, severity }, label: {}, meta: { models_used: [] } } as unknown as ModerationResponse;
+  return {
+    text,
+    ensemble: { summary, primary_issue: primary, score: 0.7, severity },
+    label: {},
+    meta: { models_used: [] },
+  } as unknown as ModerationResponse;
 }
 
 const memory = () => openDatabase({ ...loadEnv({ DATA_DIR: ':memory:' }), DATA_DIR: ':memory:' });
@@ -40,13 +45,24 @@ describe('audit log', () => {
     database = await memory();
     await migrate(database);
     store = createReviewStore(database);
-    await store.record(['alpha insult', 'beta insult', 'gamma insult', 'delta insult'].map((t) => verdict(t)), at(0));
+    await store.record(
+      ['alpha insult', 'beta insult', 'gamma insult', 'delta insult'].map((t) => verdict(t)),
+      at(0),
+    );
     for (const i of (await store.list({ status: 'pending', limit: 10, offset: 0 })).items) ids[i.text!] = i.review_id;
     // ana confirms alpha, bo undoes it (within the window) and overturns it, cy reopens that a day later;
     // bo bulk-confirms beta and gamma with a reason; delta stays pending.
-    await store.decide(ids['alpha insult']!, { decision: 'confirm', moderator: 'ana', reason_code: 'harassment', note: 'first look' }, at(1));
+    await store.decide(
+      ids['alpha insult']!,
+      { decision: 'confirm', moderator: 'ana', reason_code: 'harassment', note: 'first look' },
+      at(1),
+    );
     await store.undo(ids['alpha insult']!, { moderator: 'bo' }, 120, at(2));
-    await store.decide(ids['alpha insult']!, { decision: 'overturn', moderator: 'bo', reason_code: 'false positive: quote/counter-speech' }, at(3));
+    await store.decide(
+      ids['alpha insult']!,
+      { decision: 'overturn', moderator: 'bo', reason_code: 'false positive: quote/counter-speech' },
+      at(3),
+    );
     await store.reopen(ids['alpha insult']!, { moderator: 'cy', reason_code: 'harassment', note: 'quote was a pretext' }, at(60 * 24));
     await store.decide(ids['beta insult']!, { decision: 'confirm', moderator: 'bo', reason_code: 'spam', bulk: true }, at(5));
     await store.decide(ids['gamma insult']!, { decision: 'confirm', moderator: 'bo', reason_code: 'spam', bulk: true }, at(5));
@@ -103,7 +119,9 @@ describe('audit log', () => {
   });
 
   it('refuses to reopen an item without a decision, and undo after the window', async () => {
-    await expect(store.reopen(ids['delta insult']!, { moderator: 'ana' })).rejects.toSatisfy((e) => isReviewError(e, 'REOPEN_NOT_POSSIBLE'));
+    await expect(store.reopen(ids['delta insult']!, { moderator: 'ana' })).rejects.toSatisfy((e) =>
+      isReviewError(e, 'REOPEN_NOT_POSSIBLE'),
+    );
     await expect(store.undo(ids['beta insult']!, { moderator: 'ana' }, 120, at(8))).rejects.toSatisfy((e) =>
       isReviewError(e, 'UNDO_NOT_POSSIBLE'),
     );

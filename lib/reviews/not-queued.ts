@@ -11,7 +11,13 @@ import { reviewNotQueued } from '@/lib/db/schema';
 const HOUR_MS = 3_600_000;
 const hourOf = (now: Date) => new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS);
 
-export async function countNotQueued(db: Database['db'], reason: NotQueuedReason, client: string, n: number, now = new Date()): Promise<void> {
+export async function countNotQueued(
+  db: Database['db'],
+  reason: NotQueuedReason,
+  client: string,
+  n: number,
+  now = new Date(),
+): Promise<void> {
   if (n <= 0) return;
   await db
     .insert(reviewNotQueued)

@@ -14,7 +14,8 @@ export const reviewErrors = {
   reopenNotPossible: (id: string, status: string) =>
     new ReviewError('REOPEN_NOT_POSSIBLE', `Review item ${id} has no decision to reopen (it is ${status}).`),
   invalidCursor: () => new ReviewError('VALIDATION_ERROR', "Field 'cursor': not a cursor from a previous page"),
-  unknownReasonCode: (code: string) => new ReviewError('VALIDATION_ERROR', `Field 'reason_code': '${code.slice(0, 100)}' is not one of REVIEW_REASON_CODES`),
+  unknownReasonCode: (code: string) =>
+    new ReviewError('VALIDATION_ERROR', `Field 'reason_code': '${code.slice(0, 100)}' is not one of REVIEW_REASON_CODES`),
 };
 
 /** Whether `err` is the review store's refusal with `code`. */

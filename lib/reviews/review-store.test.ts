@@ -125,9 +125,9 @@ describe('review store on PGlite', () => {
 
   it('answers NOT_FOUND for unknown or malformed ids', async () => {
     const notFound = (e: unknown) => isReviewError(e, 'NOT_FOUND');
-    await expect(
-      store.decide('00000000-0000-4000-8000-000000000000', { decision: 'confirm', moderator: 'm', note: '' }),
-    ).rejects.toSatisfy(notFound);
+    await expect(store.decide('00000000-0000-4000-8000-000000000000', { decision: 'confirm', moderator: 'm', note: '' })).rejects.toSatisfy(
+      notFound,
+    );
     await expect(store.decide('not-a-uuid', { decision: 'confirm', moderator: 'm', note: '' })).rejects.toSatisfy(notFound);
   });
 
@@ -222,7 +222,13 @@ describe('review queue for triage (one item per text, quota, cap, paging, undo)'
     const copies = [...Array.from({ length: 9 }, () => insult('you idiot')), insult('  you   idiot '), insult('you \uFF49diot')];
     expect(await store.record(copies, t0, { source: 'batch' })).toEqual({ added: 1, seen: 0, refused: 0, critical: 0, evicted: 0 });
     const later = new Date(t0.getTime() + 60_000);
-    expect(await store.record([insult('you idiot')], later, { source: 'text' })).toEqual({ added: 0, seen: 1, refused: 0, critical: 0, evicted: 0 });
+    expect(await store.record([insult('you idiot')], later, { source: 'text' })).toEqual({
+      added: 0,
+      seen: 1,
+      refused: 0,
+      critical: 0,
+      evicted: 0,
+    });
     const { items, total } = await list();
     expect(total).toBe(1);
     expect(items[0]).toMatchObject({

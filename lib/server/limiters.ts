@@ -50,8 +50,7 @@ export function limiters(): Limiters {
       signIn: createRateLimiter(SIGN_IN_ATTEMPTS_PER_MINUTE, { keyPrefix: 'sign-in', store }),
       failedKeys: new RateLimiterMemory({ points: FAILED_KEYS_PER_MINUTE, duration: 60, keyPrefix: 'failed-keys' }),
       reviewQuota: e.REVIEW_QUOTA_PER_HOUR > 0 ? (store?.counter(quota) ?? new RateLimiterMemory(quota)) : undefined,
-      reviewKeyQuota:
-        e.REVIEW_QUOTA_PER_KEY_PER_HOUR > 0 ? (store?.counter(keyQuota) ?? new RateLimiterMemory(keyQuota)) : undefined,
+      reviewKeyQuota: e.REVIEW_QUOTA_PER_KEY_PER_HOUR > 0 ? (store?.counter(keyQuota) ?? new RateLimiterMemory(keyQuota)) : undefined,
     };
   });
 }
