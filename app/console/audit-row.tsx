@@ -25,7 +25,14 @@ function ItemText({ entry }: { entry: AuditEntry }) {
         {open || !long ? entry.text : `${entry.text.slice(0, SHORT_TEXT)}…`}
       </span>{' '}
       {long && (
-        <button type="button" className="secondary" aria-expanded={open} aria-controls={id} data-testid="audit-text-toggle" onClick={() => setOpen(!open)}>
+        <button
+          type="button"
+          className="secondary"
+          aria-expanded={open}
+          aria-controls={id}
+          data-testid="audit-text-toggle"
+          onClick={() => setOpen(!open)}
+        >
           {open ? 'Show less' : 'Show all'}
         </button>
       )}
@@ -43,13 +50,14 @@ export function AuditRow({ entry: e }: { entry: AuditEntry }) {
       </td>
       <td data-testid="audit-moderator">{e.moderator}</td>
       <td>
-        <span data-testid="audit-action" className={`badge ${e.action === 'undone' || e.action === 'reopened' ? 'badge-medium' : 'badge-low'}`}>
+        <span
+          data-testid="audit-action"
+          className={`badge ${e.action === 'undone' || e.action === 'reopened' ? 'badge-medium' : 'badge-low'}`}
+        >
           {ACTION_LABELS[e.action]}
         </span>{' '}
         {verdict && (
-          <span data-testid="audit-verdict">
-            {e.action === 'undone' || e.action === 'reopened' ? `(was ${verdict})` : verdict}
-          </span>
+          <span data-testid="audit-verdict">{e.action === 'undone' || e.action === 'reopened' ? `(was ${verdict})` : verdict}</span>
         )}
       </td>
       <td>

@@ -59,11 +59,23 @@ export function AuditTab({ active, version }: { active: boolean; version: number
         />
         <div className="field">
           <label htmlFor="audit-from">From</label>
-          <input id="audit-from" type="date" data-testid="audit-filter-from" value={filters.from} onChange={(e) => setFilter('from', e.target.value)} />
+          <input
+            id="audit-from"
+            type="date"
+            data-testid="audit-filter-from"
+            value={filters.from}
+            onChange={(e) => setFilter('from', e.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="audit-to">Until</label>
-          <input id="audit-to" type="date" data-testid="audit-filter-to" value={filters.to} onChange={(e) => setFilter('to', e.target.value)} />
+          <input
+            id="audit-to"
+            type="date"
+            data-testid="audit-filter-to"
+            value={filters.to}
+            onChange={(e) => setFilter('to', e.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="audit-search">Search text, reason or note</label>

@@ -118,6 +118,16 @@ export function ModerateTab() {
     return () => clearTimeout(timer);
   }, [text, modelsReady]);
 
+  /** The server counts what it did not queue, and why (docs/decisions/160): say that rather than guess. */
+  async function whyNotQueued(): Promise<string> {
+    const n = await api.notQueued(1).catch(() => undefined);
+    const quota = n?.counts.filter((c) => c.reason === 'quota').reduce((a, c) => a + c.count, 0) ?? 0;
+    if (n?.recording_paused_until) return 'Not in the review queue: recording is paused after a database error.';
+    if (quota > 0)
+      return `Not in the review queue: the hourly review quota was reached (${quota} flagged texts not queued in the last hour; see the Review queue tab).`;
+    return 'Not in the review queue (recording may be off: REVIEW_QUEUE).';
+  }
+
   async function findInQueue(result: ModerationResponse) {
     const id = ++lookup.current;
     if (result.ensemble.summary === 'likely_safe') {
@@ -133,8 +143,7 @@ export function ModerateTab() {
         if (page.items[0]) return setQueue({ state: 'queued', item: page.items[0] });
         await new Promise((r) => setTimeout(r, QUEUE_LOOKUP_EVERY_MS));
       }
-      if (id === lookup.current)
-        setQueue({ state: 'not-queued', why: 'Not in the review queue (recording may be off, or this client reached its hourly quota).' });
+      if (id === lookup.current) setQueue({ state: 'not-queued', why: await whyNotQueued() });
     } catch {
       // Without a session (API_KEYS) the queue is not readable: say nothing rather than guess.
       if (id === lookup.current) setQueue({ state: 'unknown' });

@@ -37,7 +37,15 @@ function fakeServer() {
 
 describe('audit log controller', () => {
   it('turns the form into the server query: trimmed text, whole local days', () => {
-    const q = auditQuery({ ...NO_AUDIT_FILTERS, moderator: ' ana ', action: 'undone', verdict: 'confirm', from: '2026-06-01', to: '2026-06-01', q: ' hurt ' });
+    const q = auditQuery({
+      ...NO_AUDIT_FILTERS,
+      moderator: ' ana ',
+      action: 'undone',
+      verdict: 'confirm',
+      from: '2026-06-01',
+      to: '2026-06-01',
+      q: ' hurt ',
+    });
     expect(q.get('moderator')).toBe('ana');
     expect(q.get('action')).toBe('undone');
     expect(q.get('verdict')).toBe('confirm');

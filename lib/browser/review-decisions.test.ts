@@ -38,12 +38,17 @@ describe('review decisions', () => {
       enqueue: async (d) => void queued.push(d),
     };
     const notes: Record<string, string> = { a: ' first note ', b: 'second' };
-    const out = await decideAll([item('a'), item('b'), item('c'), item('d', 'confirmed')], 'confirm', {
-      moderator: 'ana',
-      reason: () => 'threat',
-      note: (id) => notes[id] ?? '',
-      bulk: true,
-    }, transport);
+    const out = await decideAll(
+      [item('a'), item('b'), item('c'), item('d', 'confirmed')],
+      'confirm',
+      {
+        moderator: 'ana',
+        reason: () => 'threat',
+        note: (id) => notes[id] ?? '',
+        bulk: true,
+      },
+      transport,
+    );
     expect(sent).toMatchObject([
       { id: 'a', note: 'first note', reason_code: 'threat', bulk: true, moderator: 'ana' },
       { id: 'b', note: 'second' },

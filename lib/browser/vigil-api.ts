@@ -39,12 +39,7 @@ import {
   type ReviewList,
   type UndoResult,
 } from '@/lib/contracts/reviews';
-import {
-  notQueuedEnvelopeSchema,
-  reviewConfigEnvelopeSchema,
-  type NotQueued,
-  type ReviewConfig,
-} from '@/lib/contracts/review-console';
+import { notQueuedEnvelopeSchema, reviewConfigEnvelopeSchema, type NotQueued, type ReviewConfig } from '@/lib/contracts/review-console';
 
 /** Who takes a decision back (undo, reopen), and why. */
 export interface TakeBackBody {
