@@ -13,7 +13,8 @@ function why(c: NotQueued['counts'][number], config: ReviewConfig | undefined): 
   const keyed = c.client.startsWith('key:');
   const limit = keyed ? config?.quota.per_key_per_hour : config?.quota.per_address_per_hour;
   const who = keyed ? c.client : 'clients without a key';
-  return `over the hourly quota of ${who}${limit !== undefined ? ` (${limit} new items an hour)` : ''}`;
+  const per = limit === undefined ? '' : ` (${limit} new item${limit === 1 ? '' : 's'} an hour)`;
+  return `over the hourly quota of ${who}${per}`;
 }
 
 export function NotQueuedNotice({ refresh, config }: { refresh: number; config: ReviewConfig | undefined }) {

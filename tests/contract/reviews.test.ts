@@ -299,7 +299,8 @@ describe('review queue for triage (issue 15 items 10-15, issue 13 item 7)', () =
     const body = undoEnvelopeSchema.parse(await res.json());
     if (!body.success) throw new Error('expected success');
     expect(body.data.item).toMatchObject({ status: 'pending', decided_by: null });
-    expect(body.data.entry).toMatchObject({ decision: 'undo', review_id: item!.review_id });
+    // The undo row says what happened and to which verdict (without a body: the default moderator).
+    expect(body.data.entry).toMatchObject({ action: 'undone', decision: 'confirm', moderator: 'moderator', review_id: item!.review_id });
     await expectError(await fetch(`${server.url}/api/v1/reviews/${item!.review_id}/undo`, { method: 'POST' }), 409, 'UNDO_NOT_POSSIBLE');
     await expectError(
       await fetch(`${server.url}/api/v1/reviews/00000000-0000-4000-8000-000000000000/undo`, { method: 'POST' }),
@@ -307,7 +308,10 @@ describe('review queue for triage (issue 15 items 10-15, issue 13 item 7)', () =
       'NOT_FOUND',
     );
     const audit = auditListEnvelopeSchema.parse(await (await fetch(`${server.url}/api/v1/reviews/audit`)).json());
-    expect(audit.success && audit.data.entries.slice(0, 2).map((e) => e.decision)).toEqual(['undo', 'confirm']);
+    expect(audit.success && audit.data.entries.slice(0, 2).map((e) => [e.action, e.decision])).toEqual([
+      ['undone', 'confirm'],
+      ['decided', 'confirm'],
+    ]);
   });
 
   it('explains why an item was flagged without counting another sighting', async () => {
