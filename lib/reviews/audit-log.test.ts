@@ -145,17 +145,19 @@ describe('quota, critical verdicts and the not-queued count', () => {
         verdict('plain insult one'),
         verdict('plain insult two'),
         verdict('i will find you', 'likely_harmful', 'threat', 'high'),
-        verdict('worst of all', 'highly_harmful', 'toxicity', 'high'),
+        verdict('worst of all', 'highly_harmful', 'self_harm', 'high'),
+        verdict('rated critical, not a threat', 'highly_harmful', 'insult', 'critical'),
       ],
       at(0),
       { admit: spent, client: 'key:abc123' },
     );
-    expect(outcome).toMatchObject({ added: 2, refused: 2, critical: 2 });
+    // A plain insult rated highly_harmful/critical is not critical here: only threats and self-harm skip the quota.
+    expect(outcome).toMatchObject({ added: 2, refused: 3, critical: 2 });
     await store.record([verdict('plain insult three')], at(1), { admit: spent, client: 'anonymous' });
     const counts = await store.notQueued(24, at(30));
-    expect(counts.total).toBe(3);
+    expect(counts.total).toBe(4);
     expect(counts.counts).toEqual([
-      { reason: 'quota', client: 'key:abc123', count: 2 },
+      { reason: 'quota', client: 'key:abc123', count: 3 },
       { reason: 'quota', client: 'anonymous', count: 1 },
     ]);
     // Older than the window asked for: not counted.

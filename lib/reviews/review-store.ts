@@ -57,11 +57,18 @@ export function toReviewItem(r: ReviewItemRow): ReviewItem {
 export const needsReview = (r: ModerationResponse) => r.ensemble.summary !== 'likely_safe';
 
 /**
- * Verdicts that are queued whatever the quota, and evicted last: a threat or a critical verdict
- * must never be lost because its sender was busy (docs/decisions/160).
+ * Verdicts that are queued whatever the quota, and evicted last: a threat or a self-harm signal
+ * must never be lost because its sender was busy (docs/decisions/160). Not every
+ * `highly_harmful` verdict: the models rate most plain insults `highly_harmful`/`critical`, and
+ * letting those past the quota would leave anonymous traffic unbounded again.
  */
-export const isCritical = (e: { summary: string; severity: string; primary_issue: string }) =>
-  e.summary === 'highly_harmful' || e.severity === 'critical' || e.primary_issue === 'threat';
+export const isCritical = (r: Pick<ModerationResponse, 'ensemble'> & { label?: Partial<ModerationResponse['label']> }) =>
+  CRITICAL_ISSUES.includes(r.ensemble.primary_issue) || r.label?.rules?.threat_detected === true || r.label?.rules?.self_harm_flag === true;
+const CRITICAL_ISSUES: readonly string[] = ['threat', 'self_harm'];
+/** The same test in SQL, on the stored item (the rule flags live in `verdict`). */
+const CRITICAL_SQL = sql.raw(
+  `(primary_issue IN ('threat', 'self_harm') OR COALESCE((verdict #>> '{label,rules,threat_detected}')::boolean, false) OR COALESCE((verdict #>> '{label,rules,self_harm_flag}')::boolean, false))`,
+);
 
 export interface RecordOptions {
   /** The endpoint that answered the verdicts. */
@@ -128,7 +135,7 @@ export function createReviewStore(database: Database): ReviewStore {
     const evicted = await db.execute(sql`
       DELETE FROM review_items WHERE id IN (
         SELECT id FROM review_items WHERE status = 'pending'
-        ORDER BY (summary = 'highly_harmful' OR severity = 'critical' OR primary_issue = 'threat'), created_at, id
+        ORDER BY ${CRITICAL_SQL}, created_at, id
         LIMIT GREATEST(0, (SELECT count(*) FROM review_items) - ${maxItems})
       ) RETURNING id`);
     return ((evicted as { rows?: unknown[] }).rows ?? []).length;
@@ -206,8 +213,8 @@ export function createReviewStore(database: Database): ReviewStore {
       );
       const unseen = hashes.filter((h) => !known.has(h));
       // Critical verdicts bypass the quota (and do not spend it); the others ask for their share.
-      const critical = unseen.filter((h) => isCritical(groups.get(h)!.result.ensemble));
-      const fresh = unseen.filter((h) => !isCritical(groups.get(h)!.result.ensemble));
+      const critical = unseen.filter((h) => isCritical(groups.get(h)!.result));
+      const fresh = unseen.filter((h) => !isCritical(groups.get(h)!.result));
       const allowed =
         options.admit && fresh.length > 0 ? Math.max(0, Math.min(fresh.length, await options.admit(fresh.length))) : fresh.length;
       const admitted = new Set([...critical, ...fresh.slice(0, allowed)]);
