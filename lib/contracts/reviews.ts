@@ -24,7 +24,6 @@ export const DECISIONS = ['confirm', 'overturn'] as const;
 export const AUDIT_ACTIONS = [...DECISIONS, 'undo'] as const;
 /** What happened (docs/decisions/160): a decision on one item, one of a bulk action, an undo within the window, a reopening. */
 export const AUDIT_ACTION_KINDS = ['decided', 'bulk_decided', 'undone', 'reopened'] as const;
-export type AuditActionKind = (typeof AUDIT_ACTION_KINDS)[number];
 export const MAX_REASON_CODE_CHARS = 100;
 /** The endpoints that feed the queue. */
 export const REVIEW_SOURCES = ['text', 'batch'] as const;
