@@ -17,13 +17,13 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { DEFAULT_MODERATOR, type Decision, type ReviewItem } from '@/lib/contracts/reviews';
 import type { ReviewConfig } from '@/lib/contracts/review-console';
 import { decideAll, reasonProblem, takeBackAll, undoDeadline } from '@/lib/browser/review-decisions';
-import { api, ApiError } from '@/lib/browser/vigil-api';
-import { ErrorAlert } from './error-alert';
+import { api } from '@/lib/browser/vigil-api';
 import { ModeratorField } from './moderator-field';
 import { NotQueuedNotice } from './not-queued-notice';
 import { ReviewBulkBar } from './review-bulk-bar';
 import { isFiltered, NO_FILTERS, ReviewFilters, type Filters } from './review-filters';
 import { ReviewItemView } from './review-item';
+import { ReviewStatus } from './review-status';
 import { ShortcutsDialog } from './shortcuts-dialog';
 import { useReviewList } from './use-review-list';
 import { useReviewShortcuts } from './use-review-shortcuts';
@@ -214,46 +214,17 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
           Keyboard shortcuts (?)
         </button>
       </div>
-      <div aria-live="polite">
-        <NotQueuedNotice refresh={notQueuedRefresh} config={config} />
-        {list.queued > 0 && (
-          <p className="alert alert-warn" data-testid="review-queued">
-            {list.queued} decision{list.queued === 1 ? '' : 's'} waiting to sync.{' '}
-            <button type="button" className="secondary" onClick={() => void list.sync().then(() => list.load(false))}>
-              Sync now
-            </button>
-          </p>
-        )}
-        {message && (
-          <p className="alert alert-ok" data-testid="review-message">
-            {message}{' '}
-            {undo && (
-              <button
-                type="button"
-                className="secondary"
-                data-testid="review-undo"
-                data-until={undo.until}
-                onClick={() => void takeBack(undo.items, 'undo')}
-                aria-keyshortcuts="u"
-              >
-                Undo
-              </button>
-            )}
-          </p>
-        )}
-        {error !== undefined && (
-          <ErrorAlert
-            error={error instanceof ApiError ? error : undefined}
-            message={error instanceof ApiError ? undefined : (error as Error).message.split('\n')[0]}
-            lines={error instanceof ApiError ? undefined : (error as Error).message.split('\n').slice(1)}
-            testId="review-error"
-          />
-        )}
-        <p className="muted" data-testid="review-count" data-total={total} data-shown={items.length}>
-          {total} {filters.status === 'all' ? 'items' : filters.status}
-          {filtered ? ' (filtered)' : ''}, newest first{items.length < total ? `; ${items.length} loaded` : ''}.
-        </p>
-      </div>
+      <ReviewStatus
+        notice={<NotQueuedNotice refresh={notQueuedRefresh} config={config} />}
+        queued={list.queued}
+        onSync={() => void list.sync().then(() => list.load(false))}
+        message={message}
+        undo={undo && { until: undo.until, run: () => void takeBack(undo.items, 'undo') }}
+        error={error}
+        total={total}
+        shown={items.length}
+        count={`${total} ${filters.status === 'all' ? 'items' : filters.status}${filtered ? ' (filtered)' : ''}, newest first${items.length < total ? `; ${items.length} loaded` : ''}.`}
+      />
       {items.length > 0 && (
         <ReviewBulkBar
           allSelected={selectedItems.length === items.length}
@@ -287,7 +258,7 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
               item={item}
               dense={dense}
               focused={i === focus}
-              showInputs={!dense || noteFor === item.review_id}
+              showInputs={!dense || noteFor === item.review_id || problems[item.review_id] !== undefined}
               selected={selected.has(item.review_id)}
               busy={busy}
               noteRef={i === focus ? noteRef : undefined}
