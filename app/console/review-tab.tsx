@@ -49,7 +49,17 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [focus, setFocus] = useState(0);
   /** Reason and note per item (and for the bulk bar), cleared once that decision is taken. */
-  const [inputs, setInputs] = useState<Record<string, Inputs>>({});
+  const [, setInputsState] = useState<Record<string, Inputs>>({});
+  /**
+   * The inputs as the last event left them: decide() reads these, not a render's copy, so a click
+   * right after choosing a reason never sees the state from before the choice.
+   */
+  const inputsRef = useRef<Record<string, Inputs>>({});
+  const setInputs = (f: (xs: Record<string, Inputs>) => Record<string, Inputs>) => {
+    inputsRef.current = f(inputsRef.current);
+    setInputsState(inputsRef.current);
+  };
+  const busyRef = useRef(false);
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const [undo, setUndo] = useState<{ items: ReviewItem[]; until?: number } | undefined>();
@@ -86,7 +96,7 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
     return () => clearTimeout(t);
   }, [undo]);
 
-  const input = (id: string) => inputs[id] ?? NO_INPUTS;
+  const input = (id: string) => inputsRef.current[id] ?? NO_INPUTS;
   const setInput = (id: string, patch: Partial<Inputs>) => {
     setInputs((xs) => ({ ...xs, [id]: { ...(xs[id] ?? NO_INPUTS), ...patch } }));
     setProblems(({ [id]: _, ...rest }) => rest);
@@ -94,7 +104,7 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
 
   async function decide(targets: ReviewItem[], decision: Decision, bulk: boolean) {
     const pending = targets.filter((t) => t.status === 'pending');
-    if (pending.length === 0 || busy) return;
+    if (pending.length === 0 || busyRef.current) return;
     const reasonOf = (id: string) => input(bulk ? BULK : id).reason;
     const problem = reasonProblem(decision, reasonOf(pending[0]!.review_id), config);
     if (problem) {
@@ -102,10 +112,14 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
       if (!bulk) requestAnimationFrame(() => reasonRef.current?.focus());
       return;
     }
+    busyRef.current = true;
     setBusy(true);
     setError(undefined);
     const noteOf = (id: string) => input(bulk ? BULK : id).note;
-    const out = await decideAll(pending, decision, { moderator: who, reason: reasonOf, note: noteOf, bulk }).finally(() => setBusy(false));
+    const out = await decideAll(pending, decision, { moderator: who, reason: reasonOf, note: noteOf, bulk }).finally(() => {
+      busyRef.current = false;
+      setBusy(false);
+    });
     // Taken (sent or queued offline): the item leaves the pending list, its reason and note are cleared.
     setInputs((xs) =>
       Object.fromEntries(Object.entries(xs).filter(([id]) => !out.taken.has(id) && !(bulk && id === BULK && out.taken.size > 0))),

@@ -75,6 +75,8 @@ export class ConsolePage {
       await this.page.getByTestId('review-refresh').click();
       await expect(item).toBeVisible({ timeout: 2_000 });
     }).toPass({ timeout: 30_000 });
+    // The refresh's answer is in: the list will not be replaced under the next action.
+    await expect(this.page.getByTestId('review-refresh')).toHaveText('Refresh');
     return item;
   }
   get reviewList() {
