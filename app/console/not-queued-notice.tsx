@@ -36,8 +36,8 @@ export function NotQueuedNotice({ refresh, config }: { refresh: number; config: 
       {data.total > 0 && (
         <>
           <p>
-            {data.total} flagged text{data.total === 1 ? ' was' : 's were'} answered but not queued in the last 24 hours (critical verdicts
-            are always queued):
+            {data.total} flagged text{data.total === 1 ? ' was' : 's were'} answered but not queued in the last 24 hours (threats and
+            self-harm are always queued):
           </p>
           <ul>
             {data.counts.map((c) => (
