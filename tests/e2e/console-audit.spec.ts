@@ -2,8 +2,8 @@
  * The console's audit log as evidence, reason codes, reopen, the undo window and the review quota
  * (docs/decisions/160). Item 1: an undo reads "undone" with the moderator who pressed u and the
  * item's text; filters, pages back to the first entry, the filtered CSV. Item 2: the quota is per
- * API key, critical verdicts are queued anyway, and the console says how many texts were not
- * queued and why. Item 3: a reason code is required and fits the decision; reason and note are
+ * API key, critical verdicts are queued anyway, and the review tab and the batch tool say how many
+ * texts were not queued and why. Item 3: a reason code is required and fits the decision; reason and note are
  * cleared after each decision; a decided item can be reopened; Undo lasts the server's window.
  * axe checks each new state.
  */
@@ -246,6 +246,7 @@ test.describe('review quota per key (item 2)', () => {
       FACE_WARM_ON_START: 'false',
       RATE_LIMIT_PER_MINUTE: '0',
       REVIEW_QUOTA_PER_KEY_PER_HOUR: '1',
+      REVIEW_QUOTA_PER_HOUR: '1',
     });
   });
   test.afterAll(async () => {
@@ -277,5 +278,12 @@ test.describe('review quota per key (item 2)', () => {
     await expect(reason).toHaveAttribute('data-client', `key:${keyId(KEY)}`);
     await expect(reason).toContainText(`2 over the hourly quota of key:${keyId(KEY)} (1 new item an hour)`);
     await check(page, testInfo, 'review-not-queued');
+
+    // The batch tool says so too: this browser sends no key, so its address's quota (1) applies.
+    await c.tab('batch');
+    await page.getByTestId('batch-input').fill([1, 2, 3].map((i) => `${INSULT}, batch quota ${stamp} #${i}.`).join('\n'));
+    await c.runBatchToEnd();
+    await expect(page.getByTestId('batch-not-queued')).toHaveAttribute('data-count', '2');
+    await check(page, testInfo, 'batch-not-queued');
   });
 });
