@@ -12,6 +12,7 @@ import { createModerationClient, type Backend, type ModerationClient } from '@/l
 import { api } from '@/lib/browser/vigil-api';
 import type { ReviewItem } from '@/lib/contracts/reviews';
 import { normaliseForHash } from '@/lib/reviews/normalise-text';
+import { whyNotQueued } from '@/lib/browser/why-not-queued';
 import { ErrorAlert } from './error-alert';
 import { VerdictView } from './verdict-view';
 import styles from './console.module.css';
@@ -118,16 +119,6 @@ export function ModerateTab() {
     return () => clearTimeout(timer);
   }, [text, modelsReady]);
 
-  /** The server counts what it did not queue, and why (docs/decisions/160): say that rather than guess. */
-  async function whyNotQueued(): Promise<string> {
-    const n = await api.notQueued(1).catch(() => undefined);
-    const quota = n?.counts.filter((c) => c.reason === 'quota').reduce((a, c) => a + c.count, 0) ?? 0;
-    if (n?.recording_paused_until) return 'Not in the review queue: recording is paused after a database error.';
-    if (quota > 0)
-      return `Not in the review queue: the hourly review quota was reached (${quota} flagged texts not queued in the last hour; see the Review queue tab).`;
-    return 'Not in the review queue (recording may be off: REVIEW_QUEUE).';
-  }
-
   async function findInQueue(result: ModerationResponse) {
     const id = ++lookup.current;
     if (result.ensemble.summary === 'likely_safe') {
@@ -143,7 +134,7 @@ export function ModerateTab() {
         if (page.items[0]) return setQueue({ state: 'queued', item: page.items[0] });
         await new Promise((r) => setTimeout(r, QUEUE_LOOKUP_EVERY_MS));
       }
-      if (id === lookup.current) setQueue({ state: 'not-queued', why: await whyNotQueued() });
+      if (id === lookup.current) setQueue({ state: 'not-queued', why: whyNotQueued(await api.notQueued(1).catch(() => undefined)) });
     } catch {
       // Without a session (API_KEYS) the queue is not readable: say nothing rather than guess.
       if (id === lookup.current) setQueue({ state: 'unknown' });

@@ -24,6 +24,8 @@ import { ReviewBulkBar } from './review-bulk-bar';
 import { isFiltered, NO_FILTERS, ReviewFilters, type Filters } from './review-filters';
 import { ReviewItemView } from './review-item';
 import { ReviewStatus } from './review-status';
+import { ReviewToolbar } from './review-toolbar';
+import { useDecisionInputs } from './use-decision-inputs';
 import { ShortcutsDialog } from './shortcuts-dialog';
 import { useReviewList } from './use-review-list';
 import { useReviewShortcuts } from './use-review-shortcuts';
@@ -32,12 +34,6 @@ import styles from './console.module.css';
 const DENSE_KEY = 'vigil.review.dense';
 const SEARCH_DEBOUNCE_MS = 300;
 const BULK = 'bulk';
-
-interface Inputs {
-  reason: string;
-  note: string;
-}
-const NO_INPUTS: Inputs = { reason: '', note: '' };
 
 export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: () => void }) {
   const [who, setWho] = useState(DEFAULT_MODERATOR);
@@ -48,19 +44,8 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
   const [dense, setDense] = useState(false);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [focus, setFocus] = useState(0);
-  /** Reason and note per item (and for the bulk bar), cleared once that decision is taken. */
-  const [, setInputsState] = useState<Record<string, Inputs>>({});
-  /**
-   * The inputs as the last event left them: decide() reads these, not a render's copy, so a click
-   * right after choosing a reason never sees the state from before the choice.
-   */
-  const inputsRef = useRef<Record<string, Inputs>>({});
-  const setInputs = (f: (xs: Record<string, Inputs>) => Record<string, Inputs>) => {
-    inputsRef.current = f(inputsRef.current);
-    setInputsState(inputsRef.current);
-  };
+  const inputs = useDecisionInputs();
   const busyRef = useRef(false);
-  const [problems, setProblems] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const [undo, setUndo] = useState<{ items: ReviewItem[]; until?: number } | undefined>();
   const [help, setHelp] = useState(false);
@@ -96,11 +81,9 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
     return () => clearTimeout(t);
   }, [undo]);
 
-  const input = (id: string) => inputsRef.current[id] ?? NO_INPUTS;
-  const setInput = (id: string, patch: Partial<Inputs>) => {
-    setInputs((xs) => ({ ...xs, [id]: { ...(xs[id] ?? NO_INPUTS), ...patch } }));
-    setProblems(({ [id]: _, ...rest }) => rest);
-  };
+  const input = inputs.get;
+  const setInput = inputs.set;
+  const problems = inputs.problems;
 
   async function decide(targets: ReviewItem[], decision: Decision, bulk: boolean) {
     const pending = targets.filter((t) => t.status === 'pending');
@@ -108,7 +91,7 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
     const reasonOf = (id: string) => input(bulk ? BULK : id).reason;
     const problem = reasonProblem(decision, reasonOf(pending[0]!.review_id), config);
     if (problem) {
-      setProblems((p) => ({ ...p, [bulk ? BULK : pending[0]!.review_id]: problem }));
+      inputs.refuse(bulk ? BULK : pending[0]!.review_id, problem);
       if (!bulk) requestAnimationFrame(() => reasonRef.current?.focus());
       return;
     }
@@ -121,9 +104,7 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
       setBusy(false);
     });
     // Taken (sent or queued offline): the item leaves the pending list, its reason and note are cleared.
-    setInputs((xs) =>
-      Object.fromEntries(Object.entries(xs).filter(([id]) => !out.taken.has(id) && !(bulk && id === BULK && out.taken.size > 0))),
-    );
+    inputs.clear(bulk && out.taken.size > 0 ? [...out.taken, BULK] : out.taken);
     if (filters.status === 'pending') {
       setItems((xs) => xs.filter((x) => !out.taken.has(x.review_id)));
       setTotal((t) => Math.max(0, t - out.taken.size));
@@ -160,7 +141,7 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
       moderator: who,
       note: kind === 'reopen' ? input(id).note.trim() : '',
     }));
-    setInputs((xs) => Object.fromEntries(Object.entries(xs).filter(([id]) => !restored.some((r) => r.review_id === id))));
+    inputs.clear(restored.map((r) => r.review_id));
     if (restored.length > 0) {
       const n = restored.length === 1 ? '1 item is' : `${restored.length} items are`;
       setMessage(`${kind === 'undo' ? 'Undone' : 'Reopened'}: ${n} pending again.`);
@@ -208,26 +189,16 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
     <div>
       <ModeratorField onChange={setWho} />
       <ReviewFilters filters={filters} search={search} onFilter={(k, v) => setFilters((f) => ({ ...f, [k]: v }))} onSearch={setSearch} />
-      <div className={styles.toolbar}>
-        <button type="button" className="secondary" data-testid="review-refresh" onClick={() => void list.load(false)} disabled={loading}>
-          {loading ? 'Loading…' : 'Refresh'}
-        </button>
-        <label className={styles.inlineCheck}>
-          <input
-            type="checkbox"
-            data-testid="review-dense"
-            checked={dense}
-            onChange={(e) => {
-              setDense(e.target.checked);
-              window.localStorage.setItem(DENSE_KEY, String(e.target.checked));
-            }}
-          />
-          Dense list
-        </label>
-        <button type="button" className="secondary" data-testid="review-shortcuts" onClick={() => setHelp(true)} aria-keyshortcuts="?">
-          Keyboard shortcuts (?)
-        </button>
-      </div>
+      <ReviewToolbar
+        loading={loading}
+        onRefresh={() => void list.load(false)}
+        dense={dense}
+        onDense={(d) => {
+          setDense(d);
+          window.localStorage.setItem(DENSE_KEY, String(d));
+        }}
+        onHelp={() => setHelp(true)}
+      />
       <ReviewStatus
         notice={<NotQueuedNotice refresh={notQueuedRefresh} config={config} />}
         queued={list.queued}
