@@ -63,7 +63,9 @@ export const notQueuedSchema = z.object({
         reason: z
           .enum(NOT_QUEUED_REASONS)
           .describe('`quota`: the client had spent its hourly quota; `evicted`: pending item removed by REVIEW_MAX_ITEMS.'),
-        client: z.string().describe('`key:<key id>`, or `anonymous` for clients without a key (addresses are not stored).'),
+        client: z
+          .string()
+          .describe('`key:<key id>`, `anonymous` for clients without a key (addresses are not stored), or `all` for evictions.'),
         count: z.number().int().min(0),
       }),
     )
