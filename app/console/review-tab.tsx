@@ -54,6 +54,7 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
   const noteRef = useRef<HTMLInputElement | null>(null);
   const reasonRef = useRef<HTMLSelectElement | null>(null);
   const listRef = useRef<HTMLUListElement | null>(null);
+  const scrollToFocus = useRef(false);
   const list = useReviewList(active, filters, onDecided, setMessage);
   const { items, setItems, total, setTotal, cursor, loading, error, setError } = list;
 
@@ -165,7 +166,10 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
     items,
     focus,
     selected,
-    setFocus,
+    setFocus: (f) => {
+      scrollToFocus.current = true;
+      setFocus(f);
+    },
     decide: (targets, d) => void decide(targets, d, selected.size > 0),
     note: (item) => {
       setNoteFor(item.review_id);
@@ -176,9 +180,12 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
     help: () => setHelp(true),
   });
 
-  // The focused item stays in view as j/k move through the list.
+  // The focused item stays in view as j/k move through the list. Only then: scrolling when a click
+  // focuses an item would move the button between mouse down and up, and the click would be lost.
   // biome-ignore lint/correctness/useExhaustiveDependencies: focus is the trigger: the DOM query finds the newly focused row.
   useEffect(() => {
+    if (!scrollToFocus.current) return;
+    scrollToFocus.current = false;
     listRef.current?.querySelector('[data-focused="true"]')?.scrollIntoView({ block: 'nearest' });
   }, [focus]);
 
