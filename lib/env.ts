@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import { parseApiKeyEntry, scopeSchema, type Scope } from './contracts/scopes';
+import { DEFAULT_REASON_CODES } from './contracts/review-console';
+import { MAX_REASON_CODE_CHARS } from './contracts/reviews';
 import { parseTrustProxy } from './net/trust-proxy';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -157,12 +159,33 @@ export const envSchema = z
       .enum(['off', 'flagged', 'true', 'false', '1', '0', 'yes', 'no'])
       .default('flagged')
       .transform((v): 'off' | 'flagged' => (v === 'off' || v === 'false' || v === '0' || v === 'no' ? 'off' : 'flagged')),
-    /** New review items one client (rate-limit key) may add per hour; 0 = no quota. Sightings of queued texts are free. */
+    /**
+     * New review items one keyless client (its address, as the rate limit sees it) may add per hour;
+     * 0 = no quota. Sightings of queued texts are free, and critical verdicts are always queued.
+     */
     REVIEW_QUOTA_PER_HOUR: int(0, 10_000_000).default(500),
+    /** The same quota for a client that sends a valid API key (Bearer) on /v1: per key, whatever its address. */
+    REVIEW_QUOTA_PER_KEY_PER_HOUR: int(0, 10_000_000).default(20_000),
     /** Most review items stored; beyond it the oldest pending items are evicted. */
     REVIEW_MAX_ITEMS: int(10, 100_000_000).default(50_000),
     /** Seconds during which a review decision can be undone. */
     REVIEW_UNDO_SECONDS: int(0, 86_400).default(120),
+    /**
+     * Comma-separated reason codes a moderator picks from (docs/decisions/160); codes that start
+     * with `false positive` explain an overturn, the others a confirm.
+     */
+    REVIEW_REASON_CODES: z
+      .string()
+      .default(DEFAULT_REASON_CODES.join(','))
+      .transform((v) => [
+        ...new Set(
+          v
+            .split(',')
+            .map((s) => s.trim())
+            .filter((s) => s.length > 0),
+        ),
+      ])
+      .pipe(z.array(z.string().max(MAX_REASON_CODE_CHARS)).min(1, 'needs at least one code')),
     /** Days a recorded text is kept; older texts are deleted (the verdict and decisions stay). */
     REVIEW_RETENTION_DAYS: int(1, 3650).default(30),
 

@@ -20,7 +20,9 @@ import {
 } from '@/lib/batch/read-batch-file';
 import { rowsToModerate, runBatch, type BatchRow } from '@/lib/batch/run-batch';
 import { exportBatchCsv } from '@/lib/batch/export-batch';
+import { shownBatchRows, type SortKey } from '@/lib/batch/sort-batch-rows';
 import { BatchChart } from './batch-chart';
+import { BatchStatus } from './batch-status';
 import { ErrorAlert } from './error-alert';
 import { FilterSelect, optionsOf } from './filter-select';
 import { EnsembleBadge } from './verdict-view';
@@ -31,7 +33,18 @@ const MAX_ROWS = 10_000;
 /** The server's default MAX_TEXT_CHARS; a longer text is marked here instead of failing its chunk. */
 const MAX_CHARS = 10_000;
 
-type SortKey = 'line' | 'text' | 'summary' | 'primary_issue' | 'score';
+/** The not-queued total once it stops changing (recording runs after each answer), at most ~2 s later. */
+async function settledNotQueued(read: () => Promise<number | undefined>, from: number): Promise<number | undefined> {
+  let last = from;
+  for (let i = 0; i < 8; i++) {
+    await new Promise((r) => setTimeout(r, 250));
+    const now = await read();
+    if (now === undefined) return undefined;
+    if (now === last && i > 0) return now;
+    last = now;
+  }
+  return last;
+}
 
 function download(name: string, content: string, type: string) {
   const url = URL.createObjectURL(new Blob([content], { type }));
@@ -57,6 +70,8 @@ export function BatchTab() {
   const [sort, setSort] = useState<{ key: SortKey; dir: 1 | -1 }>({ key: 'line', dir: 1 });
   const [filterSummary, setFilterSummary] = useState('');
   const [search, setSearch] = useState('');
+  /** Flagged texts the server did not queue while the last run went on (undefined: unknown, e.g. no session). */
+  const [notQueued, setNotQueued] = useState<number | undefined>();
   const abort = useRef<AbortController | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const summaryRef = useRef<HTMLDivElement>(null);
@@ -106,6 +121,13 @@ export function BatchTab() {
     abort.current = controller;
     setFileError(undefined);
     setPhase('running');
+    setNotQueued(undefined);
+    const notQueuedTotal = () =>
+      api.notQueued(1).then(
+        (n) => n.total,
+        () => undefined,
+      );
+    const before = await notQueuedTotal();
     const todo = rowsToModerate(sourceRows, file ? column : 0, MAX_CHARS);
     setRows(todo);
     setProgress({ done: 0, total: todo.length });
@@ -121,6 +143,9 @@ export function BatchTab() {
       },
     });
     setRows(outcome.rows);
+    // Recording is fire-and-forget: the server counts refusals a moment after it answered.
+    const after = before === undefined ? undefined : await settledNotQueued(notQueuedTotal, before);
+    setNotQueued(before === undefined || after === undefined ? undefined : Math.max(0, after - before));
     setPhase(outcome.cancelled ? 'cancelled' : 'done');
     abort.current = null;
     // On a phone the results start below the fold: bring the summary into view.
@@ -130,25 +155,7 @@ export function BatchTab() {
   const finished = rows.filter((r) => r.result || r.error);
   const failed = rows.filter((r) => r.error);
 
-  const shown = useMemo(() => {
-    const q = search.trim().toLowerCase();
-    const withResult = rows.filter((r) => r.result || r.error);
-    const filtered = withResult.filter(
-      (r) => (!filterSummary || r.result?.ensemble.summary === filterSummary) && (!q || r.text.toLowerCase().includes(q)),
-    );
-    const rank = (r: BatchRow): number | string => {
-      const e = r.result?.ensemble;
-      if (sort.key === 'summary') return e ? SUMMARIES.indexOf(e.summary) : -1;
-      if (sort.key === 'primary_issue') return e?.primary_issue ?? '';
-      if (sort.key === 'score') return e?.score ?? -1;
-      return sort.key === 'text' ? r.text : r.line;
-    };
-    return filtered.sort((a, b) => {
-      const x = rank(a);
-      const y = rank(b);
-      return (x < y ? -1 : x > y ? 1 : a.line - b.line) * sort.dir;
-    });
-  }, [rows, filterSummary, search, sort]);
+  const shown = useMemo(() => shownBatchRows(rows, filterSummary, search, sort), [rows, filterSummary, search, sort]);
 
   const sortHeader = (key: SortKey, text: string) => (
     <th scope="col" aria-sort={sort.key === key ? (sort.dir === 1 ? 'ascending' : 'descending') : 'none'}>
@@ -262,36 +269,7 @@ export function BatchTab() {
           </button>
         )}
       </div>
-      {progress && (
-        <div className={styles.progress} ref={summaryRef}>
-          <progress max={progress.total} value={progress.done} aria-label="Batch progress" data-testid="batch-progress" />
-          <p
-            aria-live="polite"
-            data-testid="batch-status"
-            data-done={progress.done}
-            data-total={progress.total}
-            data-running={running}
-            data-phase={phase}
-          >
-            {phase === 'running'
-              ? `Processed ${progress.done} of ${progress.total}…`
-              : phase === 'cancelled'
-                ? `Cancelled: ${progress.done} of ${progress.total} processed; the rest were not sent.`
-                : `Done: ${progress.done} of ${progress.total} processed${failed.length ? `, ${failed.length} with errors` : ''}.`}
-          </p>
-        </div>
-      )}
-      {failed.length > 0 && !running && (
-        <ErrorAlert
-          tone="warn"
-          testId="batch-row-errors"
-          message={`${failed.length} row${failed.length === 1 ? '' : 's'} could not be moderated; the others were.`}
-          lines={failed
-            .slice(0, 20)
-            .map((r) => `Line ${r.line}: ${r.error}`)
-            .concat(failed.length > 20 ? [`…and ${failed.length - 20} more (see the export).`] : [])}
-        />
-      )}
+      {progress && <BatchStatus progress={progress} phase={phase} failed={failed} notQueued={notQueued} summaryRef={summaryRef} />}
       {(phase === 'done' || phase === 'cancelled') && results.length > 0 && <BatchChart results={results} />}
       {finished.length > 0 && (
         <>

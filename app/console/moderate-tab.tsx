@@ -12,6 +12,7 @@ import { createModerationClient, type Backend, type ModerationClient } from '@/l
 import { api } from '@/lib/browser/vigil-api';
 import type { ReviewItem } from '@/lib/contracts/reviews';
 import { normaliseForHash } from '@/lib/reviews/normalise-text';
+import { whyNotQueued } from '@/lib/browser/why-not-queued';
 import { ErrorAlert } from './error-alert';
 import { VerdictView } from './verdict-view';
 import styles from './console.module.css';
@@ -133,8 +134,7 @@ export function ModerateTab() {
         if (page.items[0]) return setQueue({ state: 'queued', item: page.items[0] });
         await new Promise((r) => setTimeout(r, QUEUE_LOOKUP_EVERY_MS));
       }
-      if (id === lookup.current)
-        setQueue({ state: 'not-queued', why: 'Not in the review queue (recording may be off, or this client reached its hourly quota).' });
+      if (id === lookup.current) setQueue({ state: 'not-queued', why: whyNotQueued(await api.notQueued(1).catch(() => undefined)) });
     } catch {
       // Without a session (API_KEYS) the queue is not readable: say nothing rather than guess.
       if (id === lookup.current) setQueue({ state: 'unknown' });

@@ -7,8 +7,10 @@
  */
 import { useState, type RefObject } from 'react';
 import type { Decision, ReviewExplanation, ReviewItem } from '@/lib/contracts/reviews';
+import type { ReviewConfig } from '@/lib/contracts/review-console';
 import { api } from '@/lib/browser/vigil-api';
 import { ErrorAlert } from './error-alert';
+import { ReasonSelect } from './reason-select';
 import { DecisionLine, Highlighted, LanguageNote, NgramList } from './verdict-view';
 import styles from './console.module.css';
 
@@ -71,33 +73,45 @@ export interface ReviewItemProps {
   item: ReviewItem;
   dense: boolean;
   focused: boolean;
-  /** Whether the note field is shown (always in cards; in the dense list only after `n`). */
-  showNote: boolean;
+  /** Whether the reason and note fields are shown (always in cards; in the dense list only after `n`). */
+  showInputs: boolean;
   selected: boolean;
   busy: boolean;
   noteRef?: RefObject<HTMLInputElement | null>;
-  note: string;
-  onNote: (note: string) => void;
+  reasonRef?: RefObject<HTMLSelectElement | null>;
+  config: ReviewConfig | undefined;
+  /** This item's own reason code and note (cleared once its decision is taken). */
+  inputs: { reason: string; note: string };
+  /** Why the last decision was refused (no reason, or one that explains the other decision). */
+  problem?: string;
+  onInputs: (patch: { reason?: string; note?: string }) => void;
   onSelect: (selected: boolean) => void;
   onFocus: () => void;
   onDecide: (decision: Decision) => void;
+  /** Decided items: back to pending, recorded in the audit log as reopened. */
+  onReopen: () => void;
 }
 
 export function ReviewItemView({
   item,
   dense,
   focused,
-  showNote,
+  showInputs,
   selected,
   busy,
   noteRef,
-  note,
-  onNote,
+  reasonRef,
+  config,
+  inputs,
+  problem,
+  onInputs,
   onSelect,
   onFocus,
   onDecide,
+  onReopen,
 }: ReviewItemProps) {
   const pending = item.status === 'pending';
+  const decided = item.status === 'confirmed' || item.status === 'overturned';
   const noteId = `note-${item.review_id}`;
   const text = item.text ?? '';
   const meta = (
@@ -163,22 +177,40 @@ export function ReviewItemView({
         <span>score {item.score.toFixed(2)}</span> · {meta}
       </p>
       {!dense && <WhyFlagged item={item} />}
-      {pending && (
+      {(pending || decided) && (
         <div className="field-row">
-          {showNote && (
+          {showInputs && pending && (
+            <ReasonSelect
+              id={`reason-${item.review_id}`}
+              testId="review-reason"
+              value={inputs.reason}
+              onChange={(reason) => onInputs({ reason })}
+              config={config}
+              problem={problem}
+              selectRef={reasonRef}
+            />
+          )}
+          {showInputs && (
             <div className="field">
-              <label htmlFor={noteId}>Note (optional)</label>
+              <label htmlFor={noteId}>{pending ? 'Note (optional)' : 'Why reopen (optional)'}</label>
               <input
                 id={noteId}
                 ref={noteRef}
                 data-testid="review-note"
-                value={note}
+                value={inputs.note}
                 maxLength={2000}
-                onChange={(e) => onNote(e.target.value)}
+                onChange={(e) => onInputs({ note: e.target.value })}
               />
             </div>
           )}
-          <div className="field">{buttons}</div>
+          <div className="field">
+            {buttons}
+            {decided && (
+              <button type="button" className="secondary" data-testid="review-reopen" disabled={busy} onClick={onReopen}>
+                Reopen
+              </button>
+            )}
+          </div>
         </div>
       )}
     </li>

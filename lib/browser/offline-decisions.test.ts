@@ -76,7 +76,11 @@ describe('offline decisions', () => {
     expect(outcome.dropped.map((d) => d.decision.client_decision_id)).toEqual(['b']);
     expect(outcome.remaining).toBe(2);
     expect((await q.queuedDecisions()).map((d) => d.client_decision_id)).toEqual(['c', 'd']);
-    expect(decide.mock.calls[0]).toEqual(['r-a', { decision: 'confirm', moderator: 'ana', note: '', client_decision_id: 'a' }]);
+    // An entry queued before reason codes existed is sent with none (the server accepts an empty code).
+    expect(decide.mock.calls[0]).toEqual([
+      'r-a',
+      { decision: 'confirm', moderator: 'ana', note: '', reason_code: '', bulk: false, client_decision_id: 'a' },
+    ]);
   });
 
   it('replays a queue left by the previous build (key inside the value) and can add to it', async () => {

@@ -14,6 +14,9 @@ export interface QueuedDecision {
   decision: Decision;
   moderator: string;
   note: string;
+  /** Absent in entries queued by builds before reason codes. */
+  reason_code?: string;
+  bulk?: boolean;
   queued_at: string;
 }
 
@@ -63,6 +66,8 @@ export function syncQueuedDecisions(): Promise<SyncOutcome> {
           decision: d.decision,
           moderator: d.moderator,
           note: d.note,
+          reason_code: d.reason_code ?? '',
+          bulk: d.bulk ?? false,
           client_decision_id: d.client_decision_id,
         });
         await removeDecision(d.client_decision_id);

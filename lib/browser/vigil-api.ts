@@ -39,6 +39,14 @@ import {
   type ReviewList,
   type UndoResult,
 } from '@/lib/contracts/reviews';
+import { notQueuedEnvelopeSchema, reviewConfigEnvelopeSchema, type NotQueued, type ReviewConfig } from '@/lib/contracts/review-console';
+
+/** Who takes a decision back (undo, reopen), and why. */
+export interface TakeBackBody {
+  moderator: string;
+  reason_code?: string;
+  note?: string;
+}
 
 /** The review queue's filters as the console sends them (empty = any). */
 export interface ReviewListFilters {
@@ -142,16 +150,23 @@ export const api = {
     for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== '') params.set(k, String(v));
     return apiV1(reviewListEnvelopeSchema, `/api/v1/reviews?${params}`, { signal });
   },
-  undoDecision: (reviewId: string): Promise<UndoResult> =>
-    apiV1(undoEnvelopeSchema, `/api/v1/reviews/${encodeURIComponent(reviewId)}/undo`, { method: 'POST' }),
+  /** Undo (within the server's window) or reopen (any time): recorded against `by.moderator` with its reason. */
+  undoDecision: (reviewId: string, by: TakeBackBody): Promise<UndoResult> =>
+    apiV1(undoEnvelopeSchema, `/api/v1/reviews/${encodeURIComponent(reviewId)}/undo`, jsonInit('POST', by)),
+  reopen: (reviewId: string, by: TakeBackBody): Promise<UndoResult> =>
+    apiV1(undoEnvelopeSchema, `/api/v1/reviews/${encodeURIComponent(reviewId)}/reopen`, jsonInit('POST', by)),
+  reviewConfig: (): Promise<ReviewConfig> => apiV1(reviewConfigEnvelopeSchema, '/api/v1/reviews/config'),
+  notQueued: (hours = 24): Promise<NotQueued> => apiV1(notQueuedEnvelopeSchema, `/api/v1/reviews/not-queued?hours=${hours}`),
   explainReview: (reviewId: string): Promise<ReviewExplanation> =>
     apiV1(reviewExplanationEnvelopeSchema, `/api/v1/reviews/${encodeURIComponent(reviewId)}/explain`),
   decide: (
     reviewId: string,
-    body: { decision: Decision; moderator: string; note: string; client_decision_id: string },
+    body: { decision: Decision; moderator: string; note: string; reason_code: string; bulk: boolean; client_decision_id: string },
   ): Promise<DecisionResult> =>
     apiV1(decisionEnvelopeSchema, `/api/v1/reviews/${encodeURIComponent(reviewId)}/decision`, jsonInit('POST', body)),
-  audit: (limit = 100): Promise<AuditList> => apiV1(auditListEnvelopeSchema, `/api/v1/reviews/audit?limit=${limit}`),
+  /** A page of the audit log; `query` holds the filters, `cursor` and `limit` (auditQueryString). */
+  audit: (query: URLSearchParams, signal?: AbortSignal): Promise<AuditList> =>
+    apiV1(auditListEnvelopeSchema, `/api/v1/reviews/audit?${query}`, { signal }),
 
   /** Whether the server wants a key, and whether this browser has a session (the HttpOnly cookie is invisible to script). */
   session: (): Promise<SessionStatus> => apiV1(sessionEnvelopeSchema, '/api/v1/session'),
@@ -199,6 +214,7 @@ export const ERROR_HELP: Record<string, string> = {
   PERSON_NOT_FOUND: 'This person no longer exists (perhaps deleted elsewhere)',
   NOT_FOUND: 'Not found',
   UNDO_NOT_POSSIBLE: 'This decision can no longer be undone',
+  REOPEN_NOT_POSSIBLE: 'This item has no decision to reopen',
   UNAUTHORIZED: 'Sign in first: this server needs an API key (Sign in, top right)',
   FORBIDDEN: 'This server does not allow that from here',
   INSUFFICIENT_SCOPE: 'The key you signed in with may not do this (see its scopes on the Sign in page)',

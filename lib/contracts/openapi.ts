@@ -13,6 +13,7 @@ import {
 } from './moderation';
 import { registerPersonPaths } from './persons-openapi';
 import { registerReviewPaths } from './reviews';
+import { registerReviewConsolePaths } from './review-console';
 import { registerSessionPaths } from './session';
 
 const json = (schema: z.ZodType, description: string) => ({
@@ -87,6 +88,7 @@ export function buildOpenApiDocument(limits: ModerationLimits, version: string) 
 
   registerPersonPaths(registry);
   registerReviewPaths(registry);
+  registerReviewConsolePaths(registry);
   registerSessionPaths(registry);
   // With API_KEYS set, /api/v1 (except /api/v1/session) takes this or the session cookie (docs/operations.md "Security").
   registry.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer', description: 'One of API_KEYS.' });

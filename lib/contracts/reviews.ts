@@ -17,8 +17,14 @@ export { PRIMARY_ISSUES, SEVERITIES, SUMMARIES };
 
 export const REVIEW_STATUSES = ['pending', 'confirmed', 'overturned', 'expired'] as const;
 export const DECISIONS = ['confirm', 'overturn'] as const;
-/** What the audit log holds: the decisions, and `undo` (a decision taken back within REVIEW_UNDO_SECONDS). */
+/**
+ * The verdict an audit row is about: `confirm` or `overturn` (for undone and reopened rows, the
+ * verdict taken back). `undo` only on rows written before actions existed (migration 0007).
+ */
 export const AUDIT_ACTIONS = [...DECISIONS, 'undo'] as const;
+/** What happened (docs/decisions/160): a decision on one item, one of a bulk action, an undo within the window, a reopening. */
+export const AUDIT_ACTION_KINDS = ['decided', 'bulk_decided', 'undone', 'reopened'] as const;
+export const MAX_REASON_CODE_CHARS = 100;
 /** The endpoints that feed the queue. */
 export const REVIEW_SOURCES = ['text', 'batch'] as const;
 export type Decision = (typeof DECISIONS)[number];
@@ -87,6 +93,13 @@ export const decisionRequestSchema = z
         'Who decided, when API_KEYS is unset. With API_KEYS the server records the signed-in key (`key:<key id>`) and ignores this field.',
       ),
     note: z.string().refine(isStorableText, UNSTORABLE_TEXT_MESSAGE).trim().max(MAX_NOTE_CHARS).default(''),
+    reason_code: z
+      .string()
+      .trim()
+      .max(MAX_REASON_CODE_CHARS)
+      .default('')
+      .describe('One of the codes GET /api/v1/reviews/config lists (REVIEW_REASON_CODES); empty for none.'),
+    bulk: z.boolean().default(false).describe('Part of a bulk action: recorded as `bulk_decided` in the audit log.'),
     client_decision_id: z
       .string()
       .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
@@ -99,12 +112,25 @@ export const decisionRequestSchema = z
   .strict();
 export type DecisionRequest = z.infer<typeof decisionRequestSchema>;
 
+/** The body of undo and reopen (optional: an empty body is the default moderator, no reason). */
+export const takeBackRequestSchema = z
+  .object({
+    moderator: decisionRequestSchema.shape.moderator,
+    note: decisionRequestSchema.shape.note,
+    reason_code: decisionRequestSchema.shape.reason_code,
+  })
+  .strict();
+export type TakeBackRequest = z.infer<typeof takeBackRequestSchema>;
+
 export const auditEntrySchema = z.object({
   decision_id: z.uuid(),
   review_id: z.uuid(),
-  decision: z.enum(AUDIT_ACTIONS),
+  action: z.enum(AUDIT_ACTION_KINDS).describe('What happened: decided, bulk_decided, undone, reopened.'),
+  decision: z.enum(AUDIT_ACTIONS).describe('The verdict the row is about (for undone and reopened rows, the one taken back).'),
   moderator: z.string(),
+  reason_code: z.string().describe('From REVIEW_REASON_CODES; empty when none was given.'),
   note: z.string(),
+  text: z.string().nullable().describe("The item's text; null once deleted by retention or eviction."),
   client_decision_id: z.string().nullable(),
   summary: z.enum(SUMMARIES),
   primary_issue: z.enum(PRIMARY_ISSUES),
@@ -134,15 +160,30 @@ export const reviewExplanationSchema = z.object({
 });
 export type ReviewExplanation = z.infer<typeof reviewExplanationSchema>;
 
-export const listAuditQuerySchema = z.object({
+/** The audit log's filters, shared by the listing and the CSV export. */
+export const auditFiltersSchema = z.object({
+  moderator: z.string().refine(isStorableText, UNSTORABLE_TEXT_MESSAGE).trim().max(MAX_MODERATOR_CHARS).optional(),
+  action: z.enum(AUDIT_ACTION_KINDS).optional(),
+  verdict: z.enum(DECISIONS).optional(),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+  q: z.string().refine(isStorableText, UNSTORABLE_TEXT_MESSAGE).trim().max(MAX_SEARCH_CHARS).optional(),
+});
+export type AuditFilters = z.infer<typeof auditFiltersSchema>;
+
+export const listAuditQuerySchema = auditFiltersSchema.extend({
+  cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
 });
+export type ListAuditQuery = z.infer<typeof listAuditQuerySchema>;
+
 export const auditListSchema = z.object({
   entries: z.array(auditEntrySchema).describe('Newest first.'),
-  total: z.number().int().min(0),
+  total: z.number().int().min(0).describe('Entries matching the filters (all pages).'),
   limit: z.number().int(),
   offset: z.number().int(),
+  next_cursor: z.string().nullable().describe('Pass as `cursor` for the next (older) page; null once the first entry is shown.'),
 });
 export type AuditList = z.infer<typeof auditListSchema>;
 
@@ -159,8 +200,17 @@ export function registerReviewPaths(registry: OpenAPIRegistry): void {
   const decision = registry.register('ReviewDecisionEnvelope', decisionEnvelopeSchema);
   const audit = registry.register('AuditListEnvelope', auditListEnvelopeSchema);
   const decisionRequest = registry.register('ReviewDecisionRequest', decisionRequestSchema);
+  const takeBack = registry.register('ReviewTakeBackRequest', takeBackRequestSchema);
   const error = errorEnvelopeSchema;
   const unavailable = json(error, 'DATABASE_UNAVAILABLE: the database cannot be reached (Retry-After).');
+  const auditFilterQuery = z.object({
+    moderator: z.string().optional().describe('Exactly this moderator (`key:<key id>` with API_KEYS).'),
+    action: z.enum(AUDIT_ACTION_KINDS).optional(),
+    verdict: z.enum(DECISIONS).optional().describe('The verdict the row is about.'),
+    from: z.iso.datetime().optional().describe('At or after this time.'),
+    to: z.iso.datetime().optional().describe('Before this time.'),
+    q: z.string().max(MAX_SEARCH_CHARS).optional().describe("Case-insensitive substring of the item's text, the note or the reason code."),
+  });
 
   registry.registerPath({
     method: 'get',
@@ -208,12 +258,31 @@ export function registerReviewPaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'post',
     path: '/api/v1/reviews/{review_id}/undo',
-    summary: 'Take back a decision made within REVIEW_UNDO_SECONDS: the item is pending again; appends `undo` to the audit log',
-    request: { params: z.object({ review_id: z.uuid() }) },
+    summary: 'Take back a decision made within REVIEW_UNDO_SECONDS: the item is pending again; appends an `undone` row to the audit log',
+    request: {
+      params: z.object({ review_id: z.uuid() }),
+      body: { required: false, content: { 'application/json': { schema: takeBack } } },
+    },
     responses: {
       200: json(registry.register('ReviewUndoEnvelope', undoEnvelopeSchema), 'The item, pending again, and the undo entry.'),
       404: json(error, 'NOT_FOUND: no review item with this id.'),
       409: json(error, 'UNDO_NOT_POSSIBLE: the item is not decided, or its decision is older than REVIEW_UNDO_SECONDS.'),
+      503: unavailable,
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/reviews/{review_id}/reopen',
+    summary: 'Reopen a decided item at any time: it is pending again; appends a `reopened` row (with reason and note) to the audit log',
+    request: {
+      params: z.object({ review_id: z.uuid() }),
+      body: { required: false, content: { 'application/json': { schema: takeBack } } },
+    },
+    responses: {
+      200: json(registry.register('ReviewReopenEnvelope', undoEnvelopeSchema), 'The item, pending again, and the reopened entry.'),
+      400: json(error, 'VALIDATION_ERROR (an unknown reason code names the field).'),
+      404: json(error, 'NOT_FOUND: no review item with this id.'),
+      409: json(error, 'REOPEN_NOT_POSSIBLE: the item has no decision to reopen.'),
       503: unavailable,
     },
   });
@@ -232,15 +301,23 @@ export function registerReviewPaths(registry: OpenAPIRegistry): void {
     method: 'get',
     path: '/api/v1/reviews/audit',
     summary: 'The append-only audit log of decisions, newest first',
-    request: { query: z.object({ limit: z.number().int().min(1).max(1000).optional(), offset: z.number().int().min(0).optional() }) },
+    request: {
+      query: auditFilterQuery.extend({
+        cursor: z.string().optional().describe('`next_cursor` of the previous page (then `offset` is ignored).'),
+        limit: z.number().int().min(1).max(1000).optional(),
+        offset: z.number().int().min(0).optional(),
+      }),
+    },
     responses: { 200: json(audit, 'A page of audit entries and the total.'), 400: json(error, 'VALIDATION_ERROR.'), 503: unavailable },
   });
   registry.registerPath({
     method: 'get',
     path: '/api/v1/reviews/audit/export',
-    summary: 'The whole audit log as CSV (RFC 4180, header row, oldest first)',
+    summary: 'The audit log as CSV (RFC 4180, header row, oldest first), filtered like GET /api/v1/reviews/audit',
+    request: { query: auditFilterQuery },
     responses: {
       200: { description: 'text/csv attachment.', content: { 'text/csv': { schema: z.string() } } },
+      400: json(error, 'VALIDATION_ERROR.'),
       503: unavailable,
     },
   });

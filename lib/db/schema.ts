@@ -18,6 +18,7 @@ import {
   customType,
   foreignKey,
   index,
+  primaryKey,
   integer,
   jsonb,
   pgTable,
@@ -124,7 +125,12 @@ export const reviewDecisions = pgTable(
   {
     id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
     reviewId: uuid('review_id').notNull(),
+    /** The verdict the row is about; for undone and reopened rows the verdict taken back (`undo` on rows before migration 0007). */
     decision: text('decision').$type<'confirm' | 'overturn' | 'undo'>().notNull(),
+    /** Migration 0007: what happened (decided, bulk_decided, undone, reopened). */
+    action: text('action').$type<'decided' | 'bulk_decided' | 'undone' | 'reopened'>().notNull(),
+    /** Migration 0007: the reason code chosen from REVIEW_REASON_CODES ('' when none was given). */
+    reasonCode: text('reason_code').notNull().default(''),
     moderator: text('moderator').notNull(),
     note: text('note').notNull().default(''),
     /** Idempotency key from the browser's offline queue: a replayed decision is stored once. */
@@ -139,6 +145,23 @@ export const reviewDecisions = pgTable(
     // Migration 0005 widened it to `undo` (replaced by name).
     check('review_decisions_decision_check', sql`${t.decision} IN ('confirm', 'overturn', 'undo')`),
     index('review_decisions_created_idx').on(t.createdAt.desc().nullsFirst(), t.id),
+    check('review_decisions_action_check', sql`${t.action} IN ('decided', 'bulk_decided', 'undone', 'reopened')`),
+    index('review_decisions_moderator_idx').on(t.moderator, t.createdAt.desc().nullsFirst(), t.id),
+  ],
+);
+
+/** Flagged texts answered but not queued (migration 0007), per hour, reason and client (`key:<id>` or `anonymous`). */
+export const reviewNotQueued = pgTable(
+  'review_not_queued',
+  {
+    hour: timestamp('hour', { withTimezone: true, mode: 'date' }).notNull(),
+    reason: text('reason').$type<'quota' | 'evicted'>().notNull(),
+    client: text('client').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ name: 'review_not_queued_pkey', columns: [t.hour, t.reason, t.client] }),
+    check('review_not_queued_reason_check', sql`${t.reason} IN ('quota', 'evicted')`),
   ],
 );
 

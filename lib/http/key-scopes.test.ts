@@ -23,6 +23,9 @@ const auditExport = await import('@/app/api/v1/reviews/audit/export/route');
 const decision = await import('@/app/api/v1/reviews/[review_id]/decision/route');
 const explain = await import('@/app/api/v1/reviews/[review_id]/explain/route');
 const undo = await import('@/app/api/v1/reviews/[review_id]/undo/route');
+const reopen = await import('@/app/api/v1/reviews/[review_id]/reopen/route');
+const reviewConfig = await import('@/app/api/v1/reviews/config/route');
+const notQueued = await import('@/app/api/v1/reviews/not-queued/route');
 const sessions = await import('@/app/api/v1/sessions/route');
 const sessionById = await import('@/app/api/v1/sessions/[session_id]/route');
 const session = await import('@/app/api/v1/session/route');
@@ -78,6 +81,9 @@ const table: [string, Scope, (key: string) => Promise<Response>][] = [
   ['GET /api/v1/reviews', 'review', call(reviews.GET, 'GET', '/api/v1/reviews')],
   ['GET /api/v1/reviews/audit', 'review', call(audit.GET, 'GET', '/api/v1/reviews/audit')],
   ['GET /api/v1/reviews/audit/export', 'review', call(auditExport.GET, 'GET', '/api/v1/reviews/audit/export')],
+  ['GET /api/v1/reviews/config', 'review', call(reviewConfig.GET, 'GET', '/api/v1/reviews/config')],
+  ['GET /api/v1/reviews/not-queued', 'review', call(notQueued.GET, 'GET', '/api/v1/reviews/not-queued')],
+  ['POST /api/v1/reviews/{id}/reopen', 'review', call(reopen.POST, 'POST', `/api/v1/reviews/${ID}/reopen`, { review_id: ID })],
   ['POST /api/v1/reviews/{id}/decision', 'review', call(decision.POST, 'POST', `/api/v1/reviews/${ID}/decision`, { review_id: ID })],
   ['GET /api/v1/reviews/{id}/explain', 'review', call(explain.GET, 'GET', `/api/v1/reviews/${ID}/explain`, { review_id: ID })],
   ['POST /api/v1/reviews/{id}/undo', 'review', call(undo.POST, 'POST', `/api/v1/reviews/${ID}/undo`, { review_id: ID })],
@@ -115,6 +121,9 @@ const SCOPED_FILES = new Set([
   'app/api/v1/reviews/[review_id]/decision/route.ts',
   'app/api/v1/reviews/[review_id]/explain/route.ts',
   'app/api/v1/reviews/[review_id]/undo/route.ts',
+  'app/api/v1/reviews/[review_id]/reopen/route.ts',
+  'app/api/v1/reviews/config/route.ts',
+  'app/api/v1/reviews/not-queued/route.ts',
   'app/metrics/route.ts',
 ]);
 

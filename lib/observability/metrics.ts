@@ -22,6 +22,7 @@ export interface VigilMetrics {
   modelInference: Histogram<'model'>;
   batchSize: Histogram<never>;
   reviewPendingWrites: Gauge<never>;
+  reviewNotQueued: Counter<'reason'>;
   /** Set when the database opens; read at scrape time. */
   databaseStats?: { driver: string; read: () => PoolStats };
 }
@@ -67,6 +68,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Vigil
     reviewPendingWrites: new Gauge({
       name: 'vigil_review_queue_pending_writes',
       help: 'Review-queue recordings started and not yet written (fire-and-forget writes in flight).',
+      registers: [registry],
+    }),
+    reviewNotQueued: new Counter({
+      name: 'vigil_review_not_queued_total',
+      help: 'Flagged texts answered but not queued for review, by reason (quota, evicted, paused: recording paused after a database error, failed).',
+      labelNames: ['reason'] as const,
       registers: [registry],
     }),
   };

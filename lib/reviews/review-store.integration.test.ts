@@ -8,12 +8,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { ModerationResponse } from '@/lib/contracts/moderation';
+import type { AuditEntry } from '@/lib/contracts/reviews';
 import { loadEnv } from '@/lib/env';
 import { migrate } from '@/lib/db/migrate';
 import { openDatabase, type Database } from '@/lib/db/open-database';
 import { auditToCsv } from './audit-csv';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { createReviewStore, decodeCursor, ReviewNotFoundError, UndoNotPossibleError, type ReviewStore } from './review-store';
+import { createReviewStore, type ReviewStore } from './review-store';
+import { decodeCursor } from './keyset-cursor';
+import { isReviewError } from './review-errors';
 import { migrationsDir, readMigrations } from '@/lib/db/migrate';
 import { textHash } from './text-hash';
 
@@ -68,7 +71,7 @@ describe('review store on PGlite', () => {
       [verdict('have a nice day', 'likely_safe', 'none', 'low', 0.1), verdict('you idiot', 'likely_harmful', 'insult', 'medium', 0.7)],
       t0,
     );
-    expect(n).toEqual({ added: 1, seen: 0, refused: 0, evicted: 0 });
+    expect(n).toEqual({ added: 1, seen: 0, refused: 0, critical: 0, evicted: 0 });
     await store.record([verdict('i will hurt you', 'highly_harmful', 'threat', 'critical', 0.95)], new Date(t0.getTime() + 1000));
     await store.record([verdict('women cannot lead', 'possibly_harmful', 'sexism', 'medium', 0.55)], new Date(t0.getTime() + 2000));
 
@@ -113,18 +116,19 @@ describe('review store on PGlite', () => {
     expect(replay.duplicate).toBe(true);
     expect(replay.entry.decision_id).toBe(first.entry.decision_id);
 
-    const { entries, total } = await store.audit(100, 0);
+    const { entries, total } = await store.audit({ limit: 100, offset: 0 });
     expect(total).toBe(1);
     expect(entries[0]!.decision_id).toBe(first.entry.decision_id);
     expect((await store.list({ status: 'pending', limit: 50, offset: 0 })).total).toBe(2);
     expect((await store.list({ status: 'overturned', limit: 50, offset: 0 })).total).toBe(1);
   });
 
-  it('answers ReviewNotFoundError for unknown or malformed ids', async () => {
-    await expect(
-      store.decide('00000000-0000-4000-8000-000000000000', { decision: 'confirm', moderator: 'm', note: '' }),
-    ).rejects.toBeInstanceOf(ReviewNotFoundError);
-    await expect(store.decide('not-a-uuid', { decision: 'confirm', moderator: 'm', note: '' })).rejects.toBeInstanceOf(ReviewNotFoundError);
+  it('answers NOT_FOUND for unknown or malformed ids', async () => {
+    const notFound = (e: unknown) => isReviewError(e, 'NOT_FOUND');
+    await expect(store.decide('00000000-0000-4000-8000-000000000000', { decision: 'confirm', moderator: 'm', note: '' })).rejects.toSatisfy(
+      notFound,
+    );
+    await expect(store.decide('not-a-uuid', { decision: 'confirm', moderator: 'm', note: '' })).rejects.toSatisfy(notFound);
   });
 
   it('keeps the audit log append-only', async () => {
@@ -136,7 +140,7 @@ describe('review store on PGlite', () => {
       );
     expect(await failure(database.db.execute(sql`UPDATE review_decisions SET note = 'changed'`))).toMatch(/append-only/);
     expect(await failure(database.db.execute(sql`DELETE FROM review_decisions`))).toMatch(/append-only/);
-    expect((await store.audit(10, 0)).total).toBe(1);
+    expect((await store.audit({ limit: 10, offset: 0 })).total).toBe(1);
   });
 
   it('exports the audit log as CSV, oldest first', async () => {
@@ -146,23 +150,28 @@ describe('review store on PGlite', () => {
       { decision: 'confirm', moderator: 'bo, "the mod"', note: '=cmd', client_decision_id: 'c-0000002' },
       new Date('2026-01-03T00:00:00Z'),
     );
-    const rows = parseCsv(auditToCsv(await store.auditAll()));
+    const all: AuditEntry[] = [];
+    for await (const chunk of store.auditChunks({})) all.push(...chunk);
+    const rows = parseCsv(auditToCsv(all));
     expect(rows[0]).toEqual([
       'decided_at',
-      'decision_id',
-      'review_id',
+      'action',
       'decision',
       'moderator',
+      'reason_code',
       'note',
+      'text',
+      'review_id',
+      'decision_id',
       'summary',
       'primary_issue',
       'severity',
       'score',
       'client_decision_id',
     ]);
-    expect(rows.slice(1).map((r) => [r[3], r[4], r[5]])).toEqual([
-      ['overturn', 'ana', 'banter'],
-      ['confirm', 'bo, "the mod"', "'=cmd"],
+    expect(rows.slice(1).map((r) => [r[1], r[2], r[3], r[5], r[6]])).toEqual([
+      ['decided', 'overturn', 'ana', 'banter', 'you idiot'],
+      ['decided', 'confirm', 'bo, "the mod"', "'=cmd", 'i will hurt you'],
     ]);
   });
 
@@ -176,7 +185,7 @@ describe('review store on PGlite', () => {
     const decided = await store.list({ status: 'overturned', limit: 50, offset: 0 });
     expect(decided.items[0]!.text).toBeNull();
     expect((await store.list({ status: 'pending', limit: 50, offset: 0 })).items.map((i) => i.text)).toEqual(['fresh insult']);
-    expect((await store.audit(10, 0)).total).toBe(2); // decisions outlive the texts
+    expect((await store.audit({ limit: 10, offset: 0 })).total).toBe(2); // decisions outlive the texts
     expect(await store.purgeExpiredTexts(30, new Date(Date.parse('2026-03-01T00:00:00Z') + 29 * DAY))).toBe(0);
     expect(await store.purgeExpiredTexts(30, new Date(Date.parse('2026-03-01T00:00:00Z') + 31 * DAY))).toBe(1);
   });
@@ -211,9 +220,15 @@ describe('review queue for triage (one item per text, quota, cap, paging, undo)'
     const insult = (text: string) => verdict(text, 'likely_harmful', 'insult', 'medium', 0.7);
     // 11 copies in one batch, with other spacing and a compatibility character (NFKC: ｉ -> i).
     const copies = [...Array.from({ length: 9 }, () => insult('you idiot')), insult('  you   idiot '), insult('you \uFF49diot')];
-    expect(await store.record(copies, t0, { source: 'batch' })).toEqual({ added: 1, seen: 0, refused: 0, evicted: 0 });
+    expect(await store.record(copies, t0, { source: 'batch' })).toEqual({ added: 1, seen: 0, refused: 0, critical: 0, evicted: 0 });
     const later = new Date(t0.getTime() + 60_000);
-    expect(await store.record([insult('you idiot')], later, { source: 'text' })).toEqual({ added: 0, seen: 1, refused: 0, evicted: 0 });
+    expect(await store.record([insult('you idiot')], later, { source: 'text' })).toEqual({
+      added: 0,
+      seen: 1,
+      refused: 0,
+      critical: 0,
+      evicted: 0,
+    });
     const { items, total } = await list();
     expect(total).toBe(1);
     expect(items[0]).toMatchObject({
@@ -240,9 +255,9 @@ describe('review queue for triage (one item per text, quota, cap, paging, undo)'
     const texts = ['spam one', 'spam two', 'spam three', 'you idiot'].map((x) =>
       verdict(x, 'possibly_harmful', 'toxicity', 'medium', 0.55),
     );
-    expect(await store.record(texts, t, { admit })).toEqual({ added: 2, seen: 1, refused: 1, evicted: 0 });
+    expect(await store.record(texts, t, { admit })).toEqual({ added: 2, seen: 1, refused: 1, critical: 0, evicted: 0 });
     expect((await list({ q: 'spam' })).total).toBe(2);
-    expect(await store.record(texts, t, { admit })).toEqual({ added: 0, seen: 3, refused: 1, evicted: 0 });
+    expect(await store.record(texts, t, { admit })).toEqual({ added: 0, seen: 3, refused: 1, critical: 0, evicted: 0 });
   });
 
   it('evicts the oldest pending items beyond the storage cap, never decided ones', { timeout: 120_000 }, async () => {
@@ -255,7 +270,7 @@ describe('review queue for triage (one item per text, quota, cap, paging, undo)'
       await s.record([v('second')], new Date('2026-01-02T00:00:00Z'));
       await s.record([v('third')], new Date('2026-01-03T00:00:00Z'));
       const outcome = await s.record([v('fourth'), v('fifth')], new Date('2026-01-04T00:00:00Z'), { maxItems: 3 });
-      expect(outcome).toEqual({ added: 2, seen: 0, refused: 0, evicted: 2 });
+      expect(outcome).toEqual({ added: 2, seen: 0, refused: 0, critical: 0, evicted: 2 });
       expect((await s.list({ status: 'all', limit: 10, offset: 0 })).items.map((i) => i.text).sort()).toEqual([
         'fifth',
         'fourth',
@@ -306,15 +321,23 @@ describe('review queue for triage (one item per text, quota, cap, paging, undo)'
     const [item] = (await list({ q: 'paged text 0' })).items;
     const decidedAt = new Date('2026-05-04T10:00:00Z');
     await store.decide(item!.review_id, { decision: 'confirm', moderator: 'ana', note: '' }, decidedAt);
-    await expect(store.undo(item!.review_id, 'ana', 120, new Date(decidedAt.getTime() + 121_000))).rejects.toSatisfy(
-      UndoNotPossibleError.is,
+    const undoRefused = (e: unknown) => isReviewError(e, 'UNDO_NOT_POSSIBLE');
+    await expect(store.undo(item!.review_id, { moderator: 'bo' }, 120, new Date(decidedAt.getTime() + 121_000))).rejects.toSatisfy(
+      undoRefused,
     );
-    const undone = await store.undo(item!.review_id, 'ana', 120, new Date(decidedAt.getTime() + 30_000));
+    const undone = await store.undo(item!.review_id, { moderator: 'bo' }, 120, new Date(decidedAt.getTime() + 30_000));
     expect(undone.item).toMatchObject({ status: 'pending', decided_at: null, decided_by: null });
-    expect(undone.entry).toMatchObject({ decision: 'undo', moderator: 'ana', note: 'undid confirm by ana' });
-    await expect(store.undo(item!.review_id, 'ana', 120)).rejects.toSatisfy(UndoNotPossibleError.is);
-    await expect(store.undo('00000000-0000-4000-8000-000000000000', 'ana', 120)).rejects.toBeInstanceOf(ReviewNotFoundError);
-    expect((await store.audit(10, 0)).entries.map((e) => e.decision)).toEqual(['undo', 'confirm']);
+    // The row says what happened (undone), to which verdict, and who did it (not the default name).
+    expect(undone.entry).toMatchObject({ action: 'undone', decision: 'confirm', moderator: 'bo', note: 'undid confirm by ana' });
+    expect(undone.entry.text).toBe('paged text 0');
+    await expect(store.undo(item!.review_id, { moderator: 'ana' }, 120)).rejects.toSatisfy(undoRefused);
+    await expect(store.undo('00000000-0000-4000-8000-000000000000', { moderator: 'ana' }, 120)).rejects.toSatisfy((e) =>
+      isReviewError(e, 'NOT_FOUND'),
+    );
+    expect((await store.audit({ limit: 10, offset: 0 })).entries.map((e) => [e.action, e.decision])).toEqual([
+      ['undone', 'confirm'],
+      ['decided', 'confirm'],
+    ]);
   });
 
   it('brings a text purged by retention back to pending when it is seen again', async () => {

@@ -12,35 +12,23 @@
  */
 import { and, count, desc, eq, gte, ilike, inArray, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { ModerationResponse } from '@/lib/contracts/moderation';
-import type { AuditEntry, DecisionRequest, ListReviewsQuery, ReviewItem, ReviewSource } from '@/lib/contracts/reviews';
+import type {
+  AuditEntry,
+  AuditFilters,
+  DecisionRequest,
+  ListAuditQuery,
+  ListReviewsQuery,
+  ReviewItem,
+  ReviewSource,
+  TakeBackRequest,
+} from '@/lib/contracts/reviews';
 import type { Database } from '@/lib/db/open-database';
-import { reviewDecisions, reviewItems, type ReviewDecisionRow, type ReviewItemRow } from '@/lib/db/schema';
-import { brandError, hasErrorBrand } from '@/lib/errors/error-brand';
+import { reviewDecisions, reviewItems, type ReviewItemRow } from '@/lib/db/schema';
+import { auditChunks, listAudit, toAuditEntry, type AuditPage } from './audit-log';
+import { decodeCursor, encodeCursor, likeLiteral, olderThan, timestampUs, UUID } from './keyset-cursor';
+import { countNotQueued, readNotQueued, type NotQueuedCounts } from './not-queued';
+import { reviewErrors } from './review-errors';
 import { textHash } from './text-hash';
-
-export class ReviewNotFoundError extends Error {
-  constructor(readonly reviewId: string) {
-    super(`No review item with id ${reviewId}.`);
-    this.name = 'ReviewNotFoundError';
-    brandError(this, this.name);
-  }
-
-  static is(err: unknown): err is ReviewNotFoundError {
-    return hasErrorBrand(err, 'ReviewNotFoundError');
-  }
-}
-
-export class UndoNotPossibleError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UndoNotPossibleError';
-    brandError(this, this.name);
-  }
-
-  static is(err: unknown): err is UndoNotPossibleError {
-    return hasErrorBrand(err, 'UndoNotPossibleError');
-  }
-}
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -65,34 +53,34 @@ export function toReviewItem(r: ReviewItemRow): ReviewItem {
   };
 }
 
-export function toAuditEntry(r: ReviewDecisionRow): AuditEntry {
-  return {
-    decision_id: r.id,
-    review_id: r.reviewId,
-    decision: r.decision,
-    moderator: r.moderator,
-    note: r.note,
-    client_decision_id: r.clientDecisionId,
-    summary: r.summary as AuditEntry['summary'],
-    primary_issue: r.primaryIssue as AuditEntry['primary_issue'],
-    severity: r.severity as AuditEntry['severity'],
-    score: r.score,
-    decided_at: r.createdAt.toISOString(),
-  };
-}
-
 /** Only verdicts a moderator should look at are recorded. */
 export const needsReview = (r: ModerationResponse) => r.ensemble.summary !== 'likely_safe';
+
+/**
+ * Verdicts that are queued whatever the quota, and evicted last: a threat or a self-harm signal
+ * must never be lost because its sender was busy (docs/decisions/160). Not every
+ * `highly_harmful` verdict: the models rate most plain insults `highly_harmful`/`critical`, and
+ * letting those past the quota would leave anonymous traffic unbounded again.
+ */
+export const isCritical = (r: Pick<ModerationResponse, 'ensemble'> & { label?: Partial<ModerationResponse['label']> }) =>
+  CRITICAL_ISSUES.includes(r.ensemble.primary_issue) || r.label?.rules?.threat_detected === true || r.label?.rules?.self_harm_flag === true;
+const CRITICAL_ISSUES: readonly string[] = ['threat', 'self_harm'];
+/** The same test in SQL, on the stored item (the rule flags live in `verdict`). */
+const CRITICAL_SQL = sql.raw(
+  `(primary_issue IN ('threat', 'self_harm') OR COALESCE((verdict #>> '{label,rules,threat_detected}')::boolean, false) OR COALESCE((verdict #>> '{label,rules,self_harm_flag}')::boolean, false))`,
+);
 
 export interface RecordOptions {
   /** The endpoint that answered the verdicts. */
   source?: ReviewSource;
   /**
    * The per-client quota: asked how many of `n` new items may be stored, answers at most `n`.
-   * Sightings of texts already queued are not asked about.
+   * Sightings of texts already queued and critical verdicts are not asked about.
    */
   admit?: (n: number) => Promise<number>;
-  /** Storage cap: beyond it the oldest pending items are evicted. */
+  /** Who is counted when the quota refuses texts: `key:<key id>` or `anonymous`. */
+  client?: string;
+  /** Storage cap: beyond it the oldest pending items are evicted (critical ones last). */
   maxItems?: number;
 }
 
@@ -103,65 +91,36 @@ export interface RecordOutcome {
   seen: number;
   /** New texts refused by the quota. */
   refused: number;
+  /** Critical new texts stored although the quota was spent. */
+  critical: number;
   /** Pending items deleted to stay under the storage cap. */
   evicted: number;
 }
+
+/** Who takes a decision back, and why (undo, reopen). */
+export type TakeBack = Pick<TakeBackRequest, 'moderator'> & Partial<Omit<TakeBackRequest, 'moderator'>>;
+/** A decision as the store takes it: the contract's request, its defaults optional. */
+export type DecisionInput = Pick<DecisionRequest, 'decision' | 'moderator'> & Partial<Omit<DecisionRequest, 'decision' | 'moderator'>>;
 
 export interface ReviewStore {
   /** Stores the verdicts that need review, one item per distinct text. */
   record(results: readonly ModerationResponse[], now?: Date, options?: RecordOptions): Promise<RecordOutcome>;
   list(q: ListReviewsQuery): Promise<{ items: ReviewItem[]; total: number; nextCursor: string | null }>;
   get(id: string): Promise<ReviewItem | undefined>;
-  decide(id: string, d: DecisionRequest, now?: Date): Promise<{ item: ReviewItem; entry: AuditEntry; duplicate: boolean }>;
+  decide(id: string, d: DecisionInput, now?: Date): Promise<{ item: ReviewItem; entry: AuditEntry; duplicate: boolean }>;
   /** Takes back a decision made at most `windowSeconds` ago; the item is pending again. */
-  undo(id: string, moderator: string, windowSeconds: number, now?: Date): Promise<{ item: ReviewItem; entry: AuditEntry }>;
-  audit(limit: number, offset: number): Promise<{ entries: AuditEntry[]; total: number }>;
-  /** Every audit entry, oldest first (for the CSV export). */
-  auditAll(): Promise<AuditEntry[]>;
+  undo(id: string, by: TakeBack, windowSeconds: number, now?: Date): Promise<{ item: ReviewItem; entry: AuditEntry }>;
+  /** Reopens a decided item, however old the decision; the item is pending again. */
+  reopen(id: string, by: TakeBack, now?: Date): Promise<{ item: ReviewItem; entry: AuditEntry }>;
+  /** A page of the audit log, newest first, filtered (audit-log.ts). */
+  audit(q: ListAuditQuery): Promise<AuditPage>;
+  /** Every matching audit entry, oldest first, in chunks (for the CSV export). */
+  auditChunks(f: AuditFilters, chunk?: number): AsyncGenerator<AuditEntry[]>;
+  /** Flagged texts answered but not queued in the last `hours` hours. */
+  notQueued(hours: number, now?: Date): Promise<NotQueuedCounts>;
   /** Deletes texts older than `retentionDays`; items still pending become `expired`. */
   purgeExpiredTexts(retentionDays: number, now?: Date): Promise<number>;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A page boundary: the last item's first-seen time (microseconds, as PostgreSQL stores it) and id. */
-interface Cursor {
-  t: string;
-  id: string;
-}
-
-export function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify([c.t, c.id]), 'utf8').toString('base64url');
-}
-
-/** undefined for anything that is not a cursor this store wrote (answered as a validation error). */
-export function decodeCursor(s: string): Cursor | undefined {
-  try {
-    const v = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as unknown;
-    if (!Array.isArray(v) || v.length !== 2) return undefined;
-    const [t, id] = v as unknown[];
-    if (typeof t !== 'string' || typeof id !== 'string' || !UUID.test(id)) return undefined;
-    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(t)) return undefined;
-    return { t, id };
-  } catch {
-    return undefined;
-  }
-}
-
-export class InvalidCursorError extends Error {
-  constructor() {
-    super('not a cursor from a previous page');
-    this.name = 'InvalidCursorError';
-    brandError(this, this.name);
-  }
-
-  static is(err: unknown): err is InvalidCursorError {
-    return hasErrorBrand(err, 'InvalidCursorError');
-  }
-}
-
-/** LIKE pattern of a literal substring. */
-const likeLiteral = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export function createReviewStore(database: Database): ReviewStore {
   const { db } = database;
@@ -175,15 +134,67 @@ export function createReviewStore(database: Database): ReviewStore {
   async function evictBeyond(maxItems: number): Promise<number> {
     const evicted = await db.execute(sql`
       DELETE FROM review_items WHERE id IN (
-        SELECT id FROM review_items WHERE status = 'pending' ORDER BY created_at, id
+        SELECT id FROM review_items WHERE status = 'pending'
+        ORDER BY ${CRITICAL_SQL}, created_at, id
         LIMIT GREATEST(0, (SELECT count(*) FROM review_items) - ${maxItems})
       ) RETURNING id`);
     return ((evicted as { rows?: unknown[] }).rows ?? []).length;
   }
 
+  /** The verdict columns an audit row copies from its item, so the row outlives it. */
+  const auditCopy = (item: ReviewItemRow, now: Date) => ({
+    reviewId: item.id,
+    summary: item.summary,
+    primaryIssue: item.primaryIssue,
+    severity: item.severity,
+    score: item.score,
+    createdAt: now,
+  });
+
+  /**
+   * Undo and reopen: the decided item is pending again, and one row is appended that names the
+   * verdict taken back (`decision`) and who took it back. `check` refuses (an undo out of its window).
+   */
+  async function takeBack(
+    id: string,
+    action: 'undone' | 'reopened',
+    by: TakeBack,
+    now: Date,
+    check?: (current: ReviewItemRow) => void,
+  ): Promise<{ item: ReviewItem; entry: AuditEntry }> {
+    if (!UUID.test(id)) throw reviewErrors.notFound(id);
+    return db.transaction(async (tx) => {
+      const [current] = await tx.select().from(reviewItems).where(eq(reviewItems.id, id)).for('update').limit(1);
+      if (!current) throw reviewErrors.notFound(id);
+      if (current.status !== 'confirmed' && current.status !== 'overturned') {
+        if (action === 'reopened') throw reviewErrors.reopenNotPossible(id, current.status);
+        throw reviewErrors.undoNotPossible(`Review item ${id} has no decision to undo (it is ${current.status}).`);
+      }
+      check?.(current);
+      const verdict = current.status === 'confirmed' ? 'confirm' : 'overturn';
+      const [item] = await tx
+        .update(reviewItems)
+        .set({ status: 'pending', decidedAt: null, decidedBy: null })
+        .where(eq(reviewItems.id, id))
+        .returning();
+      const [entry] = await tx
+        .insert(reviewDecisions)
+        .values({
+          ...auditCopy(current, now),
+          action,
+          decision: verdict,
+          moderator: by.moderator,
+          reasonCode: by.reason_code ?? '',
+          note: by.note || `${action === 'undone' ? 'undid' : 'reopened'} ${verdict} by ${current.decidedBy ?? 'unknown'}`,
+        })
+        .returning();
+      return { item: toReviewItem(item!), entry: toAuditEntry(entry!, item!.text) };
+    });
+  }
+
   return {
     async record(results, now = new Date(), options = {}) {
-      const outcome: RecordOutcome = { added: 0, seen: 0, refused: 0, evicted: 0 };
+      const outcome: RecordOutcome = { added: 0, seen: 0, refused: 0, critical: 0, evicted: 0 };
       // One row per distinct text of this call: a batch may repeat a text, and one INSERT
       // ... ON CONFLICT cannot touch the same row twice.
       const groups = new Map<string, { result: ModerationResponse; n: number }>();
@@ -200,11 +211,18 @@ export function createReviewStore(database: Database): ReviewStore {
       const known = new Set(
         (await db.select({ h: reviewItems.textHash }).from(reviewItems).where(inArray(reviewItems.textHash, hashes))).map((r) => r.h),
       );
-      const fresh = hashes.filter((h) => !known.has(h));
+      const unseen = hashes.filter((h) => !known.has(h));
+      // Critical verdicts bypass the quota (and do not spend it); the others ask for their share.
+      const critical = unseen.filter((h) => isCritical(groups.get(h)!.result));
+      const fresh = unseen.filter((h) => !isCritical(groups.get(h)!.result));
       const allowed =
         options.admit && fresh.length > 0 ? Math.max(0, Math.min(fresh.length, await options.admit(fresh.length))) : fresh.length;
-      const admitted = new Set(fresh.slice(0, allowed));
+      const admitted = new Set([...critical, ...fresh.slice(0, allowed)]);
       outcome.refused = fresh.length - allowed;
+      if (outcome.refused > 0) {
+        outcome.critical = critical.length;
+        await countNotQueued(db, 'quota', options.client ?? 'anonymous', outcome.refused, now);
+      }
 
       const rows = hashes
         .filter((h) => known.has(h) || admitted.has(h))
@@ -248,7 +266,11 @@ export function createReviewStore(database: Database): ReviewStore {
         if (w.created) outcome.added++;
         else outcome.seen++;
       }
-      if (outcome.added > 0 && options.maxItems !== undefined) outcome.evicted = await evictBeyond(options.maxItems);
+      if (outcome.added > 0 && options.maxItems !== undefined) {
+        outcome.evicted = await evictBeyond(options.maxItems);
+        // Evicted items may have come from any client: counted under `all`.
+        await countNotQueued(db, 'evicted', 'all', outcome.evicted, now);
+      }
       return outcome;
     },
 
@@ -266,14 +288,14 @@ export function createReviewStore(database: Database): ReviewStore {
       const page: SQL[] = [...where];
       if (q.cursor) {
         const c = decodeCursor(q.cursor);
-        if (!c) throw new InvalidCursorError();
-        page.push(sql`(${reviewItems.createdAt}, ${reviewItems.id}) < (${c.t}::timestamptz, ${c.id}::uuid)`);
+        if (!c) throw reviewErrors.invalidCursor();
+        page.push(olderThan(reviewItems.createdAt, reviewItems.id, c));
       }
       const [rows, [total]] = await Promise.all([
         db
           .select({
             row: reviewItems,
-            t: sql<string>`to_char(${reviewItems.createdAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+            t: timestampUs(reviewItems.createdAt),
           })
           .from(reviewItems)
           .where(page.length > 0 ? and(...page) : undefined)
@@ -295,14 +317,14 @@ export function createReviewStore(database: Database): ReviewStore {
     get,
 
     async decide(id, d, now = new Date()) {
-      if (!UUID.test(id)) throw new ReviewNotFoundError(id);
+      if (!UUID.test(id)) throw reviewErrors.notFound(id);
       return db.transaction(async (tx) => {
         if (d.client_decision_id) {
           const [seen] = await tx.select().from(reviewDecisions).where(eq(reviewDecisions.clientDecisionId, d.client_decision_id)).limit(1);
           if (seen) {
             const [item] = await tx.select().from(reviewItems).where(eq(reviewItems.id, seen.reviewId)).limit(1);
-            if (!item || seen.reviewId !== id) throw new ReviewNotFoundError(id);
-            return { item: toReviewItem(item), entry: toAuditEntry(seen), duplicate: true };
+            if (!item || seen.reviewId !== id) throw reviewErrors.notFound(id);
+            return { item: toReviewItem(item), entry: toAuditEntry(seen, item.text), duplicate: true };
           }
         }
         const [item] = await tx
@@ -310,72 +332,37 @@ export function createReviewStore(database: Database): ReviewStore {
           .set({ status: d.decision === 'confirm' ? 'confirmed' : 'overturned', decidedAt: now, decidedBy: d.moderator })
           .where(eq(reviewItems.id, id))
           .returning();
-        if (!item) throw new ReviewNotFoundError(id);
+        if (!item) throw reviewErrors.notFound(id);
         const [entry] = await tx
           .insert(reviewDecisions)
           .values({
-            reviewId: id,
+            ...auditCopy(item, now),
+            action: d.bulk ? 'bulk_decided' : 'decided',
             decision: d.decision,
             moderator: d.moderator,
-            note: d.note,
+            reasonCode: d.reason_code ?? '',
+            note: d.note ?? '',
             clientDecisionId: d.client_decision_id ?? null,
-            summary: item.summary,
-            primaryIssue: item.primaryIssue,
-            severity: item.severity,
-            score: item.score,
-            createdAt: now,
           })
           .returning();
-        return { item: toReviewItem(item), entry: toAuditEntry(entry!), duplicate: false };
+        return { item: toReviewItem(item), entry: toAuditEntry(entry!, item.text), duplicate: false };
       });
     },
 
-    async undo(id, moderator, windowSeconds, now = new Date()) {
-      if (!UUID.test(id)) throw new ReviewNotFoundError(id);
-      return db.transaction(async (tx) => {
-        const [current] = await tx.select().from(reviewItems).where(eq(reviewItems.id, id)).for('update').limit(1);
-        if (!current) throw new ReviewNotFoundError(id);
-        if (current.status !== 'confirmed' && current.status !== 'overturned') {
-          throw new UndoNotPossibleError(`Review item ${id} has no decision to undo (it is ${current.status}).`);
-        }
+    undo: (id, by, windowSeconds, now = new Date()) =>
+      takeBack(id, 'undone', by, now, (current) => {
         if (!current.decidedAt || now.getTime() - current.decidedAt.getTime() > windowSeconds * 1000) {
-          throw new UndoNotPossibleError(`The decision on review item ${id} is older than ${windowSeconds} s and can no longer be undone.`);
+          throw reviewErrors.undoNotPossible(
+            `The decision on review item ${id} is older than ${windowSeconds} s and can no longer be undone (reopen it instead).`,
+          );
         }
-        const [item] = await tx
-          .update(reviewItems)
-          .set({ status: 'pending', decidedAt: null, decidedBy: null })
-          .where(eq(reviewItems.id, id))
-          .returning();
-        const [entry] = await tx
-          .insert(reviewDecisions)
-          .values({
-            reviewId: id,
-            decision: 'undo',
-            moderator,
-            note: `undid ${current.status === 'confirmed' ? 'confirm' : 'overturn'} by ${current.decidedBy ?? 'unknown'}`,
-            summary: current.summary,
-            primaryIssue: current.primaryIssue,
-            severity: current.severity,
-            score: current.score,
-            createdAt: now,
-          })
-          .returning();
-        return { item: toReviewItem(item!), entry: toAuditEntry(entry!) };
-      });
-    },
+      }),
 
-    async audit(limit, offset) {
-      const [rows, [total]] = await Promise.all([
-        db.select().from(reviewDecisions).orderBy(desc(reviewDecisions.createdAt), desc(reviewDecisions.id)).limit(limit).offset(offset),
-        db.select({ n: count() }).from(reviewDecisions),
-      ]);
-      return { entries: rows.map(toAuditEntry), total: Number(total?.n ?? 0) };
-    },
+    reopen: (id, by, now = new Date()) => takeBack(id, 'reopened', by, now),
 
-    async auditAll() {
-      const rows = await db.select().from(reviewDecisions).orderBy(reviewDecisions.createdAt, reviewDecisions.id);
-      return rows.map(toAuditEntry);
-    },
+    audit: (q) => listAudit(db, q),
+    auditChunks: (f, chunk) => auditChunks(db, f, chunk),
+    notQueued: (hours, now = new Date()) => readNotQueued(db, hours, now),
 
     async purgeExpiredTexts(retentionDays, now = new Date()) {
       const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);

@@ -1,8 +1,9 @@
 /**
  * Every per-client budget of the process, created once (docs/decisions/091-composition-root.md):
- * moderation (RATE_LIMIT_PER_MINUTE requests and RATE_LIMIT_TEXT_UNITS_PER_MINUTE of work), faces (FACE_RATE_LIMIT_PER_MINUTE), sign-in (10 a minute),
- * wrong Bearer keys (10 a minute, counted in this process) and the review quota
- * (REVIEW_QUOTA_PER_HOUR). With PostgreSQL/Neon their counters live in the database, so a budget
+ * moderation (RATE_LIMIT_PER_MINUTE requests and RATE_LIMIT_TEXT_UNITS_PER_MINUTE of work), faces
+ * (FACE_RATE_LIMIT_PER_MINUTE), sign-in (10 a minute), wrong Bearer keys (10 a minute, counted in this
+ * process) and the review quotas (REVIEW_QUOTA_PER_HOUR per address, REVIEW_QUOTA_PER_KEY_PER_HOUR per
+ * API key). With PostgreSQL/Neon their counters live in the database, so a budget
  * holds across a load-balanced fleet; PGlite is one process and keeps in-memory counters.
  */
 import 'server-only';
@@ -29,6 +30,8 @@ interface Limiters {
   failedKeys: RateLimiterMemory;
   /** Undefined when REVIEW_QUOTA_PER_HOUR is 0 (no quota). */
   reviewQuota?: RateLimitCounter;
+  /** Undefined when REVIEW_QUOTA_PER_KEY_PER_HOUR is 0 (no quota). */
+  reviewKeyQuota?: RateLimitCounter;
 }
 
 /**
@@ -44,6 +47,7 @@ export function limiters(): Limiters {
     const e = env();
     const store = rateLimitStore();
     const quota = { points: e.REVIEW_QUOTA_PER_HOUR, duration: HOUR_S, keyPrefix: 'review-quota' };
+    const keyQuota = { points: e.REVIEW_QUOTA_PER_KEY_PER_HOUR, duration: HOUR_S, keyPrefix: 'review-key-quota' };
     return {
       moderation: createRateLimiter(e.RATE_LIMIT_PER_MINUTE, { keyPrefix: 'moderation', store }),
       moderationWork: createRateLimiter(e.RATE_LIMIT_TEXT_UNITS_PER_MINUTE ?? TEXT_UNITS_PER_REQUEST * e.RATE_LIMIT_PER_MINUTE, {
@@ -55,12 +59,15 @@ export function limiters(): Limiters {
       signIn: createRateLimiter(SIGN_IN_ATTEMPTS_PER_MINUTE, { keyPrefix: 'sign-in', store }),
       failedKeys: new RateLimiterMemory({ points: FAILED_KEYS_PER_MINUTE, duration: 60, keyPrefix: 'failed-keys' }),
       reviewQuota: e.REVIEW_QUOTA_PER_HOUR > 0 ? (store?.counter(quota) ?? new RateLimiterMemory(quota)) : undefined,
+      reviewKeyQuota: e.REVIEW_QUOTA_PER_KEY_PER_HOUR > 0 ? (store?.counter(keyQuota) ?? new RateLimiterMemory(keyQuota)) : undefined,
     };
   });
 }
 
-/** How many of `n` new review items `client` may still store this hour. */
+/** How many of `n` new review items `client` (`key:<key id>` or an address) may still store this hour. */
 export function admitReviewItems(client: string, n: number): Promise<number> {
-  const counter = limiters().reviewQuota;
-  return counter ? admitFromCounter(counter, env().REVIEW_QUOTA_PER_HOUR, client, n) : Promise.resolve(n);
+  const keyed = client.startsWith('key:');
+  const counter = keyed ? limiters().reviewKeyQuota : limiters().reviewQuota;
+  const perHour = keyed ? env().REVIEW_QUOTA_PER_KEY_PER_HOUR : env().REVIEW_QUOTA_PER_HOUR;
+  return counter ? admitFromCounter(counter, perHour, client, n) : Promise.resolve(n);
 }

@@ -172,9 +172,8 @@ describe('review queue (REVIEW_QUEUE on)', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="vigil-audit-\d{4}-\d{2}-\d{2}\.csv"/);
-    const rows = parseCsv(await res.text());
-    expect(rows[0]).toContain('moderator');
-    expect(rows.slice(1).map((r) => [r[2], r[3], r[4], r[5]])).toEqual([
+    const rows = parseCsv(await res.text(), { columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => [r.review_id, r.decision, r.moderator, r.note])).toEqual([
       [toxicId, 'confirm', 'ana', 'clear insult'],
       [threatId, 'overturn', 'moderator', ''],
     ]);
@@ -299,7 +298,8 @@ describe('review queue for triage (issue 15 items 10-15, issue 13 item 7)', () =
     const body = undoEnvelopeSchema.parse(await res.json());
     if (!body.success) throw new Error('expected success');
     expect(body.data.item).toMatchObject({ status: 'pending', decided_by: null });
-    expect(body.data.entry).toMatchObject({ decision: 'undo', review_id: item!.review_id });
+    // The undo row says what happened and to which verdict (without a body: the default moderator).
+    expect(body.data.entry).toMatchObject({ action: 'undone', decision: 'confirm', moderator: 'moderator', review_id: item!.review_id });
     await expectError(await fetch(`${server.url}/api/v1/reviews/${item!.review_id}/undo`, { method: 'POST' }), 409, 'UNDO_NOT_POSSIBLE');
     await expectError(
       await fetch(`${server.url}/api/v1/reviews/00000000-0000-4000-8000-000000000000/undo`, { method: 'POST' }),
@@ -307,7 +307,10 @@ describe('review queue for triage (issue 15 items 10-15, issue 13 item 7)', () =
       'NOT_FOUND',
     );
     const audit = auditListEnvelopeSchema.parse(await (await fetch(`${server.url}/api/v1/reviews/audit`)).json());
-    expect(audit.success && audit.data.entries.slice(0, 2).map((e) => e.decision)).toEqual(['undo', 'confirm']);
+    expect(audit.success && audit.data.entries.slice(0, 2).map((e) => [e.action, e.decision])).toEqual([
+      ['undone', 'confirm'],
+      ['decided', 'confirm'],
+    ]);
   });
 
   it('explains why an item was flagged without counting another sighting', async () => {
@@ -354,14 +357,15 @@ describe('review queue bounds (issue 13, item 7)', () => {
       REVIEW_QUOTA_PER_HOUR: '3',
     });
     try {
-      const texts = threats('quota', 5);
+      // Insults: threats are always queued (docs/decisions/160).
+      const texts = Array.from({ length: 5 }, (_, i) => `You are a pathetic idiot, quota number ${i}`);
       expect((await postJson(`${server.url}/v1/moderate/batch`, { texts })).status).toBe(200);
       const first = await pollReviews(server.url, '', (t) => t >= 3);
       await new Promise((r) => setTimeout(r, 500));
       expect((await listData(server.url)).total).toBe(3);
       // Over quota: new texts are answered but not stored; a queued one is counted again.
       const again = await postJson(`${server.url}/v1/moderate/batch`, {
-        texts: [first.items[0]!.text!, 'I am going to kill you, quota extra'],
+        texts: [first.items[0]!.text!, 'You are a pathetic idiot, quota extra'],
       });
       expect(again.status).toBe(200);
       await new Promise((r) => setTimeout(r, 1_000));

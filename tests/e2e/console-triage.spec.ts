@@ -214,7 +214,7 @@ test.describe('console: review queue for triage (issue 15, items 10-15)', () => 
     await expect(c.reviewItems).toHaveCount(1);
 
     // Decide, see it under "confirmed", undo it back to pending.
-    await c.reviewItems.first().getByTestId('review-confirm').click();
+    await c.decide(c.reviewItems.first(), 'confirm', 'threat');
     await expect(c.reviewMessage).toContainText('Confirmed 1 item');
     await page.getByTestId('review-filter-status').selectOption('confirmed');
     await expect(c.reviewItems.first()).toHaveAttribute('data-status', 'confirmed');
@@ -259,6 +259,11 @@ test.describe('console: review queue for triage (issue 15, items 10-15)', () => 
     await page.keyboard.type('via keyboard');
     await page.keyboard.press('Escape');
     const firstId = await c.reviewItems.nth(0).getAttribute('data-review-id');
+    // Without a reason, `c` asks for one (and focuses the picker) instead of deciding.
+    await page.keyboard.press('c');
+    await expect(c.reviewItems.nth(0).getByTestId('review-reason')).toBeFocused();
+    await c.reviewItems.nth(0).getByTestId('review-reason').selectOption('threat');
+    await page.getByTestId('review-count').click();
     await page.keyboard.press('c');
     await expect(c.reviewMessage).toContainText('Confirmed 1 item');
     await expect(page.locator(`[data-review-id="${firstId}"]`)).toHaveCount(0);
@@ -269,6 +274,7 @@ test.describe('console: review queue for triage (issue 15, items 10-15)', () => 
     await c.reviewItems.nth(0).getByTestId('review-select').check();
     await c.reviewItems.nth(1).getByTestId('review-select').check();
     await expect(page.getByTestId('review-selected-count')).toHaveText('2 selected');
+    await page.getByTestId('review-bulk-reason').selectOption('false positive: context');
     await page.getByTestId('review-bulk-overturn').click();
     await expect(c.reviewMessage).toContainText('Overturned 2 items');
     await expect(c.reviewItems).toHaveCount(1);

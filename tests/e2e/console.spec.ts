@@ -121,8 +121,7 @@ test.describe('moderation console', () => {
 
     const item = await c.waitForReviewItem(online);
     const onlineId = (await item.getAttribute('data-review-id'))!;
-    await item.getByTestId('review-note').fill('confirmed by the e2e test');
-    await item.getByTestId('review-confirm').click();
+    await c.decide(item, 'confirm', 'threat', 'confirmed by the e2e test');
     await expect(page.getByTestId('review-message')).toContainText('Confirmed 1 item as e2e moderator');
     await expect(item).toHaveCount(0);
 
@@ -131,7 +130,7 @@ test.describe('moderation console', () => {
     const offlineId = (await offItem.getAttribute('data-review-id'))!;
     c.errors.ignore(/ERR_INTERNET_DISCONNECTED|Failed to load resource|Failed to fetch/);
     await context.setOffline(true);
-    await offItem.getByTestId('review-overturn').click();
+    await c.decide(offItem, 'overturn', 'false positive: context');
     await expect(c.queuedNotice).toContainText('1 decision waiting to sync');
     await keepScreenshot(page, testInfo, 'console-review-offline', { fullPage: false });
     await context.setOffline(false);
@@ -141,6 +140,7 @@ test.describe('moderation console', () => {
     await expect(c.auditRows(onlineId)).toContainText('e2e moderator');
     await expect(c.auditRows(onlineId)).toContainText('confirmed by the e2e test');
     await expect(c.auditRows(offlineId)).toContainText('overturned');
+    await expect(c.auditRows(offlineId)).toContainText('false positive: context');
     await keepScreenshot(page, testInfo, 'console-audit');
 
     const audit = (await (await request.get('/api/v1/reviews/audit?limit=1000')).json()) as { data: { entries: { review_id: string }[] } };

@@ -23,6 +23,7 @@ import { clientKey } from '@/lib/rate-limit/create-rate-limiter';
 import { textUnits } from '@/lib/rate-limit/text-units';
 import type { WorkLimits } from '@/lib/moderation/bound-work';
 import { recordForReview, type ReviewQueue } from '@/lib/reviews/record-for-review';
+import { reviewClientOf } from '@/lib/reviews/review-client';
 import { admitReviewItems } from '@/lib/server/limiters';
 import { reviewStore } from '@/lib/server/review-service';
 import { metrics } from '@/lib/observability/metrics';
@@ -76,7 +77,7 @@ export async function moderateTextRequest({ request, services }: V1Context): Pro
   const body = parseV1Body(schemas().text, await readJsonBody(request, env().MAX_BODY_BYTES));
   const [result] = await runModeration(services, client, [body.text], body.explain === true);
   // Fire-and-forget: never awaited, never throws (lib/reviews/record-for-review.ts).
-  recordForReview([result!], { client, source: 'text' }, reviewQueue);
+  recordForReview([result!], { client: reviewClientOf(request, env()), source: 'text' }, reviewQueue);
   return result!;
 }
 
@@ -86,7 +87,7 @@ export async function moderateBatchRequest({ request, services }: V1Context): Pr
   services.inference?.checkModeration(client);
   const body = parseV1Body(schemas().batch, await readJsonBody(request, env().MAX_BODY_BYTES));
   const results = await runModeration(services, client, body.texts, body.explain === true);
-  recordForReview(results, { client, source: 'batch' }, reviewQueue);
+  recordForReview(results, { client: reviewClientOf(request, env()), source: 'batch' }, reviewQueue);
   return {
     results,
     total_processed: results.length,

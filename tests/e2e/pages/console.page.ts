@@ -75,6 +75,8 @@ export class ConsolePage {
       await this.page.getByTestId('review-refresh').click();
       await expect(item).toBeVisible({ timeout: 2_000 });
     }).toPass({ timeout: 30_000 });
+    // The refresh's answer is in: the list will not be replaced under the next action.
+    await expect(this.page.getByTestId('review-refresh')).toHaveText('Refresh');
     return item;
   }
   get reviewList() {
@@ -101,6 +103,29 @@ export class ConsolePage {
     else await box.fill(q);
     await answered;
   }
+  /** Decides one item in the queue with a reason code (required) and an optional note. */
+  async decide(item: Locator, decision: 'confirm' | 'overturn', reason: string, note?: string): Promise<void> {
+    await item.getByTestId('review-reason').selectOption(reason);
+    if (note !== undefined) await item.getByTestId('review-note').fill(note);
+    await item.getByTestId(`review-${decision}`).click();
+  }
+
+  // Audit log
+  get auditRowsShown() {
+    return this.page.getByTestId('audit-row');
+  }
+  get auditCount() {
+    return this.page.getByTestId('audit-count');
+  }
+  /** Sets one audit filter and waits for the log to answer it. */
+  async auditFilter(testId: string, value: string): Promise<void> {
+    const answered = this.page.waitForResponse((r) => r.url().includes('/api/v1/reviews/audit?'), { timeout: 10_000 });
+    const el = this.page.getByTestId(testId);
+    if ((await el.evaluate((e) => e.tagName)) === 'SELECT') await el.selectOption(value);
+    else await el.fill(value);
+    await answered;
+  }
+
   /** Records texts through the moderation API (what the queue holds is what the server flagged). */
   static async moderate(
     request: import('@playwright/test').APIRequestContext,

@@ -1,4 +1,4 @@
-// POST /api/v1/reviews/{review_id}/undo – take back a recent decision; appends `undo` to the audit log
+// POST /api/v1/reviews/{review_id}/undo – take back a recent decision; appends an `undone` row to the audit log
 import { apiV1Route } from '@/lib/http/api-v1-route';
 import { undoReviewRequest } from '@/lib/reviews/api/review-requests';
 

@@ -1,6 +1,6 @@
-// GET /api/v1/reviews/audit/export – the whole audit log as a CSV download
+// GET /api/v1/reviews/audit/export – the audit log, filtered as the listing, as a CSV download
 import { apiV1Route } from '@/lib/http/api-v1-route';
-import { exportAuditCsvRequest } from '@/lib/reviews/api/review-requests';
+import { exportAuditCsvRequest } from '@/lib/reviews/api/audit-requests';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,0 +1,61 @@
+'use client';
+/**
+ * The review queue's keyboard shortcuts (listed in the dialog `?` opens): j/k move, c/o decide
+ * (the selection, else the focused item), n note, x select, u undo. Typing in a field never
+ * triggers them. One listener reads the latest state through a ref, so it is attached once.
+ */
+import { useEffect, useRef } from 'react';
+import type { Decision, ReviewItem } from '@/lib/contracts/reviews';
+
+export interface ShortcutActions {
+  active: boolean;
+  items: ReviewItem[];
+  focus: number;
+  selected: Set<string>;
+  setFocus: (f: (i: number) => number) => void;
+  decide: (targets: ReviewItem[], decision: Decision) => void;
+  note: (item: ReviewItem) => void;
+  toggle: (id: string, on: boolean) => void;
+  undo: () => void;
+  help: () => void;
+}
+
+export function useReviewShortcuts(actions: ShortcutActions): void {
+  const latest = useRef(actions);
+  latest.current = actions;
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const a = latest.current;
+      if (!a.active || e.ctrlKey || e.metaKey || e.altKey) return;
+      const target = e.target as HTMLElement | null;
+      if (target && (target.closest('input, textarea, select, [contenteditable="true"]') || target.closest('dialog'))) {
+        if (e.key === 'Escape' && target.matches('[data-testid="review-note"]')) target.blur();
+        return;
+      }
+      const item = a.items[a.focus];
+      const inList = Boolean(target?.closest('[data-testid="review-list"]'));
+      const targets = () => (a.selected.size > 0 ? a.items.filter((i) => a.selected.has(i.review_id)) : item ? [item] : []);
+      const keys: Record<string, () => void> = {
+        j: () => a.setFocus((i) => Math.min(a.items.length - 1, i + 1)),
+        k: () => a.setFocus((i) => Math.max(0, i - 1)),
+        c: () => a.decide(targets(), 'confirm'),
+        o: () => a.decide(targets(), 'overturn'),
+        n: () => item && a.note(item),
+        x: () => item && a.toggle(item.review_id, !a.selected.has(item.review_id)),
+        u: () => a.undo(),
+        '?': () => a.help(),
+      };
+      if (inList) {
+        keys.ArrowDown = keys.j!;
+        keys.ArrowUp = keys.k!;
+      }
+      const run = keys[e.key];
+      if (!run) return;
+      e.preventDefault();
+      run();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}

@@ -1,0 +1,70 @@
+/** Decisions in the console without React: reasons that fit, a reason and note per item, offline queueing, the undo deadline from the server. */
+import { describe, expect, it, vi } from 'vitest';
+import type { ReviewItem } from '@/lib/contracts/reviews';
+import type { ReviewConfig } from '@/lib/contracts/review-console';
+import { decideAll, reasonProblem, undoDeadline, type DecisionTransport } from './review-decisions';
+import { ApiError } from './vigil-api';
+
+vi.mock('./offline-decisions', () => ({ enqueueDecision: vi.fn(), newDecisionId: () => 'id-000000001' }));
+
+const config: ReviewConfig = {
+  undo_seconds: 120,
+  reason_codes: [
+    { code: 'threat', decision: 'confirm' },
+    { code: 'false positive: context', decision: 'overturn' },
+  ],
+  quota: { per_key_per_hour: 20_000, per_address_per_hour: 500 },
+};
+const item = (id: string, status: ReviewItem['status'] = 'pending') => ({ review_id: id, status }) as ReviewItem;
+
+describe('review decisions', () => {
+  it('needs a reason code that explains the decision', () => {
+    expect(reasonProblem('confirm', '', config)).toMatch(/Choose a reason/);
+    expect(reasonProblem('confirm', 'threat', config)).toBeUndefined();
+    expect(reasonProblem('confirm', 'false positive: context', config)).toMatch(/explains an overturn/);
+    expect(reasonProblem('overturn', 'spam', config)).toMatch(/not one of/);
+  });
+
+  it("sends each item's own reason and note, marks bulk actions, and queues what cannot reach the server", async () => {
+    const sent: unknown[] = [];
+    const queued: unknown[] = [];
+    const transport: DecisionTransport = {
+      decide: async (id, body) => {
+        sent.push({ id, ...body });
+        if (id === 'b') throw new ApiError(0, 'NETWORK', 'offline');
+        if (id === 'c') throw new ApiError(404, 'NOT_FOUND', 'gone');
+        return { item: item(id, 'confirmed'), entry: {} as never, duplicate: false };
+      },
+      enqueue: async (d) => void queued.push(d),
+    };
+    const notes: Record<string, string> = { a: ' first note ', b: 'second' };
+    const out = await decideAll(
+      [item('a'), item('b'), item('c'), item('d', 'confirmed')],
+      'confirm',
+      {
+        moderator: 'ana',
+        reason: () => 'threat',
+        note: (id) => notes[id] ?? '',
+        bulk: true,
+      },
+      transport,
+    );
+    expect(sent).toMatchObject([
+      { id: 'a', note: 'first note', reason_code: 'threat', bulk: true, moderator: 'ana' },
+      { id: 'b', note: 'second' },
+      { id: 'c', note: '' },
+    ]);
+    expect(out.done.map((i) => i.review_id)).toEqual(['a']);
+    expect(out.offline).toBe(1);
+    expect(queued).toMatchObject([{ review_id: 'b', reason_code: 'threat' }]);
+    expect(out.failures.map((f) => f.item.review_id)).toEqual(['c']);
+    // Taken (sent or queued): their reason and note are cleared; the refused one keeps its inputs.
+    expect([...out.taken]).toEqual(['a', 'b']);
+  });
+
+  it("offers undo for the server's window, not a fixed time", () => {
+    expect(undoDeadline(config, 1_000)).toBe(121_000);
+    expect(undoDeadline({ ...config, undo_seconds: 5 }, 0)).toBe(5_000);
+    expect(undoDeadline(undefined)).toBeUndefined();
+  });
+});

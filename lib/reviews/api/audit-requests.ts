@@ -1,0 +1,81 @@
+/**
+ * Request handlers of the audit log and the console's review settings (docs/decisions/160):
+ * GET /api/v1/reviews/audit (filtered, keyset pages), …/audit/export (the filtered log as CSV,
+ * streamed oldest first), …/config (the undo window, reason codes, quotas) and …/not-queued
+ * (flagged texts that were answered but not queued, and why).
+ */
+import 'server-only';
+import { auditFiltersSchema, listAuditQuerySchema, type AuditList } from '@/lib/contracts/reviews';
+import { notQueuedQuerySchema, reasonDecision, type NotQueued, type ReviewConfig } from '@/lib/contracts/review-console';
+import { env } from '@/lib/env';
+import type { ApiV1Context } from '@/lib/http/api-v1-route';
+import { apiV1ValidationError } from '@/lib/http/zod-issue-to-api-v1';
+import { reviewStore } from '@/lib/server/review-service';
+import { AUDIT_CSV_HEADER, auditCsvRows } from '../audit-csv';
+import { recordingPausedUntil } from '../record-for-review';
+import { queryOf } from './review-requests';
+
+export async function listAuditRequest({ request }: ApiV1Context): Promise<AuditList> {
+  const parsed = listAuditQuerySchema.safeParse(queryOf(request));
+  if (!parsed.success) throw apiV1ValidationError(parsed.error, 'query');
+  const { entries, total, nextCursor } = await (await reviewStore()).audit(parsed.data);
+  return { entries, total, limit: parsed.data.limit, offset: parsed.data.cursor ? 0 : parsed.data.offset, next_cursor: nextCursor };
+}
+
+/**
+ * GET /api/v1/reviews/audit/export: CSV of the filtered log, streamed in chunks (apiV1Route passes
+ * a Response through). The first chunk is read before answering, so a database that is down
+ * answers the 503 envelope rather than a broken download.
+ */
+export async function exportAuditCsvRequest({ request }: ApiV1Context): Promise<Response> {
+  const parsed = auditFiltersSchema.safeParse(queryOf(request));
+  if (!parsed.success) throw apiV1ValidationError(parsed.error, 'query');
+  const chunks = (await reviewStore()).auditChunks(parsed.data);
+  const first = await chunks.next();
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(AUDIT_CSV_HEADER + (first.done ? '' : auditCsvRows(first.value))));
+      if (first.done) controller.close();
+    },
+    async pull(controller) {
+      const next = await chunks.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(auditCsvRows(next.value)));
+    },
+    async cancel() {
+      await chunks.return(undefined);
+    },
+  });
+  const day = new Date().toISOString().slice(0, 10);
+  return new Response(body, {
+    status: 200,
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="vigil-audit-${day}.csv"`,
+    },
+  });
+}
+
+/** GET /api/v1/reviews/config: what the console must follow rather than hard-code. */
+export async function reviewConfigRequest(_ctx: ApiV1Context): Promise<ReviewConfig> {
+  const e = env();
+  return {
+    undo_seconds: e.REVIEW_UNDO_SECONDS,
+    reason_codes: e.REVIEW_REASON_CODES.map((code) => ({ code, decision: reasonDecision(code) })),
+    quota: { per_key_per_hour: e.REVIEW_QUOTA_PER_KEY_PER_HOUR, per_address_per_hour: e.REVIEW_QUOTA_PER_HOUR },
+  };
+}
+
+/** GET /api/v1/reviews/not-queued?hours: flagged texts answered but not queued, by reason and client. */
+export async function notQueuedRequest({ request }: ApiV1Context): Promise<NotQueued> {
+  const parsed = notQueuedQuerySchema.safeParse(queryOf(request));
+  if (!parsed.success) throw apiV1ValidationError(parsed.error, 'query');
+  const counts = await (await reviewStore()).notQueued(parsed.data.hours);
+  return {
+    since: counts.since.toISOString(),
+    total: counts.total,
+    counts: counts.counts,
+    recording_paused_until: recordingPausedUntil()?.toISOString() ?? null,
+  };
+}
