@@ -68,6 +68,7 @@ CFG = dict(
     # with a seeded draw of the main pass's rows, so that the main pass's knowledge is rehearsed.
     contrast_lr=float(os.environ.get("TOX_CONTRAST_LR", 3e-5)),
     contrast_replay=int(os.environ.get("TOX_CONTRAST_REPLAY", 16000)),
+    contrast_share=float(os.environ.get("TOX_CONTRAST_SHARE", 1.0)),  # seeded share of the contrast rows used
     # "main,contrast" (the shipped recipe), "main", or "contrast" (continue from TOX_INIT_ONNX).
     stages=os.environ.get("TOX_STAGES", "main,contrast"),
 )
@@ -393,6 +394,8 @@ def main():
             evaluate(0, 1)  # the starting point, for comparison
             stage_name[0] = "contrast"
         contrast = read_rows("contrast.jsonl")
+        random.Random(CFG["seed"] + 3).shuffle(contrast)
+        contrast = contrast[: int(len(contrast) * CFG["contrast_share"])]
         replay = list(train)
         random.Random(CFG["seed"] + 1).shuffle(replay)
         rows = contrast + replay[: CFG["contrast_replay"]]
