@@ -156,64 +156,6 @@ export function identityTrainingRows(): Row[] {
   return rows;
 }
 
-interface ContrastStageFile {
-  groups: IdentityGroup[];
-  benign: Record<string, string[]>;
-  hateful: { frame: string; threat: number | null }[];
-  endorsed: string[];
-  names: string[];
-  threats: string[];
-  threatNearMiss: string[];
-}
-
-/**
- * The contrast stage's rows (contrast-stage.json; train.py's second, short pass): neutral, positive,
- * negated and counter-speech sentences about 69 groups (0 on every head), hateful and endorsed-hate
- * sentences about the same groups (overall and identity_attack 1), and threats at a named person
- * with no threat word in them, beside near misses that share their words (threat 1 / 0).
- */
-export function contrastStageRows(): Row[] {
-  const spec = JSON.parse(readFileSync(join(HERE, 'contrast-stage.json'), 'utf8')) as ContrastStageFile;
-  const rows: Row[] = [];
-  const add = (text: string, y: HeadLabels, corpus: string, sexism?: number) => {
-    const d = denseLabels(y, sexism);
-    rows.push({ text: preprocess(text).clean, split: 'train', corpus, jigsaw: false, y: d.y, m: d.m });
-  };
-  const zero = { overall: 0, insult: 0, threat: 0, identity_attack: 0, profanity: 0 };
-  for (const g of spec.groups) {
-    const women = /\bwomen\b/i.test(g.plural);
-    for (const [kind, frames] of Object.entries(spec.benign)) {
-      for (const f of frames) add(fillIdentityTemplate(f, g), zero, `contrast_${kind}`, 0);
-    }
-    for (const h of spec.hateful) {
-      const y: HeadLabels = { overall: 1, identity_attack: 1, ...(h.threat === null ? {} : { threat: h.threat }) };
-      add(fillIdentityTemplate(h.frame, g), y, 'contrast_hateful', women ? 1 : 0);
-    }
-    for (const f of spec.endorsed)
-      add(fillIdentityTemplate(f, g), { overall: 1, identity_attack: 1, threat: 0 }, 'contrast_endorsed', women ? 1 : 0);
-  }
-  const named = (frame: string, name: string) => frame.replaceAll('{Name}', name).replaceAll('{name}', name);
-  for (const name of spec.names) {
-    for (const f of spec.threats) add(named(f, name), { overall: 1, threat: 1, identity_attack: 0, profanity: 0 }, 'contrast_threat', 0);
-    for (const f of spec.threatNearMiss) add(named(f, name), zero, 'contrast_threat_near_miss', 0);
-  }
-  return rows;
-}
-
-/** `.work/toxicity/contrast.jsonl`: the contrast stage's rows as serving token ids. */
-export function writeContrastStage(tok: PreTrainedTokenizer): number {
-  const rows = contrastStageRows();
-  const ids = encodeForModel(
-    tok,
-    rows.map((r) => r.text),
-    MAX_LENGTH,
-  );
-  const lines = rows.map((r, i) => JSON.stringify({ t: r.text, ids: ids[i], y: r.y, m: r.m, c: r.corpus, j: 0 }));
-  writeFileSync(join(WORK_DIR, 'contrast.jsonl'), `${lines.join('\n')}\n`);
-  console.log(`wrote contrast.jsonl: ${rows.length} contrast-stage rows`);
-  return rows.length;
-}
-
 /**
  * Rows for the sexism label, from sexism_lasso_v1's own training set (EDOS train, Call me sexist but,
  * HatEval about women, ToxiGen women, ConvAbuse, its training templates) with the other heads
@@ -310,7 +252,6 @@ async function main(): Promise<void> {
   }
   await Promise.all(Object.values(files).map((f) => new Promise<void>((done) => f.end(done))));
   writeIdentityValidation(tok);
-  writeContrastStage(tok);
   const devIds = encodeForModel(
     tok,
     sexism.dev.map((r) => r.text),

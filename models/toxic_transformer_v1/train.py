@@ -13,17 +13,12 @@ labels it has), pos_weight = clip(sqrt(neg/pos), 1, 20). One pass over the train
 positives and the identity template rows repeated 3 times, length-bucketed batches of 32, AdamW at
 8e-5 with 6 % warm-up and linear decay, bf16 autocast on CUDA. Evaluates twice per epoch on the
 validation split (mean ROC-AUC of the five heads, identity flags) and EDOS dev (the sexism label),
-keeps the best validation mean AUC. Then the contrast stage: one more pass, at a lower learning rate
-(TOX_CONTRAST_LR), over contrast.jsonl (contrast-stage.json: neutral, positive, negated, quoted and
-reported hate about 69 groups beside hateful and endorsed hate about the same groups, and threats
-without threat words beside near misses) mixed with a seeded draw of TOX_CONTRAST_REPLAY main-pass
-rows, ending at its last step. Writes model.onnx (fp32), hf_config.json and train-summary.json.
+keeps the best validation mean AUC, writes model.onnx (fp32), hf_config.json and train-summary.json.
 
 Uses CUDA when torch sees a GPU, else the CPU (TOX_THREADS threads). Environment (defaults are the
 shipped recipe): TOX_ENCODER_DIR, TOX_SAMPLE, TOX_EPOCHS, TOX_LR, TOX_BATCH, TOX_SEED, TOX_MAX_LEN,
-TOX_IDENTITY_REPEAT, TOX_CORPUS_REPEAT, TOX_FREEZE_EMB, TOX_EVALS, TOX_CONTRAST_LR, TOX_CONTRAST_REPLAY,
-TOX_STAGES ("main,contrast"; "contrast" with TOX_INIT_ONNX continues from an fp32 export of this
-architecture), TOX_WORK_DIR, TOX_TAG, TOX_LIMIT (smoke runs).
+TOX_IDENTITY_REPEAT, TOX_CORPUS_REPEAT, TOX_FREEZE_EMB, TOX_EVALS, TOX_WORK_DIR, TOX_TAG, TOX_LIMIT
+(smoke runs).
   .work/venv/bin/python models/toxic_transformer_v1/train.py
 """
 import gzip
@@ -64,13 +59,6 @@ CFG = dict(
     # "corpus:times,..." repeats the training rows of those corpora (hard, adversarial data).
     corpus_repeat=os.environ.get("TOX_CORPUS_REPEAT", ""),
     seed=int(os.environ.get("TOX_SEED", 1234)),
-    # The contrast stage: a second, short pass over contrast-stage.json's rows (contrast.jsonl) mixed
-    # with a seeded draw of the main pass's rows, so that the main pass's knowledge is rehearsed.
-    contrast_lr=float(os.environ.get("TOX_CONTRAST_LR", 3e-5)),
-    contrast_replay=int(os.environ.get("TOX_CONTRAST_REPLAY", 16000)),
-    contrast_share=float(os.environ.get("TOX_CONTRAST_SHARE", 1.0)),  # seeded share of the contrast rows used
-    # "main,contrast" (the shipped recipe), "main", or "contrast" (continue from TOX_INIT_ONNX).
-    stages=os.environ.get("TOX_STAGES", "main,contrast"),
 )
 TAG = os.environ.get("TOX_TAG", "run")
 
@@ -237,53 +225,29 @@ def load_model(device):
     return model.to(device)
 
 
-def load_onnx_weights(model, path):
-    """Initialise `model` from an ONNX export of the same architecture: export_onnx's fp32 output, or
-    quantize.py's int8 rewrite of it (the served `onnx/model_quantized.onnx`, dequantised: weight x
-    per-column scale, embedding row x per-row scale). Named initialisers map by name; fp32 MatMul
-    weights are anonymous and map through the Add that applies their named bias (ONNX keeps them as
-    (in, out), torch as (out, in))."""
-    import onnx
-    from onnx import numpy_helper
+def main():
+    random.seed(CFG["seed"])
+    np.random.seed(CFG["seed"])
+    torch.manual_seed(CFG["seed"])
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if device.type == "cpu":
+        torch.set_num_threads(int(os.environ.get("TOX_THREADS", 2)))
+    rnd = random.Random(CFG["seed"])
+    all_train = read_rows("train.jsonl")
+    val = read_rows("val.jsonl")
+    ident = read_rows("identity_val.jsonl")
+    sexism_dev = read_rows("sexism_dev.jsonl")
+    train = training_sample(all_train, rnd)
+    limit = int(os.environ.get("TOX_LIMIT", 0))  # smoke runs only
+    if limit:
+        train, val = train[:limit], val[: limit // 4]
+    log(f"{TAG}: device {device}, {len(train)} training rows (of {len(all_train)}), {len(val)} val rows, cfg {CFG}")
 
-    g = onnx.load(path).graph
-    inits = {i.name: numpy_helper.to_array(i) for i in g.initializer}
-    consumers = {}
-    for n in g.node:
-        for i in n.input:
-            consumers.setdefault(i, []).append(n)
-    state = {name[len("model."):]: arr for name, arr in inits.items() if name.startswith("model.")}
-    for n in g.node:
-        w = next((i for i in n.input if i in inits and not i.startswith("model.")), None)
-        if n.op_type != "MatMul" or w is None:
-            continue
-        add = next(c for c in consumers[n.output[0]] if c.op_type == "Add")
-        bias = next(i for i in add.input if i.startswith("model.") and i.endswith(".bias"))
-        state[bias[len("model."):-len(".bias")] + ".weight"] = inits[w].T
-    for name, q in inits.items():  # quantize.py's int8 tensors
-        if name.endswith("_MatMul_Wq"):
-            base = name[: -len("_MatMul_Wq")]
-            if np.any(inits[base + "_MatMul_Wzp"] != 0):
-                raise SystemExit(f"{path}: {base} is not symmetric")
-            w = q.astype(np.float32) * inits[base + "_MatMul_Wscale"][None, :]
-            state[base[len("model_"):].replace("_", ".") + ".weight"] = w.T
-        elif name.endswith("_Gather_Eq"):
-            base = name[: -len("_Gather_Eq")]
-            table = q.astype(np.float32) * inits[base + "_Gather_Escale"][:, None]
-            state[base[len("model_"):].replace("_", ".").replace("word.embeddings", "word_embeddings") + ".weight"] = table
-    own = model.state_dict()
-    missing = [k for k in own if k not in state and not k.endswith("position_ids")]
-    unknown = [k for k in state if k not in own]
-    if missing or unknown:
-        raise SystemExit(f"{path}: no weights for {missing[:5]}; unknown {unknown[:5]}")
-    model.load_state_dict({k: torch.from_numpy(np.ascontiguousarray(v, dtype=np.float32)) for k, v in state.items()}, strict=False)
-    log(f"initialised from {path} ({len(state)} tensors)")
+    model = load_model(device)
+    if CFG["freeze_word_embeddings"]:
+        model.bert.embeddings.word_embeddings.weight.requires_grad_(False)
+    log(f"encoder {encoder_dir()}; {sum(p.numel() for p in model.parameters() if p.requires_grad) / 1e6:.2f} M trainable parameters")
 
-
-def train_pass(model, train, lr, epochs, device, rnd, evaluate, evals_per_epoch, keep_best):
-    """One optimiser run over `train` (AdamW, 6 % warm-up, linear decay, masked BCE). Calls
-    `evaluate()` `evals_per_epoch` times per epoch and at the end; with `keep_best` the model ends at
-    the evaluation with the best validation mean AUC, otherwise at the last step."""
     y = np.array([r[1] for r in train])
     m = np.array([r[2] for r in train])
     pos = ((y >= 0.5) & (m > 0)).sum(0)
@@ -295,16 +259,34 @@ def train_pass(model, train, lr, epochs, device, rnd, evaluate, evals_per_epoch,
     decay = [p for n, p in params if p.dim() >= 2 and "embeddings" not in n]
     rest = [p for n, p in params if not (p.dim() >= 2 and "embeddings" not in n)]
     opt = torch.optim.AdamW(
-        [{"params": decay, "weight_decay": CFG["weight_decay"]}, {"params": rest, "weight_decay": 0.0}], lr=lr
+        [{"params": decay, "weight_decay": CFG["weight_decay"]}, {"params": rest, "weight_decay": 0.0}], lr=CFG["lr"]
     )
     steps_per_epoch = math.ceil(len(train) / CFG["batch_size"])
-    total = max(1, int(steps_per_epoch * epochs))
+    total = max(1, int(steps_per_epoch * CFG["epochs"]))
     warm = max(1, int(total * CFG["warmup_frac"]))
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / warm) * max(0.0, (total - s) / max(1, total - warm)))
-    eval_every = max(1, steps_per_epoch // max(1, evals_per_epoch))
+    eval_every = max(1, steps_per_epoch // max(1, CFG["evals_per_epoch"]))
     use_bf16 = device.type == "cuda"
-    best, best_state, step, t0 = -1.0, None, 0, time.time()
+    best, best_state, history, step, t0 = -1.0, None, [], 0, time.time()
     model.train()
+
+    def evaluate():
+        vprobs = predict(model, val, device)
+        aucs = auc_table(val, vprobs)
+        jig = [i for i, r in enumerate(val) if r[3]]
+        jaucs = auc_table([val[i] for i in jig], vprobs[jig])
+        iflags = identity_flags(val, vprobs, ident, predict(model, ident, device))
+        mean = float(np.mean(list(aucs.values())))
+        dyna_auc = dynahate_auc(val, vprobs)
+        sexism = sexism_scores(sexism_dev, predict(model, sexism_dev, device)[:, TOXICITY])
+        history.append({"step": step, "epoch": round(step / steps_per_epoch, 3), "val_auc": aucs, "val_mean_auc": mean,
+                        "val_dynahate_overall_auc": dyna_auc, "edos_dev_sexism": sexism,
+                        "val_jigsaw_mean_auc": float(np.mean(list(jaucs.values()))),
+                        "identity_val_flag_rate_at_f1_thresholds": iflags, "seconds": round(time.time() - t0)})
+        log(f"step {step}: val mean AUC {mean:.4f} dynahate {dyna_auc} EDOS dev sexism {sexism} jigsaw {history[-1]['val_jigsaw_mean_auc']:.4f} identity flags {iflags} {aucs}")
+        return mean
+
+    epoch = 0
     while step < total:
         for idx in batches(train, CFG["batch_size"], True, rnd):
             ids, mask, yb, mb = collate(train, idx, device)
@@ -322,89 +304,14 @@ def train_pass(model, train, lr, epochs, device, rnd, evaluate, evals_per_epoch,
                 rate = step * CFG["batch_size"] / (time.time() - t0)
                 log(f"step {step}/{total} loss {loss.item():.4f} ({time.time() - t0:.0f} s, {rate:.1f} rows/s)")
             if step % eval_every == 0 or step == total:
-                mean = evaluate(step, steps_per_epoch)
+                mean = evaluate()
                 if mean > best:
                     best = mean
-                    if keep_best:
-                        best_state = {k: v.detach().to("cpu", copy=True) for k, v in model.state_dict().items()}
+                    best_state = {k: v.detach().to("cpu", copy=True) for k, v in model.state_dict().items()}
             if step >= total:
                 break
-    if keep_best:
-        model.load_state_dict(best_state)
-    return best
-
-
-def main():
-    random.seed(CFG["seed"])
-    np.random.seed(CFG["seed"])
-    torch.manual_seed(CFG["seed"])
-    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    if device.type == "cpu":
-        torch.set_num_threads(int(os.environ.get("TOX_THREADS", 2)))
-    rnd = random.Random(CFG["seed"])
-    stages = CFG["stages"].split(",")
-    all_train = read_rows("train.jsonl")
-    val = read_rows("val.jsonl")
-    ident = read_rows("identity_val.jsonl")
-    sexism_dev = read_rows("sexism_dev.jsonl")
-    train = training_sample(all_train, rnd)
-    limit = int(os.environ.get("TOX_LIMIT", 0))  # smoke runs only
-    if limit:
-        train, val = train[:limit], val[: limit // 4]
-    log(f"{TAG}: device {device}, {len(train)} training rows (of {len(all_train)}), {len(val)} val rows, cfg {CFG}")
-
-    model = load_model(device)
-    init = os.environ.get("TOX_INIT_ONNX")
-    if init:
-        load_onnx_weights(model, init)
-        model.to(device)
-    if CFG["freeze_word_embeddings"]:
-        model.bert.embeddings.word_embeddings.weight.requires_grad_(False)
-    log(f"encoder {encoder_dir()}; {sum(p.numel() for p in model.parameters() if p.requires_grad) / 1e6:.2f} M trainable parameters")
-
-    history, t0 = [], time.time()
-    stage_name = ["main"]
-
-    def evaluate(step, steps_per_epoch):
-        vprobs = predict(model, val, device)
-        aucs = auc_table(val, vprobs)
-        jig = [i for i, r in enumerate(val) if r[3]]
-        jaucs = auc_table([val[i] for i in jig], vprobs[jig])
-        iflags = identity_flags(val, vprobs, ident, predict(model, ident, device))
-        mean = float(np.mean(list(aucs.values())))
-        dyna_auc = dynahate_auc(val, vprobs)
-        sexism = sexism_scores(sexism_dev, predict(model, sexism_dev, device)[:, TOXICITY])
-        history.append({"stage": stage_name[0], "step": step, "epoch": round(step / steps_per_epoch, 3), "val_auc": aucs,
-                        "val_mean_auc": mean, "val_dynahate_overall_auc": dyna_auc, "edos_dev_sexism": sexism,
-                        "val_jigsaw_mean_auc": float(np.mean(list(jaucs.values()))),
-                        "identity_val_flag_rate_at_f1_thresholds": iflags, "seconds": round(time.time() - t0)})
-        log(f"{stage_name[0]} step {step}: val mean AUC {mean:.4f} dynahate {dyna_auc} EDOS dev sexism {sexism} jigsaw {history[-1]['val_jigsaw_mean_auc']:.4f} identity flags {iflags} {aucs}")
-        return mean
-
-    best = None
-    if "main" in stages:
-        best = train_pass(model, train, CFG["lr"], CFG["epochs"], device, rnd, evaluate, CFG["evals_per_epoch"], keep_best=True)
-        log(f"{TAG}: main pass, best validation mean AUC {best:.4f} in {time.time() - t0:.0f} s")
-    if "contrast" in stages:
-        # Contrast rows plus a seeded draw of the main pass's rows (rehearsal); one pass, ending at its
-        # last step (the contrast stage is judged by the selection rule, not by validation AUC alone).
-        stage_name[0] = "contrast"
-        if "main" not in stages:
-            stage_name[0] = "init"
-            evaluate(0, 1)  # the starting point, for comparison
-            stage_name[0] = "contrast"
-        contrast = read_rows("contrast.jsonl")
-        random.Random(CFG["seed"] + 3).shuffle(contrast)
-        contrast = contrast[: int(len(contrast) * CFG["contrast_share"])]
-        replay = list(train)
-        random.Random(CFG["seed"] + 1).shuffle(replay)
-        rows = contrast + replay[: CFG["contrast_replay"]]
-        random.Random(CFG["seed"] + 2).shuffle(rows)
-        if limit:
-            rows = rows[:limit]
-        log(f"{TAG}: contrast stage, {len(contrast)} contrast rows + {len(rows) - min(len(rows), len(contrast))} rehearsal rows")
-        train_pass(model, rows, CFG["contrast_lr"], 1.0, device, rnd, evaluate, 1, keep_best=False)
-        best = history[-1]["val_mean_auc"]
+        epoch += 1
+    model.load_state_dict(best_state)
     model.to("cpu").eval()
     export_onnx(model, os.path.join(WORK, "model.onnx"))
     config = model.config.to_dict()
@@ -414,10 +321,9 @@ def main():
     with open(os.path.join(WORK, "hf_config.json"), "w", encoding="utf-8") as f:
         json.dump(config, f, indent=2)
     with open(os.path.join(WORK, "train-summary.json"), "w", encoding="utf-8") as f:
-        json.dump({"tag": TAG, "cfg": CFG, "device": device.type, "training_rows": len(train), "init_onnx": init,
-                   "final_val_mean_auc": best, "history": history, "seconds": round(time.time() - t0),
-                   "torch": torch.__version__}, f, indent=2)
-    log(f"{TAG}: final validation mean AUC {best:.4f} in {time.time() - t0:.0f} s")
+        json.dump({"tag": TAG, "cfg": CFG, "device": device.type, "training_rows": len(train), "best_val_mean_auc": best,
+                   "history": history, "seconds": round(time.time() - t0), "torch": torch.__version__}, f, indent=2)
+    log(f"{TAG}: best validation mean AUC {best:.4f} in {time.time() - t0:.0f} s")
 
 
 class LogitsOnly(torch.nn.Module):
