@@ -233,9 +233,12 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
         />
       )}
       {items.length === 0 && !loading ? (
-        <p className="muted" data-testid="review-empty">
-          {filtered || filters.status !== 'pending' ? 'Nothing matches these filters.' : 'Nothing to review: the queue is empty.'}
-        </p>
+        // After a failed load the error says what happened; "empty" would be a guess.
+        error === undefined && (
+          <p className="muted" data-testid="review-empty">
+            {filtered || filters.status !== 'pending' ? 'Nothing matches these filters.' : 'Nothing to review: the queue is empty.'}
+          </p>
+        )
       ) : (
         <ul
           className={dense ? styles.denseList : styles.reviewList}
