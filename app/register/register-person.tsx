@@ -178,7 +178,7 @@ export function RegisterPerson() {
     if (focusName) nameRef.current?.focus();
   }, [focusName]);
 
-  const failing = checks.filter((c) => !c.ok);
+  const failing = checks.filter((c) => !c.ok && !c.advisory);
   const added = outcome ? steps.filter((s) => s.ok).length : 0;
   return (
     <main>

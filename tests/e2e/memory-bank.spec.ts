@@ -226,6 +226,16 @@ test.describe('layout and accessibility on /register and /recognize', () => {
     expect(r.errors.errors).toEqual([]);
   });
 
+  test('7: the "Real face" and "Live" checks say they are advisory: a photo held up to the camera can pass them', async ({ page }) => {
+    const r = new RegisterPage(page);
+    await r.goto();
+    await r.waitUntilReady();
+    const advisory = r.checks.locator('li[data-check="real"], li[data-check="live"]');
+    expect(await advisory.count()).toBeGreaterThan(0);
+    for (const text of await advisory.allTextContents()) expect(text).toContain('advisory only: a photo held up to the camera can pass it');
+    expect(r.errors.errors).toEqual([]);
+  });
+
   test('18: person buttons name the person; focus lands on the outcome of a delete, or back on Delete after Keep', async ({
     page,
     request,
