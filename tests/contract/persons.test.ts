@@ -237,6 +237,7 @@ describe('faces, recognition and the person resource', () => {
         'created_at',
         'face_id',
         'face_size_px',
+        'has_image',
         'mean_distance',
         'mismatch_confirmed',
         'model_version',
@@ -244,6 +245,12 @@ describe('faces, recognition and the person resource', () => {
         'outlier',
         'quality',
       ]);
+
+    // Without STORE_FACE_IMAGES no photo is kept: the listing says so and the image answers 404.
+    expect(list.data.faces.map((f) => f.has_image)).toEqual([false, false, false]);
+    const noImage = await fetch(`${server.url}/api/v1/persons/${ids.biden}/faces/${list.data.faces[0]!.face_id}/image`);
+    expect(noImage.headers.get('cache-control')).toBe('no-store');
+    await expectError(noImage, 404, 'NOT_FOUND');
 
     // Remove Rose's face: Joe keeps two, and Rose is a stranger again.
     const strangerId = list.data.faces[2]!.face_id;
