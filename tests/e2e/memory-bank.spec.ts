@@ -75,6 +75,7 @@ test.describe('memory bank integrity', () => {
     await expectNoAxeViolations(page, testInfo, 'people with faces open');
 
     await card.getByRole('button', { name: 'Remove face 3 of Joe' }).click();
+    await card.getByTestId('confirm-remove-face').click();
     await expect(faces).toHaveCount(2);
     await expect(card.getByTestId('photo-count')).toHaveText('2 photos');
     await expect(card.getByTestId('faces-status')).toHaveText('Face 3 of Joe was removed.');
