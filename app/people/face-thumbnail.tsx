@@ -1,6 +1,6 @@
 /**
  * A stored face's photo, small, so a moderator sees which face a Remove takes away. Only when the
- * server keeps photos (STORE_FACE_IMAGES, `has_image`); otherwise a neutral placeholder that says so.
+ * server keeps photos (STORE_FACE_IMAGES, `photo_stored`); otherwise a neutral placeholder that says so.
  * The image is fetched with the page's own credentials (session cookie) and never cached.
  */
 import type { FaceList } from '@/lib/contracts/persons';
@@ -8,7 +8,7 @@ import { faceImageUrl } from '@/lib/browser/vigil-api';
 import styles from './people.module.css';
 
 export function FaceThumbnail({ personId, face, label }: { personId: string; face: FaceList['faces'][number]; label: string }) {
-  if (!face.has_image)
+  if (!face.photo_stored)
     return (
       <span className={styles.thumb} data-testid="face-placeholder">
         No photo stored

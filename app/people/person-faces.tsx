@@ -79,7 +79,7 @@ export function PersonFaces({ person, onChanged, version }: { person: Person; on
               )}
               {confirming === f.face_id ? (
                 <ConfirmStep
-                  question={`Remove face ${i + 1} of ${person.name}? Its descriptor${f.has_image ? ' and photo are' : ' is'} erased; this cannot be undone.`}
+                  question={`Remove face ${i + 1} of ${person.name}? Its descriptor${f.photo_stored ? ' and photo are' : ' is'} erased; this cannot be undone.`}
                   confirmLabel={`Remove face ${i + 1}`}
                   keepLabel={`Keep face ${i + 1} of ${person.name}`}
                   busy={busy}

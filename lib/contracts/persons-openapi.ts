@@ -104,7 +104,7 @@ export function registerPersonPaths(registry: OpenAPIRegistry): void {
     method: 'get',
     path: '/api/v1/persons/{person_id}/faces',
     summary:
-      "A person's stored faces, without photos (has_image says whether one is stored), with their distances to the person's other faces",
+      "A person's stored faces, without photos (photo_stored says whether one is stored), with their distances to the person's other faces",
     request: { params: idParam },
     responses: {
       200: json(faceList, 'Oldest first; outlier marks a face farther than FACE_MISMATCH_DISTANCE from all the others.'),
@@ -119,7 +119,7 @@ export function registerPersonPaths(registry: OpenAPIRegistry): void {
     request: { params: faceParam },
     responses: {
       200: {
-        description: 'The photo (`has_image` in the face listing says whether one is stored).',
+        description: 'The photo (`photo_stored` in the face listing says whether one is stored).',
         content: { 'image/jpeg': { schema: z.string().describe('binary') }, 'image/png': { schema: z.string().describe('binary') } },
       },
       404: json(error, 'PERSON_NOT_FOUND, FACE_NOT_FOUND, or NOT_FOUND: no photo is stored for this face.'),

@@ -158,7 +158,7 @@ export const storedFaceSchema = z.object({
   mean_distance: z.number().min(0).nullable().describe("Mean distance to the person's other faces; null when it is the only one."),
   outlier: z.boolean().describe('nearest_distance > FACE_MISMATCH_DISTANCE: this face looks like someone else.'),
   mismatch_confirmed: z.boolean().describe('Added with confirm_mismatch=true over a FACE_MISMATCH refusal.'),
-  has_image: z
+  photo_stored: z
     .boolean()
     .describe('The photo is stored (STORE_FACE_IMAGES=true when it was added): GET …/faces/{face_id}/image answers it.'),
 });

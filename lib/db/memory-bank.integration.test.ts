@@ -167,12 +167,12 @@ describe.each(targets)('memory bank on %s', (_label, open, useVector) => {
     const image = await photo(10, 200, 10);
     const kept = await registerPerson(keeping, { name: 'Kept', relationship: '', metadata: {}, allowDuplicate: true, image });
     const [keptFace] = faceListSchema.parse(await listFaces(bank, kept.person_id)).faces;
-    expect(keptFace!.has_image).toBe(true);
+    expect(keptFace!.photo_stored).toBe(true);
     expect(await getFaceImage(bank, kept.person_id, keptFace!.face_id)).toEqual({ bytes: image, contentType: 'image/png' });
 
     const plain = await register('Plain', await photo(10, 10, 200), true);
     const [plainFace] = (await listFaces(bank, plain.person_id)).faces;
-    expect(plainFace!.has_image).toBe(false);
+    expect(plainFace!.photo_stored).toBe(false);
     expect(await getFaceImage(bank, plain.person_id, plainFace!.face_id)).toBeNull();
     // Another person's face id, and unknown ids, are not found.
     await expect(getFaceImage(bank, plain.person_id, keptFace!.face_id)).rejects.toMatchObject({ code: 'FACE_NOT_FOUND' });

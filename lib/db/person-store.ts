@@ -178,9 +178,9 @@ export function createPersonStore(database: Database) {
     },
 
     /** The person's faces without photos (only whether one is stored), oldest first. */
-    async listFaces(personId: string): Promise<(StoredFaceRow & { hasImage: boolean })[]> {
+    async listFaces(personId: string): Promise<(StoredFaceRow & { photoStored: boolean })[]> {
       return db
-        .select({ ...storedFaceColumns, hasImage: sql<boolean>`${faceEmbeddings.image} is not null` })
+        .select({ ...storedFaceColumns, photoStored: sql<boolean>`${faceEmbeddings.image} is not null` })
         .from(faceEmbeddings)
         .where(eq(faceEmbeddings.personId, personId))
         .orderBy(asc(faceEmbeddings.createdAt), asc(faceEmbeddings.id));

@@ -237,17 +237,17 @@ describe('faces, recognition and the person resource', () => {
         'created_at',
         'face_id',
         'face_size_px',
-        'has_image',
         'mean_distance',
         'mismatch_confirmed',
         'model_version',
         'nearest_distance',
         'outlier',
+        'photo_stored',
         'quality',
       ]);
 
     // Without STORE_FACE_IMAGES no photo is kept: the listing says so and the image answers 404.
-    expect(list.data.faces.map((f) => f.has_image)).toEqual([false, false, false]);
+    expect(list.data.faces.map((f) => f.photo_stored)).toEqual([false, false, false]);
     const noImage = await fetch(`${server.url}/api/v1/persons/${ids.biden}/faces/${list.data.faces[0]!.face_id}/image`);
     expect(noImage.headers.get('cache-control')).toBe('no-store');
     await expectError(noImage, 404, 'NOT_FOUND');

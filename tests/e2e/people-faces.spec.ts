@@ -122,9 +122,9 @@ test.describe('people page with STORE_FACE_IMAGES=true', () => {
     expect(res.status(), await res.text()).toBe(200);
     const id = ((await res.json()) as { data: { person_id: string } }).data.person_id;
     const list = (await (await request.get(`${server.url}/api/v1/persons/${id}/faces`)).json()) as {
-      data: { faces: { face_id: string; has_image: boolean }[] };
+      data: { faces: { face_id: string; photo_stored: boolean }[] };
     };
-    expect(list.data.faces.map((f) => f.has_image)).toEqual([true]);
+    expect(list.data.faces.map((f) => f.photo_stored)).toEqual([true]);
     const image = await request.get(`${server.url}/api/v1/persons/${id}/faces/${list.data.faces[0]!.face_id}/image`);
     expect(image.status()).toBe(200);
     expect(image.headers()['content-type']).toBe('image/jpeg');
