@@ -1,5 +1,9 @@
 'use client';
+/** Signed out (the server wants a key): the queue has nothing to show but a way in. */
+export const needsSignIn = (error: unknown) => error instanceof ApiError && error.code === 'UNAUTHORIZED';
+
 /** The review queue's live region: not-queued counts, decisions waiting to sync, the last outcome with Undo, errors, the count. */
+import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { ApiError } from '@/lib/browser/vigil-api';
 import { ErrorAlert } from './error-alert';
@@ -46,17 +50,26 @@ export function ReviewStatus({ notice, queued, onSync, message, undo, error, cou
           )}
         </p>
       )}
-      {error !== undefined && (
-        <ErrorAlert
-          error={error instanceof ApiError ? error : undefined}
-          message={error instanceof ApiError ? undefined : (error as Error).message.split('\n')[0]}
-          lines={error instanceof ApiError ? undefined : (error as Error).message.split('\n').slice(1)}
-          testId="review-error"
-        />
+      {needsSignIn(error) ? (
+        <p className="alert alert-warn" data-testid="review-signin">
+          Sign in to see the review queue: this server needs an API key.{' '}
+          <Link href={`/signin?next=${encodeURIComponent('/console')}`}>Sign in</Link>
+        </p>
+      ) : (
+        error !== undefined && (
+          <ErrorAlert
+            error={error instanceof ApiError ? error : undefined}
+            message={error instanceof ApiError ? undefined : (error as Error).message.split('\n')[0]}
+            lines={error instanceof ApiError ? undefined : (error as Error).message.split('\n').slice(1)}
+            testId="review-error"
+          />
+        )
       )}
-      <p className="muted" data-testid="review-count" data-total={total} data-shown={shown}>
-        {count}
-      </p>
+      {!needsSignIn(error) && (
+        <p className="muted" data-testid="review-count" data-total={total} data-shown={shown}>
+          {count}
+        </p>
+      )}
     </div>
   );
 }

@@ -14,9 +14,8 @@
  * Decisions that cannot reach the server wait in IndexedDB and sync when it is back.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { DEFAULT_MODERATOR, type Decision, type ReviewItem } from '@/lib/contracts/reviews';
+import { DEFAULT_MODERATOR } from '@/lib/contracts/reviews';
 import type { ReviewConfig } from '@/lib/contracts/review-console';
-import { decideAll, reasonProblem, takeBackAll, undoDeadline } from '@/lib/browser/review-decisions';
 import { api } from '@/lib/browser/vigil-api';
 import { ModeratorField } from './moderator-field';
 import { NotQueuedNotice } from './not-queued-notice';
@@ -26,6 +25,7 @@ import { ReviewItemView } from './review-item';
 import { ReviewStatus } from './review-status';
 import { ReviewToolbar } from './review-toolbar';
 import { useDecisionInputs } from './use-decision-inputs';
+import { BULK, useReviewActions } from './use-review-actions';
 import { ShortcutsDialog } from './shortcuts-dialog';
 import { useReviewList } from './use-review-list';
 import { useReviewShortcuts } from './use-review-shortcuts';
@@ -33,7 +33,6 @@ import styles from './console.module.css';
 
 const DENSE_KEY = 'vigil.review.dense';
 const SEARCH_DEBOUNCE_MS = 300;
-const BULK = 'bulk';
 
 export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: () => void }) {
   const [who, setWho] = useState(DEFAULT_MODERATOR);
@@ -45,9 +44,6 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [focus, setFocus] = useState(0);
   const inputs = useDecisionInputs();
-  const busyRef = useRef(false);
-  const [busy, setBusy] = useState(false);
-  const [undo, setUndo] = useState<{ items: ReviewItem[]; until?: number } | undefined>();
   const [help, setHelp] = useState(false);
   const [noteFor, setNoteFor] = useState<string | undefined>();
   const [notQueuedRefresh, setNotQueuedRefresh] = useState(0);
@@ -56,7 +52,7 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
   const listRef = useRef<HTMLUListElement | null>(null);
   const scrollToFocus = useRef(false);
   const list = useReviewList(active, filters, onDecided, setMessage);
-  const { items, setItems, total, setTotal, cursor, loading, error, setError } = list;
+  const { items, total, cursor, loading, error } = list;
 
   useEffect(() => {
     setDense(window.localStorage.getItem(DENSE_KEY) === 'true');
@@ -76,81 +72,22 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
     setNotQueuedRefresh((n) => n + 1);
   }, [list.loadedAt]);
 
-  useEffect(() => {
-    if (undo?.until === undefined) return;
-    const t = setTimeout(() => setUndo(undefined), Math.max(0, undo.until - Date.now()));
-    return () => clearTimeout(t);
-  }, [undo]);
-
   const input = inputs.get;
   const setInput = inputs.set;
   const problems = inputs.problems;
-
-  async function decide(targets: ReviewItem[], decision: Decision, bulk: boolean) {
-    const pending = targets.filter((t) => t.status === 'pending');
-    if (pending.length === 0 || busyRef.current) return;
-    const reasonOf = (id: string) => input(bulk ? BULK : id).reason;
-    const problem = reasonProblem(decision, reasonOf(pending[0]!.review_id), config);
-    if (problem) {
-      inputs.refuse(bulk ? BULK : pending[0]!.review_id, problem);
-      if (!bulk) requestAnimationFrame(() => reasonRef.current?.focus());
-      return;
-    }
-    busyRef.current = true;
-    setBusy(true);
-    setError(undefined);
-    const noteOf = (id: string) => input(bulk ? BULK : id).note;
-    const out = await decideAll(pending, decision, { moderator: who, reason: reasonOf, note: noteOf, bulk }).finally(() => {
-      busyRef.current = false;
-      setBusy(false);
-    });
-    // Taken (sent or queued offline): the item leaves the pending list, its reason and note are cleared.
-    inputs.clear(bulk && out.taken.size > 0 ? [...out.taken, BULK] : out.taken);
-    if (filters.status === 'pending') {
-      setItems((xs) => xs.filter((x) => !out.taken.has(x.review_id)));
-      setTotal((t) => Math.max(0, t - out.taken.size));
-    } else {
-      const byId = new Map(out.done.map((d) => [d.review_id, d]));
-      setItems((xs) => xs.map((x) => byId.get(x.review_id) ?? x));
-    }
-    setSelected(new Set());
-    setFocus((i) => Math.max(0, Math.min(i, items.length - out.taken.size - 1)));
-    if (out.done.length > 0) {
-      const n = out.done.length === 1 ? '1 item' : `${out.done.length} items`;
-      setMessage(`${decision === 'confirm' ? 'Confirmed' : 'Overturned'} ${n} as ${who}.`);
-      setUndo({ items: out.done, until: undoDeadline(config) });
-      setNotQueuedRefresh((r) => r + 1);
-      onDecided();
-    }
-    if (out.offline > 0) {
-      await list.refreshQueued();
-      setMessage(
-        `The server is unreachable: ${out.offline} decision${out.offline === 1 ? ' is' : 's are'} saved in this browser and will sync when it is back.`,
-      );
-    }
-    if (out.failures.length > 0)
-      setError(
-        new Error(
-          `${out.failures.length} decision(s) failed:\n${out.failures.map((f) => `${(f.item.text ?? '').slice(0, 40)}: ${f.message}`).join('\n')}`,
-        ),
-      );
-  }
-
-  async function takeBack(targets: ReviewItem[], kind: 'undo' | 'reopen') {
-    if (kind === 'undo') setUndo(undefined);
-    const { restored, failures } = await takeBackAll(targets, kind, (id) => ({
-      moderator: who,
-      note: kind === 'reopen' ? input(id).note.trim() : '',
-    }));
-    inputs.clear(restored.map((r) => r.review_id));
-    if (restored.length > 0) {
-      const n = restored.length === 1 ? '1 item is' : `${restored.length} items are`;
-      setMessage(`${kind === 'undo' ? 'Undone' : 'Reopened'}: ${n} pending again.`);
-      onDecided();
-      void list.load(false);
-    }
-    if (failures.length > 0) setError(new Error(failures.join('\n')));
-  }
+  const { decide, takeBack, busy, undo } = useReviewActions({
+    who,
+    config,
+    filters,
+    inputs,
+    list,
+    reasonRef,
+    onDecided,
+    setMessage,
+    setSelected,
+    setFocus,
+    refreshNotQueued: () => setNotQueuedRefresh((r) => r + 1),
+  });
 
   const toggleSelected = useCallback((id: string, on: boolean) => {
     setSelected((s) => {
@@ -233,9 +170,12 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
         />
       )}
       {items.length === 0 && !loading ? (
-        <p className="muted" data-testid="review-empty">
-          {filtered || filters.status !== 'pending' ? 'Nothing matches these filters.' : 'Nothing to review: the queue is empty.'}
-        </p>
+        // After a failed load the error says what happened; "empty" would be a guess.
+        error === undefined && (
+          <p className="muted" data-testid="review-empty">
+            {filtered || filters.status !== 'pending' ? 'Nothing matches these filters.' : 'Nothing to review: the queue is empty.'}
+          </p>
+        )
       ) : (
         <ul
           className={dense ? styles.denseList : styles.reviewList}

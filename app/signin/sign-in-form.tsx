@@ -5,8 +5,11 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import type { SessionStatus } from '@/lib/contracts/session';
+import { explainError, type ExplainedError } from '@/lib/browser/explain-error';
 import { summarizeScopes } from '@/lib/browser/session-scopes';
-import { api, describeError } from '@/lib/browser/vigil-api';
+import { signInProblem } from '@/lib/browser/sign-in-problem';
+import { api } from '@/lib/browser/vigil-api';
+import { ErrorNotice } from '@/app/components/error-notice';
 
 /** Only same-site paths, so a crafted link cannot send a signed-in operator elsewhere. */
 function safeNext(): string {
@@ -18,23 +21,23 @@ export function SignInForm() {
   const [status, setStatus] = useState<SessionStatus | null>(null);
   const [key, setKey] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const [error, setError] = useState<ExplainedError | undefined>();
   const scopes = status?.auth_required ? summarizeScopes(status.scopes) : null;
 
   useEffect(() => {
-    api.session().then(setStatus, (err: unknown) => setError(describeError(err)));
+    api.session().then(setStatus, (err: unknown) => setError(explainError(err)));
   }, []);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setBusy(true);
-    setError('');
+    setError(undefined);
     try {
       await api.signIn(key.trim());
       setKey('');
       window.location.assign(safeNext());
     } catch (err) {
-      setError(describeError(err));
+      setError(signInProblem(err));
       setBusy(false);
     }
   }
@@ -44,7 +47,7 @@ export function SignInForm() {
     try {
       setStatus(await api.signOut());
     } catch (err) {
-      setError(describeError(err));
+      setError(explainError(err));
     } finally {
       setBusy(false);
     }
@@ -97,11 +100,7 @@ export function SignInForm() {
           </button>
         </form>
       )}
-      {error && (
-        <p role="alert" data-testid="signin-error">
-          {error}
-        </p>
-      )}
+      {error && <ErrorNotice error={error} testId="signin-error" />}
     </main>
   );
 }

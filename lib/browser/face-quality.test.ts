@@ -25,6 +25,14 @@ describe('registration guidance', () => {
     expect(failed([good], { brightness: 20, sharpness: 200 })).toEqual(['lighting']);
     expect(failed([{ ...good, real: 0.1, live: 0.1 }])).toEqual(['real', 'live']);
   });
+  it('shows antispoof and liveness as advisory: labelled so, and never blocking the capture', () => {
+    const checks = evaluateFrame([{ ...good, real: 0.1, live: 0.1 }], frame, crop);
+    const advisory = checks.filter((c) => c.advisory);
+    expect(advisory.map((c) => c.id)).toEqual(['real', 'live']);
+    for (const c of advisory) expect(c.label).toMatch(/advisory only: a photo held up to the camera can pass it/);
+    expect(allPass(checks)).toBe(true);
+    expect(allPass(evaluateFrame([{ ...good, real: 0.1, live: 0.1 }], frame, { brightness: 20, sharpness: 200 }))).toBe(false);
+  });
   it('skips the checks whose inputs are unavailable', () => {
     const { angle: _a, real: _r, live: _l, ...bare } = good;
     expect(evaluateFrame([bare], frame, undefined).map((c) => c.id)).toEqual(['one-face', 'centred', 'size', 'frontal']);

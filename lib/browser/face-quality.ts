@@ -32,7 +32,15 @@ export interface Check {
   ok: boolean;
   /** What to do when it fails. */
   hint: string;
+  /**
+   * Shown, never required: antispoof and liveness on single webcam frames pass a still photo held
+   * up to the camera, so they cannot stand between a person and the capture button as proof.
+   */
+  advisory?: true;
 }
+
+const ADVISORY_NOTE = 'advisory only: a photo held up to the camera can pass it';
+const ADVISORY_HINT = 'Use your own face, not a photo or a screen. This check does not block capture.';
 
 export const GUIDE_THRESHOLDS = {
   minScore: 0.6,
@@ -46,7 +54,7 @@ export const GUIDE_THRESHOLDS = {
   minBrightness: 60,
   maxBrightness: 210,
   minSharpness: 25,
-  /** Antispoof and liveness are advisory below these (a still photo from a fake camera scores low). */
+  /** Antispoof and liveness fail below these, as advice only (allPass ignores them; see Check.advisory). */
   minReal: 0.3,
   minLive: 0.3,
 } as const;
@@ -103,18 +111,14 @@ export function evaluateFrame(
     });
   }
   if (one.real !== undefined)
-    checks.push({
-      id: 'real',
-      label: 'Real face (antispoof)',
-      ok: one.real >= t.minReal,
-      hint: 'Use a live face, not a photo or a screen.',
-    });
+    checks.push({ id: 'real', label: `Real face (${ADVISORY_NOTE})`, ok: one.real >= t.minReal, hint: ADVISORY_HINT, advisory: true });
   if (one.live !== undefined)
-    checks.push({ id: 'live', label: 'Live (liveness)', ok: one.live >= t.minLive, hint: 'Use a live face, not a photo or a screen.' });
+    checks.push({ id: 'live', label: `Live (${ADVISORY_NOTE})`, ok: one.live >= t.minLive, hint: ADVISORY_HINT, advisory: true });
   return checks;
 }
 
-export const allPass = (checks: readonly Check[]) => checks.length > 0 && checks.every((c) => c.ok);
+/** Every check that gates the capture passes (advisory checks are shown, not required). */
+export const allPass = (checks: readonly Check[]) => checks.length > 0 && checks.every((c) => c.ok || c.advisory);
 
 /** Brightness and Laplacian variance of a grey image (row-major, `width` × `height`, 0–255). */
 export function cropStats(grey: ArrayLike<number>, width: number, height: number): CropStats {

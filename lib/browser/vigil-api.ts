@@ -196,6 +196,10 @@ export const api = {
   },
 };
 
+/** A stored face photo's address (GET, same-origin: the session cookie goes with it). */
+export const faceImageUrl = (personId: string, faceId: string) =>
+  `/api/v1/persons/${encodeURIComponent(personId)}/faces/${encodeURIComponent(faceId)}/image`;
+
 /** What to tell a person for each /api/v1 error code (registration, photos, recognition). */
 export const ERROR_HELP: Record<string, string> = {
   VALIDATION_ERROR: 'Something in the form is not valid',

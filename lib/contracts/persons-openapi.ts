@@ -103,11 +103,26 @@ export function registerPersonPaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'get',
     path: '/api/v1/persons/{person_id}/faces',
-    summary: "A person's stored faces, without photos, with their distances to the person's other faces",
+    summary:
+      "A person's stored faces, without photos (photo_stored says whether one is stored), with their distances to the person's other faces",
     request: { params: idParam },
     responses: {
       200: json(faceList, 'Oldest first; outlier marks a face farther than FACE_MISMATCH_DISTANCE from all the others.'),
       404: json(error, 'PERSON_NOT_FOUND.'),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/persons/{person_id}/faces/{face_id}/image',
+    summary: "The face's stored photo (only with STORE_FACE_IMAGES=true when it was added)",
+    description: 'The photo bytes as uploaded, `Cache-Control: private, no-store`; same access and `faces:read` scope as the face listing.',
+    request: { params: faceParam },
+    responses: {
+      200: {
+        description: 'The photo (`photo_stored` in the face listing says whether one is stored).',
+        content: { 'image/jpeg': { schema: z.string().describe('binary') }, 'image/png': { schema: z.string().describe('binary') } },
+      },
+      404: json(error, 'PERSON_NOT_FOUND, FACE_NOT_FOUND, or NOT_FOUND: no photo is stored for this face.'),
     },
   });
   registry.registerPath({

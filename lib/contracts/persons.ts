@@ -158,12 +158,15 @@ export const storedFaceSchema = z.object({
   mean_distance: z.number().min(0).nullable().describe("Mean distance to the person's other faces; null when it is the only one."),
   outlier: z.boolean().describe('nearest_distance > FACE_MISMATCH_DISTANCE: this face looks like someone else.'),
   mismatch_confirmed: z.boolean().describe('Added with confirm_mismatch=true over a FACE_MISMATCH refusal.'),
+  photo_stored: z
+    .boolean()
+    .describe('The photo is stored (STORE_FACE_IMAGES=true when it was added): GET …/faces/{face_id}/image answers it.'),
 });
 export const faceListSchema = z.object({
   person_id: z.uuid(),
   name: z.string(),
   mismatch_distance: z.number().describe('The FACE_MISMATCH_DISTANCE the server applies.'),
-  faces: z.array(storedFaceSchema).describe('Oldest first. No photos: only what was measured.'),
+  faces: z.array(storedFaceSchema).describe('Oldest first. No photos inline: only what was measured, and whether a photo is stored.'),
 });
 export type FaceList = z.infer<typeof faceListSchema>;
 export const deleteFaceResultSchema = z.object({

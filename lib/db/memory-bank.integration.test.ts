@@ -18,6 +18,7 @@ import { listPersons } from '@/lib/faces/list-persons';
 import { updatePerson } from '@/lib/faces/update-person';
 import { listFaces } from '@/lib/faces/list-faces';
 import { deleteFace } from '@/lib/faces/delete-face';
+import { getFaceImage } from '@/lib/faces/get-face-image';
 import { migrate } from './migrate';
 import { openDatabase, type Database } from './open-database';
 import { createPersonStore } from './person-store';
@@ -159,6 +160,27 @@ describe.each(targets)('memory bank on %s', (_label, open, useVector) => {
     const other = await register('Eve', await photo(0, 0, 255), true);
     await expect(deleteFace(bank, other.person_id, list.faces[0]!.face_id)).rejects.toMatchObject({ code: 'FACE_NOT_FOUND' });
     await expect(listFaces(bank, '00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ code: 'PERSON_NOT_FOUND' });
+  });
+
+  it('serves a face photo only where STORE_FACE_IMAGES kept it, and says so in the listing', async () => {
+    const keeping: MemoryBank = { ...bank, config: { ...bank.config, STORE_FACE_IMAGES: true } };
+    const image = await photo(10, 200, 10);
+    const kept = await registerPerson(keeping, { name: 'Kept', relationship: '', metadata: {}, allowDuplicate: true, image });
+    const [keptFace] = faceListSchema.parse(await listFaces(bank, kept.person_id)).faces;
+    expect(keptFace!.photo_stored).toBe(true);
+    expect(await getFaceImage(bank, kept.person_id, keptFace!.face_id)).toEqual({ bytes: image, contentType: 'image/png' });
+
+    const plain = await register('Plain', await photo(10, 10, 200), true);
+    const [plainFace] = (await listFaces(bank, plain.person_id)).faces;
+    expect(plainFace!.photo_stored).toBe(false);
+    expect(await getFaceImage(bank, plain.person_id, plainFace!.face_id)).toBeNull();
+    // Another person's face id, and unknown ids, are not found.
+    await expect(getFaceImage(bank, plain.person_id, keptFace!.face_id)).rejects.toMatchObject({ code: 'FACE_NOT_FOUND' });
+    await expect(getFaceImage(bank, '00000000-0000-4000-8000-000000000000', keptFace!.face_id)).rejects.toMatchObject({
+      code: 'PERSON_NOT_FOUND',
+    });
+    await deletePerson(bank, kept.person_id);
+    await deletePerson(bank, plain.person_id);
   });
 
   it('writes nothing when a registration fails', async () => {

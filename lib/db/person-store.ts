@@ -177,10 +177,10 @@ export function createPersonStore(database: Database) {
       });
     },
 
-    /** The person's faces without photos, oldest first. */
-    async listFaces(personId: string): Promise<StoredFaceRow[]> {
+    /** The person's faces without photos (only whether one is stored), oldest first. */
+    async listFaces(personId: string): Promise<(StoredFaceRow & { photoStored: boolean })[]> {
       return db
-        .select(storedFaceColumns)
+        .select({ ...storedFaceColumns, photoStored: sql<boolean>`${faceEmbeddings.image} is not null` })
         .from(faceEmbeddings)
         .where(eq(faceEmbeddings.personId, personId))
         .orderBy(asc(faceEmbeddings.createdAt), asc(faceEmbeddings.id));
@@ -213,6 +213,16 @@ export function createPersonStore(database: Database) {
       });
       if (typeof result === 'object' && 'person' in result) await eraseDeletedRows(database);
       return result;
+    },
+
+    /** One face's stored photo: undefined when the person has no such face, null when it has no photo. */
+    async getFaceImage(personId: string, faceId: string): Promise<{ bytes: Buffer; format: string } | null | undefined> {
+      const [row] = await db
+        .select({ image: faceEmbeddings.image, format: faceEmbeddings.imageFormat })
+        .from(faceEmbeddings)
+        .where(and(eq(faceEmbeddings.id, faceId), eq(faceEmbeddings.personId, personId)));
+      if (!row) return undefined;
+      return row.image && row.format ? { bytes: row.image, format: row.format } : null;
     },
 
     async getPerson(personId: string): Promise<PersonRow | undefined> {

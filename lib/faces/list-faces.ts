@@ -1,5 +1,6 @@
 /**
- * GET /api/v1/persons/{id}/faces: the person's stored faces without photos, each with its
+ * GET /api/v1/persons/{id}/faces: the person's stored faces without photos (`photo_stored` says whether
+ * one is stored), each with its
  * distance to the person's other faces, so an operator can spot (and remove) one that belongs
  * to someone else: `outlier` marks a face farther than FACE_MISMATCH_DISTANCE from all the others.
  */
@@ -31,6 +32,7 @@ export async function listFaces(bank: MemoryBank, personId: string): Promise<Fac
       mean_distance: others.length ? round(others.reduce((a, b) => a + b, 0) / others.length) : null,
       outlier: nearest !== null && nearest > bound,
       mismatch_confirmed: f.mismatchConfirmed,
+      photo_stored: f.photoStored,
     };
   });
   return { person_id: person.id, name: person.name, mismatch_distance: bound, faces };

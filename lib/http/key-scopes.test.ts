@@ -15,6 +15,7 @@ const persons = await import('@/app/api/v1/persons/route');
 const person = await import('@/app/api/v1/persons/[person_id]/route');
 const faces = await import('@/app/api/v1/persons/[person_id]/faces/route');
 const face = await import('@/app/api/v1/persons/[person_id]/faces/[face_id]/route');
+const faceImage = await import('@/app/api/v1/persons/[person_id]/faces/[face_id]/image/route');
 const recognize = await import('@/app/api/v1/recognize/route');
 const register = await import('@/app/api/v1/register/route');
 const reviews = await import('@/app/api/v1/reviews/route');
@@ -76,6 +77,11 @@ const table: [string, Scope, (key: string) => Promise<Response>][] = [
     'faces:write',
     call(face.DELETE, 'DELETE', `/api/v1/persons/${ID}/faces/${ID}`, { person_id: ID, face_id: ID }),
   ],
+  [
+    'GET /api/v1/persons/{id}/faces/{face_id}/image',
+    'faces:read',
+    call(faceImage.GET, 'GET', `/api/v1/persons/${ID}/faces/${ID}/image`, { person_id: ID, face_id: ID }),
+  ],
   ['POST /api/v1/recognize', 'faces:read', call(recognize.POST, 'POST', '/api/v1/recognize')],
   ['POST /api/v1/register', 'faces:write', call(register.POST, 'POST', '/api/v1/register')],
   ['GET /api/v1/reviews', 'review', call(reviews.GET, 'GET', '/api/v1/reviews')],
@@ -113,6 +119,7 @@ const SCOPED_FILES = new Set([
   'app/api/v1/persons/[person_id]/route.ts',
   'app/api/v1/persons/[person_id]/faces/route.ts',
   'app/api/v1/persons/[person_id]/faces/[face_id]/route.ts',
+  'app/api/v1/persons/[person_id]/faces/[face_id]/image/route.ts',
   'app/api/v1/recognize/route.ts',
   'app/api/v1/register/route.ts',
   'app/api/v1/reviews/route.ts',

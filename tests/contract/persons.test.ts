@@ -242,8 +242,15 @@ describe('faces, recognition and the person resource', () => {
         'model_version',
         'nearest_distance',
         'outlier',
+        'photo_stored',
         'quality',
       ]);
+
+    // Without STORE_FACE_IMAGES no photo is kept: the listing says so and the image answers 404.
+    expect(list.data.faces.map((f) => f.photo_stored)).toEqual([false, false, false]);
+    const noImage = await fetch(`${server.url}/api/v1/persons/${ids.biden}/faces/${list.data.faces[0]!.face_id}/image`);
+    expect(noImage.headers.get('cache-control')).toBe('no-store');
+    await expectError(noImage, 404, 'NOT_FOUND');
 
     // Remove Rose's face: Joe keeps two, and Rose is a stranger again.
     const strangerId = list.data.faces[2]!.face_id;

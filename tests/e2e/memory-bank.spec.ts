@@ -75,6 +75,7 @@ test.describe('memory bank integrity', () => {
     await expectNoAxeViolations(page, testInfo, 'people with faces open');
 
     await card.getByRole('button', { name: 'Remove face 3 of Joe' }).click();
+    await card.getByTestId('confirm-remove-face').click();
     await expect(faces).toHaveCount(2);
     await expect(card.getByTestId('photo-count')).toHaveText('2 photos');
     await expect(card.getByTestId('faces-status')).toHaveText('Face 3 of Joe was removed.');
@@ -223,6 +224,16 @@ test.describe('layout and accessibility on /register and /recognize', () => {
     const checks = r.checks.locator('li');
     expect(await checks.count()).toBeGreaterThan(3);
     for (const text of await checks.allTextContents()) expect(text).toMatch(/^✓ Passed: |^✗ Not yet: /);
+    expect(r.errors.errors).toEqual([]);
+  });
+
+  test('7: the "Real face" and "Live" checks say they are advisory: a photo held up to the camera can pass them', async ({ page }) => {
+    const r = new RegisterPage(page);
+    await r.goto();
+    await r.waitUntilReady();
+    const advisory = r.checks.locator('li[data-check="real"], li[data-check="live"]');
+    expect(await advisory.count()).toBeGreaterThan(0);
+    for (const text of await advisory.allTextContents()) expect(text).toContain('advisory only: a photo held up to the camera can pass it');
     expect(r.errors.errors).toEqual([]);
   });
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startServer, type RunningServer } from '../../scripts/lib/server';
+import { expectNoAxeViolations } from './support/axe';
 import { keepScreenshot } from './support/page-errors';
 
 const PAGES = ['/', '/console', '/register', '/people', '/recognize', '/lab/browser-inference', '/signin'];
@@ -71,7 +72,7 @@ test.describe('signing in with an API key', () => {
 
     await page.getByTestId('signin-key').fill('wrong-key-0123456789abcdefgh');
     await page.getByTestId('signin-submit').click();
-    await expect(page.getByTestId('signin-error')).toContainText('UNAUTHORIZED');
+    await expect(page.getByTestId('signin-error')).toContainText('That key was not accepted');
 
     await page.getByTestId('signin-key').fill(KEY);
     const listed = page.waitForResponse((r) => r.url().includes('/api/v1/persons') && r.status() === 200);
@@ -87,5 +88,29 @@ test.describe('signing in with an API key', () => {
     expect(await page.evaluate(() => document.cookie)).not.toContain('vigil_session');
     await keepScreenshot(page, testInfo, 'people-signed-in');
     expect(violations).toEqual([]);
+  });
+
+  test('signed out, the review queue shows only a sign-in prompt; a wrong key is refused in plain words', async ({ page }, testInfo) => {
+    await page.goto(`${server.url}/console`);
+    await page.getByTestId('tab-reviews').click();
+    const prompt = page.getByTestId('review-signin');
+    await expect(prompt).toContainText('Sign in to see the review queue');
+    await expect(prompt).toHaveClass(/alert/);
+    await expect(page.getByTestId('review-empty')).toHaveCount(0);
+    await expect(page.getByTestId('review-error')).toHaveCount(0);
+    await expect(page.getByTestId('review-count')).toHaveCount(0);
+    await keepScreenshot(page, testInfo, 'review-signed-out');
+    await expectNoAxeViolations(page, testInfo, 'review queue signed out');
+
+    await prompt.getByRole('link', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/signin\?next=%2Fconsole$/);
+    await page.getByTestId('signin-key').fill('not-the-key-0123456789abcdefgh');
+    await page.getByTestId('signin-submit').click();
+    const error = page.getByTestId('signin-error');
+    await expect(error).toHaveText('That key was not accepted. Check it (no spaces, the whole key) and try again.');
+    await expect(error).toHaveClass(/alert-error/);
+    await expect(error).not.toContainText('UNAUTHORIZED');
+    await keepScreenshot(page, testInfo, 'signin-wrong-key');
+    await expectNoAxeViolations(page, testInfo, 'sign-in with a wrong key');
   });
 });

@@ -22,6 +22,7 @@ import { env } from '@/lib/env';
 import { memoryBank } from '@/lib/server/memory-bank';
 import { addFace } from '../add-face';
 import { deleteFace } from '../delete-face';
+import { getFaceImage } from '../get-face-image';
 import { listFaces } from '../list-faces';
 import { deletePerson } from '../delete-person';
 import { getPerson } from '../get-person';
@@ -107,6 +108,28 @@ export async function deleteFaceRequest(ctx: ApiV1Context) {
   const faceId = ctx.params.face_id ?? '';
   if (!UUID.test(faceId)) throw faceErrors.faceNotFound(id, faceId);
   return deleteFace(await memoryBank(), id, faceId.toLowerCase());
+}
+
+/**
+ * The stored photo as its own bytes. Never cached by the browser or a proxy (`private, no-store`):
+ * it is a biometric photo behind the same access and `faces:read` scope as the face listing.
+ */
+export async function faceImageRequest(ctx: ApiV1Context) {
+  const id = personId(ctx);
+  const faceId = ctx.params.face_id ?? '';
+  if (!UUID.test(faceId)) throw faceErrors.faceNotFound(id, faceId);
+  const image = await getFaceImage(await memoryBank(), id, faceId.toLowerCase());
+  if (!image) throw new ApiV1Error('NOT_FOUND', 'No photo is stored for this face: photos are kept only with STORE_FACE_IMAGES=true.');
+  return new Response(new Uint8Array(image.bytes), {
+    status: 200,
+    headers: {
+      'Content-Type': image.contentType,
+      'Content-Length': String(image.bytes.length),
+      'Cache-Control': 'private, no-store',
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Disposition': 'inline',
+    },
+  });
 }
 
 export async function recognizeRequest(ctx: ApiV1Context) {

@@ -1,0 +1,112 @@
+'use client';
+/**
+ * Taking and taking back review decisions for the queue (review-tab.tsx): a decision needs a reason
+ * that fits it; taken items leave the pending list with their inputs cleared; Undo is offered as long
+ * as the server accepts it; decisions the server cannot reach wait offline; failures are listed.
+ */
+import { useEffect, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from 'react';
+import type { Decision, ReviewItem } from '@/lib/contracts/reviews';
+import type { ReviewConfig } from '@/lib/contracts/review-console';
+import { decideAll, reasonProblem, takeBackAll, undoDeadline } from '@/lib/browser/review-decisions';
+import type { Filters } from './review-filters';
+import type { useDecisionInputs } from './use-decision-inputs';
+import type { useReviewList } from './use-review-list';
+
+export const BULK = 'bulk';
+
+interface ReviewActionsDeps {
+  who: string;
+  config: ReviewConfig | undefined;
+  filters: Filters;
+  inputs: ReturnType<typeof useDecisionInputs>;
+  list: ReturnType<typeof useReviewList>;
+  reasonRef: RefObject<HTMLSelectElement | null>;
+  onDecided: () => void;
+  setMessage: (m: string) => void;
+  setSelected: Dispatch<SetStateAction<Set<string>>>;
+  setFocus: Dispatch<SetStateAction<number>>;
+  refreshNotQueued: () => void;
+}
+
+export function useReviewActions(deps: ReviewActionsDeps) {
+  const { who, config, filters, inputs, list, reasonRef, onDecided, setMessage, setSelected, setFocus } = deps;
+  const { items, setItems, setTotal, setError } = list;
+  const input = inputs.get;
+  const busyRef = useRef(false);
+  const [busy, setBusy] = useState(false);
+  const [undo, setUndo] = useState<{ items: ReviewItem[]; until?: number } | undefined>();
+
+  useEffect(() => {
+    if (undo?.until === undefined) return;
+    const t = setTimeout(() => setUndo(undefined), Math.max(0, undo.until - Date.now()));
+    return () => clearTimeout(t);
+  }, [undo]);
+
+  async function decide(targets: ReviewItem[], decision: Decision, bulk: boolean) {
+    const pending = targets.filter((t) => t.status === 'pending');
+    if (pending.length === 0 || busyRef.current) return;
+    const reasonOf = (id: string) => input(bulk ? BULK : id).reason;
+    const problem = reasonProblem(decision, reasonOf(pending[0]!.review_id), config);
+    if (problem) {
+      inputs.refuse(bulk ? BULK : pending[0]!.review_id, problem);
+      if (!bulk) requestAnimationFrame(() => reasonRef.current?.focus());
+      return;
+    }
+    busyRef.current = true;
+    setBusy(true);
+    setError(undefined);
+    const noteOf = (id: string) => input(bulk ? BULK : id).note;
+    const out = await decideAll(pending, decision, { moderator: who, reason: reasonOf, note: noteOf, bulk }).finally(() => {
+      busyRef.current = false;
+      setBusy(false);
+    });
+    // Taken (sent or queued offline): the item leaves the pending list, its reason and note are cleared.
+    inputs.clear(bulk && out.taken.size > 0 ? [...out.taken, BULK] : out.taken);
+    if (filters.status === 'pending') {
+      setItems((xs) => xs.filter((x) => !out.taken.has(x.review_id)));
+      setTotal((t) => Math.max(0, t - out.taken.size));
+    } else {
+      const byId = new Map(out.done.map((d) => [d.review_id, d]));
+      setItems((xs) => xs.map((x) => byId.get(x.review_id) ?? x));
+    }
+    setSelected(new Set());
+    setFocus((i) => Math.max(0, Math.min(i, items.length - out.taken.size - 1)));
+    if (out.done.length > 0) {
+      const n = out.done.length === 1 ? '1 item' : `${out.done.length} items`;
+      setMessage(`${decision === 'confirm' ? 'Confirmed' : 'Overturned'} ${n} as ${who}.`);
+      setUndo({ items: out.done, until: undoDeadline(config) });
+      deps.refreshNotQueued();
+      onDecided();
+    }
+    if (out.offline > 0) {
+      await list.refreshQueued();
+      setMessage(
+        `The server is unreachable: ${out.offline} decision${out.offline === 1 ? ' is' : 's are'} saved in this browser and will sync when it is back.`,
+      );
+    }
+    if (out.failures.length > 0)
+      setError(
+        new Error(
+          `${out.failures.length} decision(s) failed:\n${out.failures.map((f) => `${(f.item.text ?? '').slice(0, 40)}: ${f.message}`).join('\n')}`,
+        ),
+      );
+  }
+
+  async function takeBack(targets: ReviewItem[], kind: 'undo' | 'reopen') {
+    if (kind === 'undo') setUndo(undefined);
+    const { restored, failures } = await takeBackAll(targets, kind, (id) => ({
+      moderator: who,
+      note: kind === 'reopen' ? input(id).note.trim() : '',
+    }));
+    inputs.clear(restored.map((r) => r.review_id));
+    if (restored.length > 0) {
+      const n = restored.length === 1 ? '1 item is' : `${restored.length} items are`;
+      setMessage(`${kind === 'undo' ? 'Undone' : 'Reopened'}: ${n} pending again.`);
+      onDecided();
+      void list.load(false);
+    }
+    if (failures.length > 0) setError(new Error(failures.join('\n')));
+  }
+
+  return { decide, takeBack, busy, undo };
+}
