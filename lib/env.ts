@@ -86,8 +86,10 @@ export const envSchema = z
      * answer 429 with Retry-After (docs/decisions/156-fair-share-of-the-pool.md). 0 = no cap.
      */
     INFERENCE_CLIENT_QUEUE_TEXTS: int(0, 1_000_000).default(300),
-    /** Normalised characters per chunk a batch is split into (at most TOXICITY_MAX_BATCH texts each). */
+    /** Normalised characters per chunk a batch is split into (at most INFERENCE_CHUNK_TEXTS texts each). */
     INFERENCE_CHUNK_CHARS: int(1_000, 100_000_000).default(4_000),
+    /** Texts per chunk of a batch; the worker still runs the transformer TOXICITY_MAX_BATCH rows at a time. */
+    INFERENCE_CHUNK_TEXTS: int(1, 1_000).default(32),
     /**
      * Nice steps each inference worker thread adds to its own priority, so the event loop is
      * scheduled first on a busy machine (docs/decisions/115-face-memory-and-allocator.md); 0 = as the process.

@@ -84,7 +84,7 @@ export interface InferencePool {
 export interface FairShareOptions {
   /** Texts one client may have waiting or running; 0 = no cap. */
   maxTextsPerClient: number;
-  /** Texts per chunk of a batch (the transformer's batch, TOXICITY_MAX_BATCH). */
+  /** Texts per chunk of a batch (INFERENCE_CHUNK_TEXTS; the worker runs the transformer TOXICITY_MAX_BATCH rows at a time). */
   chunkTexts: number;
   /** Normalised characters per chunk of a batch (one longer text is a chunk by itself). */
   chunkChars: number;
@@ -168,29 +168,39 @@ export function createInferencePool(
           shares = batchShares(measured.lengths, limits);
         }
         const costs = texts.map((t, i) => shares?.[i] ?? Math.min(t.length, limits?.maxTextNormalizedChars ?? t.length));
+        // Chunks are cut from the texts in order of length, as the transformer's own batching does
+        // for a whole batch, so a chunk's rows pad to similar lengths; answers go back in input order.
+        const order = costs.map((_, i) => i).sort((a, b) => costs[a]! - costs[b]! || a - b);
         const chunks = await Promise.all(
-          splitBatch(costs, fairShare.chunkTexts, fairShare.chunkChars).map(([start, end]) =>
-            answer<Extract<InferenceResult, { kind: 'moderate' }>>(
+          splitBatch(
+            order.map((i) => costs[i]!),
+            fairShare.chunkTexts,
+            fairShare.chunkChars,
+          ).map(([start, end]) => {
+            const ids = order.slice(start, end);
+            return answer<Extract<InferenceResult, { kind: 'moderate' }>>(
               job,
               {
                 kind: 'moderate',
-                texts: texts.slice(start, end),
+                texts: ids.map((i) => texts[i]!),
                 explain,
                 limits,
-                ...(shares ? { batchShares: shares.slice(start, end) } : {}),
+                ...(shares ? { batchShares: ids.map((i) => shares[i]!) } : {}),
               },
               end - start,
               'moderate',
-            ),
-          ),
+            ).then((answer) => ({ ids, answer }));
+          }),
         );
+        const results: ModerationResponse[] = new Array(texts.length);
+        for (const { ids, answer } of chunks) ids.forEach((i, k) => (results[i] = answer.results[k]!));
         const modelMs: ModelTimes = {};
-        for (const chunk of chunks) {
+        for (const { answer: chunk } of chunks) {
           for (const [model, ms] of Object.entries(chunk.modelMs) as [keyof ModelTimes, number][]) {
             modelMs[model] = (modelMs[model] ?? 0) + ms;
           }
         }
-        return { results: chunks.flatMap((c) => c.results), modelMs };
+        return { results, modelMs };
       } finally {
         job.close();
       }
@@ -274,7 +284,7 @@ export function inferencePool(): InferencePool | undefined {
     } else {
       const fairShare: FairShareOptions = {
         maxTextsPerClient: e.INFERENCE_CLIENT_QUEUE_TEXTS,
-        chunkTexts: e.TOXICITY_MAX_BATCH,
+        chunkTexts: e.INFERENCE_CHUNK_TEXTS,
         chunkChars: e.INFERENCE_CHUNK_CHARS,
       };
       pool = createInferencePool(WORKER_BUNDLE, threads, e.INFERENCE_QUEUE_MAX, fairShare);
