@@ -24,7 +24,7 @@ export default async function (task) {
   if (task.kind === 'measure') return { ok: true, kind: 'measure', lengths: task.texts.map((t) => t.length) };
   if (task.kind === 'moderate') {
     for (const text of task.texts) if (text.startsWith('busy')) { const until = Date.now() + 10; while (Date.now() < until); }
-    return { ok: true, kind: 'moderate', results: task.texts.map((text, i) => ({ text, explained: task.explain, share: task.batchShares?.[i] })), modelMs: { rules: 1 } };
+    return { ok: true, kind: 'moderate', results: task.texts.map((text, i) => ({ text, explained: task.explain, share: task.batchShares?.[i], ...(task.texts.length > 1 ? { mates: task.texts } : {}) })), modelMs: { rules: 1 } };
   }
   return { ok: false, error: { kind: 'failed', message: 'unexpected task' } };
 }`;
@@ -103,6 +103,27 @@ describe('fair share of the pool between clients', () => {
       expect(a.results.map((r) => (r as unknown as { text: string }).text)).toEqual(Array.from({ length: 40 }, (_, i) => `busy ${i}`));
       expect(a.modelMs.rules).toBe(10);
       expect(b.results).toHaveLength(1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('cuts chunks from the texts in order of length, so a run pads little, and answers in input order', async () => {
+    const pool = createInferencePool(path.join(dir, 'worker.mjs'), 1, 4, { ...fair, chunkTexts: 2 });
+    try {
+      const texts = ['long one text', 'a', 'long two text', 'b', 'mid text', 'mid two'];
+      const { results } = await pool.moderate(texts, { explain: false, limits, client: 'A' });
+      const out = results as unknown as { text: string; mates: string[] }[];
+      expect(out.map((r) => r.text)).toEqual(texts);
+      // Consecutive chunks would pair each long text with a one-letter one.
+      expect(out.map((r) => r.mates.join('+'))).toEqual([
+        'long one text+long two text',
+        'a+b',
+        'long one text+long two text',
+        'a+b',
+        'mid two+mid text',
+        'mid two+mid text',
+      ]);
     } finally {
       await pool.close();
     }
