@@ -90,7 +90,7 @@ export interface FairShareOptions {
   chunkChars: number;
 }
 
-const DEFAULT_FAIR_SHARE: FairShareOptions = { maxTextsPerClient: 300, chunkTexts: 8, chunkChars: 4_000 };
+const DEFAULT_FAIR_SHARE: FairShareOptions = { maxTextsPerClient: 300, chunkTexts: 32, chunkChars: 4_000 };
 
 /** Face detections share one lane: they take turns with the moderation clients, in arrival order among themselves. */
 const FACES_LANE = 'faces';
