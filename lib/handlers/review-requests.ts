@@ -25,9 +25,9 @@ import { ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
 import { inferencePool } from '@/lib/server/inference-pool';
 import { clientKey } from '@/lib/rate-limit/create-rate-limiter';
 import { moderationModels } from '@/lib/server/moderation-models';
-import { reviewErrors } from '../review-errors';
+import { reviewErrors } from '@/lib/reviews/review-errors';
 import { reviewStore } from '@/lib/server/review-service';
-import { moderatorOf } from '../moderator-identity';
+import { moderatorOf } from '@/lib/reviews/moderator-identity';
 
 const MAX_JSON_BODY_BYTES = 16 * 1024;
 

@@ -13,11 +13,19 @@ import type { ApiV1Context } from '@/lib/http/api-v1-route';
 import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import { consumeSignInBudget } from '@/lib/http/face-rate-limit';
 import { checkPresentedKey } from '@/lib/http/key-lockout';
-import { bearerToken, keyId } from '../api-keys';
-import { forbidden, isCrossSiteBrowserRequest, isHttps, scopesOf, sessionOf, unauthorized, type AuthConfig } from '../authorize-request';
+import { bearerToken, keyId } from '@/lib/auth/api-keys';
+import {
+  forbidden,
+  isCrossSiteBrowserRequest,
+  isHttps,
+  scopesOf,
+  sessionOf,
+  unauthorized,
+  type AuthConfig,
+} from '@/lib/auth/authorize-request';
 import { SCOPES } from '@/lib/contracts/scopes';
 import { findActiveSession, sessionStore } from '@/lib/server/session-service';
-import { isSessionToken, newSessionToken, readCookie, SESSION_COOKIE, sessionCookie } from '../session-token';
+import { isSessionToken, newSessionToken, readCookie, SESSION_COOKIE, sessionCookie } from '@/lib/auth/session-token';
 
 const MAX_BODY_BYTES = 4 * 1024;
 

@@ -12,7 +12,7 @@ import { scopesOf } from '@/lib/auth/authorize-request';
 import { RateLimitedError } from '@/lib/errors/domain-error';
 import { checkPresentedKey } from '@/lib/http/key-lockout';
 import { clientAddress } from '@/lib/net/trust-proxy';
-import { metrics } from '../metrics';
+import { metrics } from '@/lib/observability/metrics';
 
 const plain = (status: number, text: string, headers: Record<string, string> = {}) =>
   new Response(`${text}\n`, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers } });

@@ -11,7 +11,7 @@ import type { SessionList, SessionRevoked } from '@/lib/contracts/session';
 import { ApiV1Error } from '@/lib/http/api-v1-error';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
 import { sessionStore } from '@/lib/server/session-service';
-import { requireScope } from '../authorize-request';
+import { requireScope } from '@/lib/auth/authorize-request';
 
 const sessionId = z.uuid();
 

@@ -11,8 +11,8 @@ import { env } from '@/lib/env';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
 import { apiV1ValidationError } from '@/lib/http/zod-issue-to-api-v1';
 import { reviewStore } from '@/lib/server/review-service';
-import { AUDIT_CSV_HEADER, auditCsvRows } from '../audit-csv';
-import { recordingPausedUntil } from '../record-for-review';
+import { AUDIT_CSV_HEADER, auditCsvRows } from '@/lib/reviews/audit-csv';
+import { recordingPausedUntil } from '@/lib/reviews/record-for-review';
 import { queryOf } from './review-requests';
 
 export async function listAuditRequest({ request }: ApiV1Context): Promise<AuditList> {
