@@ -19,12 +19,9 @@ import { ApiV1Error, apiV1Errors } from '@/lib/http/api-v1-error';
 import { apiV1ValidationError } from '@/lib/http/zod-issue-to-api-v1';
 import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
-import { moderate } from '@/lib/moderation/moderate';
-import type { LoadedModels } from '@/lib/moderation/model-registry';
 import { ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
-import { inferencePool } from '@/lib/server/inference-pool';
 import { clientKey } from '@/lib/rate-limit/create-rate-limiter';
-import { moderationModels } from '@/lib/server/moderation-models';
+import { moderator } from '@/lib/server/moderator';
 import { reviewErrors } from '@/lib/reviews/review-errors';
 import { reviewStore } from '@/lib/server/review-service';
 import { moderatorOf } from '@/lib/reviews/moderator-identity';
@@ -100,9 +97,9 @@ export async function explainReviewRequest({ request, params, config }: ApiV1Con
   const item = await (await reviewStore()).get(id);
   if (!item) throw new ApiV1Error('NOT_FOUND', `No review item with id ${id}.`);
   if (item.text === null) throw new ApiV1Error('NOT_FOUND', `The text of review item ${id} was deleted (retention).`);
-  let models: LoadedModels;
   try {
-    models = await moderationModels().models();
+    const explanations = await moderator().explain(item.text, { client: clientKey(request, config.TRUST_PROXY) });
+    return { review_id: item.review_id, explanations };
   } catch (err) {
     if (ModelsUnavailableError.is(err)) {
       throw new ApiV1Error('SERVICE_UNAVAILABLE', 'The moderation models are not loaded; retry later.', {
@@ -111,10 +108,4 @@ export async function explainReviewRequest({ request, params, config }: ApiV1Con
     }
     throw err;
   }
-  // With the inference pool the request thread holds no models (lib/server/inference-pool.ts).
-  const inference = inferencePool();
-  const [result] = inference
-    ? (await inference.moderate([item.text], { explain: true, client: clientKey(request, config.TRUST_PROXY) })).results
-    : await moderate(models, [item.text], { explain: true });
-  return { review_id: item.review_id, explanations: result!.explanations! };
 }
