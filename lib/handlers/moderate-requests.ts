@@ -18,13 +18,10 @@ import { readJsonBody } from '@/lib/http/read-json-body';
 import { parseV1Body } from '@/lib/http/zod-issues-to-v1';
 import type { V1Context } from '@/lib/http/v1-route';
 import type { Services } from '@/lib/server/services';
-import { clientKey } from '@/lib/rate-limit/create-rate-limiter';
+import type { RequestClient } from '@/lib/http/request-client';
 import { textUnits } from '@/lib/rate-limit/text-units';
 import type { WorkLimits } from '@/lib/moderation/bound-work';
-import { recordForReview, type ReviewQueue } from '@/lib/reviews/record-for-review';
-import { reviewClientOf } from '@/lib/reviews/review-client';
-import { admitReviewItems } from '@/lib/server/limiters';
-import { reviewStore } from '@/lib/server/review-service';
+import { recordForReview } from '@/lib/reviews/record-for-review';
 import { metrics } from '@/lib/observability/metrics';
 
 /**
@@ -32,15 +29,15 @@ import { metrics } from '@/lib/observability/metrics';
  * client's fair share of it, or this thread). Spends the client's text-unit budget once the
  * request is admitted, before any work. Feeds the per-model time and batch-size metrics.
  */
-async function runModeration(services: Services, client: string, texts: string[], explain: boolean): Promise<ModerationResponse[]> {
+async function runModeration(services: Services, client: RequestClient, texts: string[], explain: boolean): Promise<ModerationResponse[]> {
   const m = metrics();
   m.batchSize.observe(texts.length);
-  return services.moderator.moderate(texts, {
+  return services.moderator().moderate(texts, {
     explain,
-    client,
+    client: client.address,
     limits: workLimits(),
     admitted: async () => {
-      await services.moderationWorkLimiter.consume(client, textUnits(texts));
+      await services.limiters().moderationWork.consume(client.address, textUnits(texts));
     },
     onModelTime: (model, ms) => m.modelInference.observe({ model }, ms / 1000),
   });
@@ -55,31 +52,27 @@ export function workLimits(): WorkLimits {
   };
 }
 
-const reviewQueue: ReviewQueue = { store: reviewStore, admit: admitReviewItems };
-
 function schemas() {
   const e = env();
   return moderationRequestSchemas({ maxTextChars: e.MAX_TEXT_CHARS, maxBatchItems: e.MAX_BATCH_ITEMS });
 }
 
-export async function moderateTextRequest({ request, services }: V1Context): Promise<ModerationResponse> {
-  const client = clientKey(request, env().TRUST_PROXY);
+export async function moderateTextRequest({ request, client, services }: V1Context): Promise<ModerationResponse> {
   // A client whose queue is already full is refused before its body is read and parsed.
-  services.moderator.check(client);
+  services.moderator().check(client.address);
   const body = parseV1Body(schemas().text, await readJsonBody(request, env().MAX_BODY_BYTES));
   const [result] = await runModeration(services, client, [body.text], body.explain === true);
   // Fire-and-forget: never awaited, never throws (lib/reviews/record-for-review.ts).
-  recordForReview([result!], { client: reviewClientOf(request, env()), source: 'text' }, reviewQueue);
+  recordForReview([result!], { client: client.reviewQuotaKey, source: 'text' }, services.reviewQueue);
   return result!;
 }
 
-export async function moderateBatchRequest({ request, services }: V1Context): Promise<BatchResponse> {
+export async function moderateBatchRequest({ request, client, services }: V1Context): Promise<BatchResponse> {
   const started = performance.now();
-  const client = clientKey(request, env().TRUST_PROXY);
-  services.moderator.check(client);
+  services.moderator().check(client.address);
   const body = parseV1Body(schemas().batch, await readJsonBody(request, env().MAX_BODY_BYTES));
   const results = await runModeration(services, client, body.texts, body.explain === true);
-  recordForReview(results, { client: reviewClientOf(request, env()), source: 'batch' }, reviewQueue);
+  recordForReview(results, { client: client.reviewQuotaKey, source: 'batch' }, services.reviewQueue);
   return {
     results,
     total_processed: results.length,
@@ -88,7 +81,7 @@ export async function moderateBatchRequest({ request, services }: V1Context): Pr
 }
 
 export async function listModels({ services }: V1Context): Promise<ModelsResponse> {
-  const status = await services.moderator.status();
+  const status = await services.moderator().status();
   const toxicity = await toxicityProvenance();
   return {
     models: status.map(({ name, version, loaded, description }) => ({
@@ -114,6 +107,6 @@ function toxicityProvenance() {
 }
 
 export async function health({ services }: V1Context): Promise<HealthResponse> {
-  const all = (await services.moderator.status()).every((s) => s.loaded);
+  const all = (await services.moderator().status()).every((s) => s.loaded);
   return { status: all ? 'healthy' : 'degraded', version: API_VERSION, models_loaded: all };
 }
