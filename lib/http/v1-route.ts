@@ -10,13 +10,16 @@ import { requestLogger } from '@/lib/observability/logger';
 import { errorForLog } from '@/lib/observability/redact';
 import { metrics, routeTemplate, startRequest } from '@/lib/observability/metrics';
 import { RateLimitedError } from '@/lib/errors/domain-error';
-import { clientKey } from '@/lib/rate-limit/create-rate-limiter';
+import { requestClient, type RequestClient } from './request-client';
 import { requestIdOf } from './request-id';
 import { clientClosed, clientClosedResponse } from './client-closed';
 import { V1Error, v1ErrorResponse } from './v1-error';
 
+/** What a /v1 handler is handed, built once per request. */
 export interface V1Context {
   request: Request;
+  /** Who sent it: the address its budgets and fair share are counted under, its review quota. */
+  client: RequestClient;
   services: Services;
 }
 
@@ -36,11 +39,12 @@ export function v1Route(
     let response: Response;
     try {
       const svc = services();
+      const client = requestClient(request, env());
       if (options.rateLimited) {
-        const decision = await svc.moderationLimiter.consume(clientKey(request, env().TRUST_PROXY));
+        const decision = await svc.limiters().moderation.consume(client.address);
         headers = { ...headers, ...decision.headers };
       }
-      const body = await handler({ request, services: svc });
+      const body = await handler({ request, client, services: svc });
       response = Response.json(body, { status: 200, headers });
     } catch (err) {
       if (clientClosed(request)) {
