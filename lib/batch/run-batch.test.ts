@@ -42,6 +42,29 @@ const options = (signal = new AbortController().signal) => ({
 });
 
 describe('running a batch', () => {
+  it('never sends a line the CSV reader could not split; the export shows it under the text column (issue 24, item 5)', async () => {
+    const src = readCsv('id,text,lang\n1,first,en\n2,"never closed,en\n3,third,en\n');
+    const rows = rowsToModerate(rowsOf(src), 1, 100);
+    const sent: string[][] = [];
+    const { rows: out } = await runBatch(
+      rows,
+      async (texts) => {
+        sent.push(texts);
+        return texts.map(verdict);
+      },
+      options(),
+    );
+    expect(sent).toEqual([['first', 'third']]);
+    expect(out.map((r) => [r.line, r.result ? 'ok' : r.error?.slice(0, 20)])).toEqual([
+      [2, 'ok'],
+      [3, 'A quote opens a fiel'],
+      [4, 'ok'],
+    ]);
+    const exported = parseCsv(exportBatchCsv(out, columnsOf(src)), { columns: true }) as Record<string, string>[];
+    expect(exported[1]).toMatchObject({ source_line: '3', id: '', text: '2,"never closed,en', lang: '', vigil_summary: '' });
+    expect(exported[1]!.vigil_error).toMatch(/never closed/);
+  });
+
   it('marks an over-long row by its source line and moderates the rest (issue 15, item 8)', async () => {
     const src = readCsv('id,text\n1,short\n\n2,waytoolongtext\n3,fine\n');
     const rows = rowsToModerate(rowsOf(src), 1, 10);

@@ -34,6 +34,13 @@ const codePoints = (s: string) => [...s].length;
 
 export function rowsToModerate(rows: readonly SourceRow[], column: number, maxChars: number): BatchRow[] {
   return rows.map((r) => {
+    // A line the CSV reader could not split: its raw text goes under the chosen column, so the
+    // table and the export show it where the text would have been.
+    if (r.error) {
+      const cells: string[] = [];
+      cells[column] = r.cells[0] ?? '';
+      return { line: r.line, cells: Array.from(cells, (c) => c ?? ''), text: r.cells[0] ?? '', error: r.error };
+    }
     const text = (r.cells[column] ?? '').trim();
     if (text === '') return { ...r, text, error: 'No text in the chosen column.' };
     const n = codePoints(text);
