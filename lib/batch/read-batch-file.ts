@@ -14,7 +14,7 @@
  * - the default text column is one named like text/message/comment/body, else the column with
  *   the longest cells.
  */
-import { parse } from 'csv-parse/sync';
+import { parse, type Options } from 'csv-parse/sync';
 
 export interface SourceRow {
   /** 1-based line of the source where this record starts. */
@@ -111,7 +111,7 @@ export function looksLikeHeader(first: string[], rest: string[][]): boolean {
   return cells.every((c, j) => avg(j) > 2 * c.length);
 }
 
-const PARSE_OPTIONS = {
+const PARSE_OPTIONS: Options = {
   bom: true,
   info: true,
   skip_empty_lines: true,
@@ -119,7 +119,7 @@ const PARSE_OPTIONS = {
   // A quote inside an unquoted field (`say "hi" now`) is kept as text, as spreadsheets write it.
   relax_quotes: true,
   record_delimiter: ['\r\n', '\n', '\r'],
-} as const;
+};
 
 type Parsed = { record: string[]; info: { lines: number } };
 
@@ -192,8 +192,9 @@ function parseRecovering(text: string, delimiter: Delimiter): SourceRow[] {
       parse(body.slice(starts[from - 1]), {
         ...PARSE_OPTIONS,
         delimiter,
-        on_record: (r: Parsed) => {
-          chunk.push(r);
+        // With `info`, csv-parse hands on_record the `{ record, info }` pair (its types say string[]).
+        on_record: (r) => {
+          chunk.push(r as unknown as Parsed);
           return r;
         },
       });
