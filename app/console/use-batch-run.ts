@@ -57,6 +57,8 @@ export function useBatchRun() {
   const [notQueued, setNotQueued] = useState<number | undefined>();
   const [storageProblem, setStorageProblem] = useState<string | undefined>();
   const abort = useRef<AbortController | null>(null);
+  /** Set once the user runs or clears: a saved run read back after that must not replace it. */
+  const touched = useRef(false);
   const writer = useRef<LatestOnlyWriter<SavedBatch> | null>(null);
   writer.current ??= new LatestOnlyWriter(saveBatch, () =>
     setStorageProblem('These results could not be kept in this browser (storage full or blocked): export them before leaving.'),
@@ -67,7 +69,7 @@ export function useBatchRun() {
     let live = true;
     loadSavedBatch().then(
       (saved) => {
-        if (!live || !saved) return;
+        if (!live || !saved || touched.current) return;
         setRows(saved.rows);
         setMeta({
           name: saved.name,
@@ -95,6 +97,7 @@ export function useBatchRun() {
   }, [running]);
 
   async function run(todo: BatchRow[], m: Omit<RunMeta, 'restoredFrom' | 'interrupted'>): Promise<void> {
+    touched.current = true;
     const controller = new AbortController();
     abort.current = controller;
     setPhase('running');
@@ -144,6 +147,7 @@ export function useBatchRun() {
   }
 
   function clearResults() {
+    touched.current = true;
     setRows([]);
     setMeta(undefined);
     setProgress(undefined);
