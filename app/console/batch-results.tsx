@@ -77,7 +77,7 @@ export function BatchResults({ rows, meta, running }: { rows: BatchRow[]; meta: 
         </div>
       </div>
       {others.length > 0 && (
-        <fieldset className={styles.filters} data-testid="batch-columns">
+        <fieldset className={`${styles.filters} ${styles.showColumns}`} data-testid="batch-columns">
           <legend>Also show</legend>
           {others.map((c) => (
             <label key={c.j} className={styles.inlineCheck}>

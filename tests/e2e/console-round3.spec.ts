@@ -5,7 +5,7 @@
  * user leaves and comes back, failed rows run again, other columns shown). Screenshots at
  * 1440×900 and 390×844, axe on each state.
  */
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { ConsolePage } from './pages/console.page';
 import { expectNoAxeViolations } from './support/axe';
 import { keepScreenshot } from './support/page-errors';
@@ -14,12 +14,14 @@ const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const THREAT = 'I will find you and hurt you, you pathetic idiot.';
 
-async function capture(page: Page, testInfo: TestInfo, name: string) {
+/** Screenshots at both widths (with `show` scrolled into view), axe on each, no sideways scrolling on the phone. */
+async function capture(page: Page, testInfo: TestInfo, name: string, show?: Locator) {
   for (const [suffix, size] of [
     ['desktop', DESKTOP],
     ['phone', PHONE],
   ] as const) {
     await page.setViewportSize(size);
+    await show?.scrollIntoViewIfNeeded();
     await keepScreenshot(page, testInfo, `${name}-${suffix}`, { fullPage: false });
     await expectNoAxeViolations(page, testInfo, `${name} at ${suffix}`);
     if (suffix === 'phone') await expectNoSidewaysScroll(page);
@@ -69,7 +71,7 @@ test.describe('batch CSV files (issue 24, item 5)', () => {
     await page.getByTestId('batch-columns').getByLabel('id').check();
     await expect(page.getByTestId('batch-extra-header')).toHaveText('id');
     await expect(c.batchRows.first().getByTestId('batch-extra-cell')).toHaveText('1');
-    await capture(page, testInfo, 'batch-semicolon-row-error');
+    await capture(page, testInfo, 'batch-semicolon-row-error', page.getByTestId('batch-table'));
 
     // The separator can be changed: read as commas, the file has other columns.
     await page.getByTestId('batch-delimiter').selectOption(',');
@@ -136,17 +138,18 @@ test.describe('review item for triage (issue 24, item 4)', () => {
     await expect(row.getByTestId('review-text')).toHaveText(text);
     await row.getByTestId('review-why').click();
     const panel = row.getByTestId('review-why-panel');
-    await expect(panel.getByTestId('review-full-text')).toHaveText(/Women are too emotional/);
+    await expect(panel.getByTestId('review-full-text')).toContainText('are too emotional to lead');
     await expect(panel.getByTestId('rule-match').first()).toBeVisible();
     await expect(panel.getByTestId('decided-by')).toContainText(/The (toxicity model|sexism model|word lists and patterns)/);
     await expect(panel).not.toContainText(/toxic_transformer_v1|sexism_lasso_v1|rules_v1|char:|word:|encoder:|_detected|_flag/);
     await expect(panel.getByTestId('sexism-plain')).toContainText('Sexism model');
     const history = panel.getByTestId('review-history-line');
     await expect(history.first()).toHaveAttribute('data-action', 'queued');
-    await expect(history.filter({ hasText: 'Confirmed harmful' })).toContainText(`eve ${stamp}`);
-    await expect(history.filter({ hasText: 'Confirmed harmful' })).toContainText('reason: harassment');
+    const confirmed = panel.locator('[data-testid="review-history-line"][data-action="decided"]');
+    await expect(confirmed).toContainText(`Confirmed harmful by eve ${stamp}`);
+    await expect(confirmed).toContainText('reason: harassment');
     await expect(history.last()).toHaveAttribute('data-action', 'reopened');
-    await capture(page, testInfo, 'review-triage-details');
+    await capture(page, testInfo, 'review-triage-details', panel);
     await page.getByTestId('review-dense').uncheck();
   });
 
