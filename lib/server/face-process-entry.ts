@@ -26,6 +26,9 @@ if (!process.send) {
 
 // The server went away (a crash, kill -9): nobody will ask for faces again.
 process.on('disconnect', () => process.exit(0));
+// Ctrl-C in a terminal reaches the whole process group: the server drains its in-flight requests,
+// recognitions included, and then stops this process itself (SIGTERM), so SIGINT is not for us.
+process.on('SIGINT', () => undefined);
 
 const engine = loadFaceModels().then(createFaceEngine);
 engine.then(
