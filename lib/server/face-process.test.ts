@@ -149,11 +149,12 @@ describe('the face engine process', () => {
     setMode('hang');
     const { face } = supervise({ maxQueue: 2 });
     const engine = await face.engine();
-    const waiting = [engine.detect(Uint8Array.of(1), 1), engine.detect(Uint8Array.of(1), 1)].map((p) => p.catch(() => 'stopped'));
+    // One running and two waiting are taken; a fourth is refused.
+    const waiting = [1, 2, 3].map(() => engine.detect(Uint8Array.of(1), 1).catch(() => 'stopped'));
     await expect(engine.detect(Uint8Array.of(1), 1)).rejects.toSatisfy(InferenceBusyError.is);
     await running?.close();
     running = undefined;
-    expect(await Promise.all(waiting)).toEqual(['stopped', 'stopped']);
+    expect(await Promise.all(waiting)).toEqual(['stopped', 'stopped', 'stopped']);
     await expect(face.engine()).rejects.toThrow(/shutting down/);
   });
 });

@@ -24,7 +24,7 @@ export interface FaceProcessOptions {
   maxRssBytes: number;
   /** No answer for this long while detections wait: the process is taken as hung and killed. */
   detectTimeoutMs: number;
-  /** Detections waiting or running at once; beyond, InferenceBusyError (503 SERVER_BUSY). */
+  /** Detections that may wait behind the one running (INFERENCE_QUEUE_MAX); beyond, InferenceBusyError (503 SERVER_BUSY). */
   maxQueue: number;
   /** Nice steps added to the process's priority, so the server's event loop is scheduled first. */
   nice: number;
@@ -232,7 +232,7 @@ export function startFaceProcess(options: FaceProcessOptions): FaceProcess {
   }
 
   async function detect(photo: Uint8Array, maxPixels: number): Promise<DetectedFace[]> {
-    if (inFlight >= options.maxQueue) throw new InferenceBusyError();
+    if (inFlight > options.maxQueue) throw new InferenceBusyError();
     inFlight++;
     let gen: Generation | undefined;
     try {
