@@ -149,6 +149,18 @@ export const envSchema = z
     FACE_MAX_FACES: int(1, 100).default(20),
     /** Load the face models when the server starts rather than on the first request. */
     FACE_WARM_ON_START: bool.default(true),
+    /**
+     * Run the face engine in a process of its own, started and supervised by the server
+     * (lib/server/face-process.ts, docs/decisions/175-face-engine-process.md); false = in the
+     * server's own process, as `next dev` and a build without the bundle do.
+     */
+    FACE_PROCESS: bool.default(true),
+    /** The face process's V8 heap limit (its --max-old-space-size), in MiB. */
+    FACE_PROCESS_HEAP_MB: int(64, 16_384).default(256),
+    /** Resident memory above which an idle face process is replaced by a fresh one, in MiB; 0 = never. */
+    FACE_PROCESS_MAX_RSS_MB: int(0, 65_536).default(600),
+    /** A detection that has not answered by then is taken as a hung engine: the face process is killed and restarted. */
+    FACE_DETECT_TIMEOUT_MS: int(1_000, 600_000).default(30_000),
 
     // Review queue (the moderation console's sync backend)
 

@@ -1,5 +1,6 @@
 /**
  * npm run loadtest [-- --duration 60 --clients 32 --mix text=0.55,batch=0.25,recognize=0.2 --json out.json]
+ * npm run loadtest -- --soak 600   (the same load for 10 minutes; fails when a process's RSS grows 10 % or more)
  *
  * Loopback load test against the production build (`npx next build` first). It starts its own
  * `node server.mjs` on a free port (rate limits off: RATE_LIMIT_PER_MINUTE=0 and FACE_RATE_LIMIT_PER_MINUTE=0, or 429s would be
@@ -7,15 +8,19 @@
  * has the same address; a fresh temporary PGlite DATA_DIR), registers a few people, then runs
  * `clients` concurrent clients for `duration` seconds, each looping over a weighted mix of
  * single-text moderation, 25-text batches and face recognition with photos from
- * $VIGIL_DATA_DIR/faces, while one more client polls /v1/health. It samples the server's VmRSS
- * from /proc/<pid>/status every second. Extra server env passes through the shell.
+ * $VIGIL_DATA_DIR/faces, while one more client polls /v1/health. It samples the VmRSS of each of
+ * the server's processes from /proc/<pid>/status every second: http (the server, its inference
+ * threads included) and face_engine (the face engine's process, its pid from /metrics'
+ * vigil_face_engine_pid, read again after a restart). Extra server env passes through the shell.
  *
  * Reports throughput, p50/p95/p99 per kind and overall, status counts, connection errors
  * (dropped connections), health p50/p99/max under the load (the issue's target: p99 <= 250 ms),
- * RSS at the start of the load, at minute 1, at the end and at peak, anonymous vs file-backed RSS
- * and the load average; growth "minute 1 -> end" is reported for runs longer than 60 s (the
- * issue's target: < 10 %). Exits 1 when a 5xx, any other non-200 answer, or a dropped connection
- * was seen (health included).
+ * each process's RSS at the start of the load, at minute 1, at the end and at peak, anonymous vs
+ * file-backed RSS, the per-process RSS /metrics reports at the end (vigil_process_rss_bytes) against
+ * issue 23's targets (http <= 550 MB, face engine <= 600 MB) and the load average; growth
+ * "minute 1 -> end" is reported for runs longer than 60 s (the issue's target: < 10 %). Exits 1
+ * when a 5xx, any other non-200 answer, or a dropped connection was seen (health included), and
+ * with --soak also when a process grew by 10 % or more.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -26,13 +31,20 @@ import { rssMiB, startServer } from './lib/server';
 const { values: args } = parseArgs({
   options: {
     duration: { type: 'string', default: process.env.LOADTEST_DURATION_S ?? '60' },
+    soak: { type: 'string' },
     clients: { type: 'string', default: process.env.LOADTEST_CLIENTS ?? '32' },
     json: { type: 'string' },
     // e.g. --mix text=0.7,batch=0.3 to see what one kind of request costs (default: the issue's mix).
     mix: { type: 'string' },
   },
 });
-const DURATION_S = Number(args.duration);
+const SOAK = args.soak !== undefined;
+const DURATION_S = Number(args.soak ?? args.duration);
+const SOAK_MAX_GROWTH = 0.1;
+/** Issue 23's per-process targets after the load test, in bytes (MB, not MiB). */
+const RSS_TARGET_BYTES: Record<ServerProcess, number> = { http: 550e6, face_engine: 600e6 };
+type ServerProcess = 'http' | 'face_engine';
+const PROCESSES: ServerProcess[] = ['http', 'face_engine'];
 const CLIENTS = Number(args.clients);
 const FACES = path.resolve(process.env.VIGIL_DATA_DIR ?? '../shared/data', 'faces');
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -126,11 +138,17 @@ async function main() {
     const latencies: Record<Kind, number[]> = { text: [], batch: [], recognize: [] };
     const statuses: Record<Kind, Record<string, number>> = { text: {}, batch: {}, recognize: {} };
     const dropped: Record<Kind, number> = { text: 0, batch: 0, recognize: 0 };
-    const rss: { t: number; mib: number }[] = [];
+    const rssOf: Record<ServerProcess, { t: number; mib: number }[]> = { http: [], face_engine: [] };
+    let facePid = await metricValue(url, 'vigil_face_engine_pid');
     const started = Date.now();
     const sample = () => {
-      const mib = rssMiB(child.pid!);
-      if (mib !== undefined) rss.push({ t: (Date.now() - started) / 1000, mib });
+      const t = (Date.now() - started) / 1000;
+      const http = rssMiB(child.pid!);
+      if (http !== undefined) rssOf.http.push({ t, mib: http });
+      const face = facePid ? rssMiB(facePid) : undefined;
+      if (face !== undefined) rssOf.face_engine.push({ t, mib: face });
+      // Gone or not started yet: ask /metrics for the pid of the one running now.
+      else void metricValue(url, 'vigil_face_engine_pid').then((pid) => (facePid = pid || undefined));
     };
     sample();
     const sampler = setInterval(sample, 1000);
@@ -208,16 +226,29 @@ async function main() {
     const loadAfter = loadavg();
     if (exited !== undefined) throw new Error(`the server exited during the load (${exited}):\n${server.output()}`);
     const memory = processMemory(child.pid!);
+    const faceMemory = facePid ? processMemory(facePid) : undefined;
+    const reported = Object.fromEntries(
+      await Promise.all(PROCESSES.map(async (p) => [p, await metricValue(url, `vigil_process_rss_bytes{process="${p}"}`)] as const)),
+    ) as Record<ServerProcess, number | undefined>;
     const elapsed = (Date.now() - started) / 1000;
     clearInterval(sampler);
     sample();
 
-    const at = (t: number) => rss.reduce((best, s) => (Math.abs(s.t - t) < Math.abs(best.t - t) ? s : best), rss[0]!).mib;
-    const rssStart = rss[0]!.mib;
-    const rssMin1 = at(60);
-    const rssEnd = rss[rss.length - 1]!.mib;
-    const rssPeak = Math.max(...rss.map((s) => s.mib));
-    const growth = DURATION_S > 60 ? (rssEnd - rssMin1) / rssMin1 : null;
+    const rssSummary = (rss: { t: number; mib: number }[]) => {
+      if (rss.length === 0) return undefined;
+      const at = (t: number) => rss.reduce((best, s) => (Math.abs(s.t - t) < Math.abs(best.t - t) ? s : best), rss[0]!).mib;
+      const minute1 = at(60);
+      const end = rss[rss.length - 1]!.mib;
+      return {
+        start: rss[0]!.mib,
+        minute1,
+        end,
+        peak: Math.max(...rss.map((s) => s.mib)),
+        growth: DURATION_S > 60 ? (end - minute1) / minute1 : null,
+        samples: rss,
+      };
+    };
+    const rssByProcess = Object.fromEntries(PROCESSES.map((p) => [p, rssSummary(rssOf[p])]));
 
     const kinds: (Kind | 'overall')[] = ['text', 'batch', 'recognize', 'overall'];
     const rows = kinds.map((k) => {
@@ -257,9 +288,26 @@ async function main() {
         `| ${r.kind} | ${r.requests} | ${r.rps.toFixed(1)} | ${r.p50.toFixed(0)} | ${r.p95.toFixed(0)} | ${r.p99.toFixed(0)} | ${st} | ${r.dropped} |`,
       );
     }
+    console.log('');
+    for (const p of PROCESSES) {
+      const r = rssByProcess[p];
+      if (!r) {
+        console.log(`${p} RSS: not sampled (no such process)`);
+        continue;
+      }
+      console.log(
+        `${p} RSS (MiB): start ${r.start.toFixed(0)}, minute 1 ${r.minute1.toFixed(0)}, end ${r.end.toFixed(0)}, peak ${r.peak.toFixed(0)}; ` +
+          (r.growth === null
+            ? 'growth minute 1 -> end: n/a (run longer than 60 s)'
+            : `growth minute 1 -> end ${(r.growth * 100).toFixed(1)} %`),
+      );
+    }
     console.log(
-      `\nserver RSS (MiB): start ${rssStart.toFixed(0)}, minute 1 ${rssMin1.toFixed(0)}, end ${rssEnd.toFixed(0)}, peak ${rssPeak.toFixed(0)}; ` +
-        (growth === null ? 'growth minute 1 -> end: n/a (run longer than 60 s)' : `growth minute 1 -> end ${(growth * 100).toFixed(1)} %`),
+      `RSS per process in /metrics at the end: ${PROCESSES.map((p) => {
+        const bytes = reported[p];
+        if (bytes === undefined) return `${p} n/a`;
+        return `${p} ${(bytes / 1e6).toFixed(0)} MB (target <= ${RSS_TARGET_BYTES[p] / 1e6} MB: ${bytes <= RSS_TARGET_BYTES[p] ? 'met' : 'NOT met'})`;
+      }).join(', ')}`,
     );
     health.sort((a, b) => a - b);
     const healthRow = {
@@ -274,11 +322,17 @@ async function main() {
       `/v1/health polled during the load: ${healthRow.requests} answers, p50 ${healthRow.p50.toFixed(1)} ms, p99 ${healthRow.p99.toFixed(1)} ms, ` +
         `max ${healthRow.max.toFixed(0)} ms, statuses ${JSON.stringify(healthStatuses)}, dropped ${healthDropped}`,
     );
-    console.log(
-      `server memory at the end (MiB): ${Object.entries(memory)
-        .map(([k, v]) => `${k} ${v}`)
-        .join(', ')}`,
-    );
+    for (const [p, m] of [
+      ['http', memory],
+      ['face_engine', faceMemory],
+    ] as const) {
+      if (!m) continue;
+      console.log(
+        `${p} memory at the end (MiB): ${Object.entries(m)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`,
+      );
+    }
     console.log(
       `load average (1/5/15 min): before ${loadBefore.map((x) => x.toFixed(1)).join(' / ')}, after ${loadAfter.map((x) => x.toFixed(1)).join(' / ')}`,
     );
@@ -293,8 +347,9 @@ async function main() {
             load: { before: loadBefore, after: loadAfter },
             rows,
             health: healthRow,
-            memory,
-            rss: { start: rssStart, minute1: rssMin1, end: rssEnd, peak: rssPeak, growth, samples: rss },
+            memory: { http: memory, face_engine: faceMemory },
+            metricsRssBytes: reported,
+            rss: rssByProcess,
           },
           null,
           2,
@@ -305,7 +360,13 @@ async function main() {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     const healthFailed = healthDropped > 0 || Object.keys(healthStatuses).some((st) => st !== '200');
-    process.exitCode = fiveXX > 0 || otherNon200 > 0 || rows[3]!.dropped > 0 || healthFailed ? 1 : 0;
+    const grew = PROCESSES.filter((p) => (rssByProcess[p]?.growth ?? 0) >= SOAK_MAX_GROWTH);
+    if (SOAK) {
+      console.log(
+        `soak ${DURATION_S} s: ${grew.length === 0 ? 'no process grew' : `${grew.join(', ')} grew`} by ${SOAK_MAX_GROWTH * 100} % or more from minute 1 to the end`,
+      );
+    }
+    process.exitCode = fiveXX > 0 || otherNon200 > 0 || rows[3]!.dropped > 0 || healthFailed || (SOAK && grew.length > 0) ? 1 : 0;
   } finally {
     cleanup();
   }
@@ -322,6 +383,17 @@ function parseMix(spec: string): [Kind, number][] {
   const total = mix.reduce((n, [, w]) => n + w, 0);
   if (!(total > 0)) throw new Error('--mix: the weights sum to 0');
   return mix.map(([k, w]) => [k, w / total]);
+}
+
+/** One series' value from /metrics (loopback: open without a token), or undefined when absent or unreachable. */
+async function metricValue(url: string, series: string): Promise<number | undefined> {
+  try {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+    return line === undefined ? undefined : Number(line.slice(series.length + 1));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Anonymous vs file-backed resident memory and the thread count, from /proc (Linux). */

@@ -12,7 +12,6 @@ import path from 'node:path';
 import { loadEnv } from '@/lib/env';
 import { loadFaceModels } from '@/lib/faces/load-face-models';
 import { createFaceEngine } from '@/lib/faces/detect-faces';
-import { decodeImage } from '@/lib/faces/decode-image';
 import { euclideanDistance } from '@/lib/faces/face-similarity';
 
 const dataDir = path.resolve(process.env.VIGIL_DATA_DIR ?? '../shared/data', 'faces');
@@ -44,7 +43,7 @@ const files = [...walk(path.join(dataDir, 'train')), ...Object.keys(SINGLE).map(
 for (const f of files) {
   const rel = path.relative(dataDir, f);
   const who = rel.startsWith('train/') ? rel.split('/')[1]! : SINGLE[rel]!;
-  const found = await engine.detect(await decodeImage(readFileSync(f), config.FACE_MAX_IMAGE_PIXELS));
+  const found = await engine.detect(readFileSync(f), config.FACE_MAX_IMAGE_PIXELS);
   if (found.length === 0) {
     console.log(`no face: ${rel}`);
     continue;

@@ -14,6 +14,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { loadEnv } from '@/lib/env';
+import { decodeImage } from '@/lib/faces/decode-image';
 import type { FaceEngine } from '@/lib/faces/face-engine';
 import type { MemoryBank } from '@/lib/faces/memory-bank';
 import { registerPerson } from '@/lib/faces/register-person';
@@ -28,7 +29,8 @@ import { createPersonStore } from './person-store';
 
 const fakeEngine: FaceEngine = {
   modelVersion: 'fake@1',
-  async detect(image) {
+  async detect(bytes, maxPixels) {
+    const image = await decodeImage(bytes, maxPixels);
     const descriptor = Array.from({ length: 128 }, (_, i) => (i < 3 ? image.data[i]! / 255 : 0));
     return [{ box: { x: 0, y: 0, width: image.width, height: image.height }, score: 0.99, descriptor, rollDegrees: 0 }];
   },

@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import { sql } from 'drizzle-orm';
 import { faceListSchema } from '@/lib/contracts/persons';
 import { loadEnv } from '@/lib/env';
+import { decodeImage } from '@/lib/faces/decode-image';
 import type { FaceEngine } from '@/lib/faces/face-engine';
 import type { MemoryBank } from '@/lib/faces/memory-bank';
 import { registerPerson } from '@/lib/faces/register-person';
@@ -25,7 +26,8 @@ import { createPersonStore } from './person-store';
 
 const fakeEngine: FaceEngine = {
   modelVersion: 'fake@1',
-  async detect(image) {
+  async detect(bytes, maxPixels) {
+    const image = await decodeImage(bytes, maxPixels);
     const [r, g, b] = [image.data[0]!, image.data[1]!, image.data[2]!];
     const descriptor = Array.from({ length: 128 }, (_, i) => (i === 0 ? r : i === 1 ? g : i === 2 ? b : 0) / 255);
     return [{ box: { x: 0, y: 0, width: image.width, height: image.height }, score: 0.99, descriptor, rollDegrees: 0 }];

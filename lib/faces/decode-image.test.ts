@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { decodeImage, sniffImageFormat } from './decode-image';
+import { checkImage, decodeImage, sniffImageFormat } from './decode-image';
 
 const solid = (w: number, h: number) => sharp({ create: { width: w, height: h, channels: 3, background: { r: 200, g: 100, b: 50 } } });
 const codeOf = async (p: Promise<unknown>) =>
@@ -38,6 +38,14 @@ describe('decodeImage', () => {
     const thin = await solid(5, 500).png().toBuffer();
     expect(await message(decodeImage(thin, 40_000_000))).toMatch(/aspect ratio/);
     expect(await codeOf(decodeImage(await solid(100, 2_000).png().toBuffer(), 40_000_000))).toBe('OK');
+  });
+
+  it('checkImage refuses from the header alone what decodeImage refuses, before the photo goes to the face process', async () => {
+    const png = await solid(400, 300).png().toBuffer();
+    expect(await checkImage(png, 400 * 300)).toEqual({ format: 'png', width: 400, height: 300, orientation: 1 });
+    expect(await codeOf(checkImage(png, 400 * 300 - 1))).toBe('INVALID_IMAGE');
+    expect(await codeOf(checkImage(await solid(1, 13_000).png().toBuffer(), 40_000_000))).toBe('INVALID_IMAGE');
+    expect(await codeOf(checkImage(await solid(8, 8).webp().toBuffer(), 1e6))).toBe('INVALID_IMAGE');
   });
 
   it('applies EXIF orientation and drops alpha', async () => {

@@ -39,13 +39,28 @@ export function sniffImageFormat(bytes: Uint8Array): ImageFormat | null {
   return null;
 }
 
-export async function decodeImage(bytes: Uint8Array, maxPixels: number): Promise<DecodedImage> {
+/** What checkImage() learnt from the header: enough to refuse a photo before any pixel is decoded. */
+export interface CheckedImage {
+  format: ImageFormat;
+  width: number;
+  height: number;
+  orientation: number;
+}
+
+const sharpOf = (bytes: Uint8Array, maxPixels: number) =>
+  // failOn 'error' rejects truncated files instead of decoding a grey half-image.
+  sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error', sequentialRead: true });
+
+/**
+ * The checks that need only the header (format from the magic bytes, size, sides, aspect ratio,
+ * the pixel limit): cheap, so the process that receives an upload runs them before the photo
+ * travels to the face engine's process, which decodes it (decodeImage runs them again there).
+ */
+export async function checkImage(bytes: Uint8Array, maxPixels: number): Promise<CheckedImage> {
   const format = sniffImageFormat(bytes);
   if (!format) throw faceErrors.invalidImage('the file is neither JPEG nor PNG');
   try {
-    // failOn 'error' rejects truncated files instead of decoding a grey half-image.
-    const base = () => sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error', sequentialRead: true });
-    const meta = await base().metadata();
+    const meta = await sharpOf(bytes, maxPixels).metadata();
     if (meta.format !== format) throw faceErrors.invalidImage('the file content does not match its signature');
     const w = meta.width ?? 0;
     const h = meta.height ?? 0;
@@ -56,11 +71,28 @@ export async function decodeImage(bytes: Uint8Array, maxPixels: number): Promise
     if (Math.max(w, h) / Math.min(w, h) > MAX_ASPECT_RATIO) {
       throw faceErrors.invalidImage(`the aspect ratio exceeds ${MAX_ASPECT_RATIO}:1`);
     }
-    const swap = (meta.orientation ?? 1) >= 5; // 5-8 rotate by 90 degrees
-    const originalWidth = (swap ? meta.height : meta.width) ?? 0;
-    const originalHeight = (swap ? meta.width : meta.height) ?? 0;
+    if (w * h > maxPixels) throw faceErrors.invalidImage(`the decoded image exceeds ${maxPixels} pixels`);
+    return { format, width: w, height: h, orientation: meta.orientation ?? 1 };
+  } catch (err) {
+    throw asInvalidImage(err, maxPixels);
+  }
+}
+
+function asInvalidImage(err: unknown, maxPixels: number): unknown {
+  if (DomainError.is(err)) return err;
+  const msg = err instanceof Error ? err.message : String(err);
+  if (/pixel limit/i.test(msg)) return faceErrors.invalidImage(`the decoded image exceeds ${maxPixels} pixels`);
+  return faceErrors.invalidImage('the file is truncated or cannot be decoded');
+}
+
+export async function decodeImage(bytes: Uint8Array, maxPixels: number): Promise<DecodedImage> {
+  const { format, width, height, orientation } = await checkImage(bytes, maxPixels);
+  try {
+    const swap = orientation >= 5; // 5-8 rotate by 90 degrees
+    const originalWidth = swap ? height : width;
+    const originalHeight = swap ? width : height;
     const longest = Math.max(originalWidth, originalHeight);
-    let pipeline = base().rotate().removeAlpha().toColourspace('srgb');
+    let pipeline = sharpOf(bytes, maxPixels).rotate().removeAlpha().toColourspace('srgb');
     if (longest > MAX_WORKING_SIDE) {
       pipeline = pipeline.resize({
         width: originalWidth >= originalHeight ? MAX_WORKING_SIDE : undefined,
@@ -79,11 +111,6 @@ export async function decodeImage(bytes: Uint8Array, maxPixels: number): Promise
       format,
     };
   } catch (err) {
-    if (DomainError.is(err)) throw err;
-    const msg = err instanceof Error ? err.message : String(err);
-    if (/pixel limit/i.test(msg)) {
-      throw faceErrors.invalidImage(`the decoded image exceeds ${maxPixels} pixels`);
-    }
-    throw faceErrors.invalidImage('the file is truncated or cannot be decoded');
+    throw asInvalidImage(err, maxPixels);
   }
 }

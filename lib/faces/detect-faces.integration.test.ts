@@ -30,9 +30,9 @@ describe.skipIf(!hasData)(`face engine on the real models (skipped unless the fa
   afterAll(() => models?.dispose());
 
   it('describes two photos of one person closer than photos of two people', async () => {
-    const [a] = await engine.detect(await load('train/obama/obama.jpg'));
-    const [b] = await engine.detect(await load('test/obama1.jpg'));
-    const [c] = await engine.detect(await load('train/biden/biden2.jpg'));
+    const [a] = await engine.detectPixels(await load('train/obama/obama.jpg'));
+    const [b] = await engine.detectPixels(await load('test/obama1.jpg'));
+    const [c] = await engine.detectPixels(await load('train/biden/biden2.jpg'));
     expect(a!.descriptor).toHaveLength(128);
     expect(euclideanDistance(a!.descriptor, b!.descriptor)).toBeLessThan(0.58);
     expect(euclideanDistance(a!.descriptor, c!.descriptor)).toBeGreaterThan(0.58);
@@ -40,7 +40,7 @@ describe.skipIf(!hasData)(`face engine on the real models (skipped unless the fa
 
   it('finds every face of a group photo, largest first, in display coordinates', async () => {
     const image = await load('test/obama_and_biden.jpg');
-    const found = await engine.detect(image);
+    const found = await engine.detectPixels(image);
     expect(found).toHaveLength(3);
     const areas = found.map((f) => f.box.width * f.box.height);
     expect(areas).toEqual([...areas].sort((x, y) => y - x));
@@ -48,7 +48,7 @@ describe.skipIf(!hasData)(`face engine on the real models (skipped unless the fa
   });
 
   it('finds the face in a tight head crop where the face fills the frame', async () => {
-    const [face] = await engine.detect(await load('train/obama/obama.jpg'));
+    const [face] = await engine.detectPixels(await load('train/obama/obama.jpg'));
     const b = face!.box;
     const crop = await sharp(readFileSync(path.join(faces, 'train/obama/obama.jpg')))
       .rotate()
@@ -56,7 +56,7 @@ describe.skipIf(!hasData)(`face engine on the real models (skipped unless the fa
       .resize(150, 150)
       .jpeg()
       .toBuffer();
-    const found = await engine.detect(await decodeImage(crop, 1e6));
+    const found = await engine.detectPixels(await decodeImage(crop, 1e6));
     expect(found.length).toBeGreaterThanOrEqual(1);
     expect(euclideanDistance(found[0]!.descriptor, face!.descriptor)).toBeLessThan(0.58);
   });
@@ -95,9 +95,9 @@ describe.skipIf(!hasData)(`face engine on the real models (skipped unless the fa
 
   it('does not leak tensors over 20 detections', async () => {
     const image: DecodedImage = await load('misc/obama_small.jpg');
-    expect((await engine.detect(image)).length).toBe(1); // warm-up: lazy kernels and weights
+    expect((await engine.detectPixels(image)).length).toBe(1); // warm-up: lazy kernels and weights
     const before = models.tf.memory();
-    for (let i = 0; i < LEAK_ITERATIONS; i++) await engine.detect(image);
+    for (let i = 0; i < LEAK_ITERATIONS; i++) await engine.detectPixels(image);
     const after = models.tf.memory();
     expect(after.numTensors).toBe(before.numTensors);
     expect(after.numBytes).toBe(before.numBytes);

@@ -6,7 +6,7 @@
  */
 import type { FaceResult } from '@vladmandic/human';
 import type * as TF from '@tensorflow/tfjs';
-import type { DecodedImage } from './decode-image';
+import { decodeImage, type DecodedImage } from './decode-image';
 import type { DetectedFace, FaceEngine } from './face-engine';
 import type { FaceModels, Tf } from './load-face-models';
 import { CHIP_SIZE, chipFromBox, chipFromLandmarks, chipRegion, mean, type FaceChip } from './align-face';
@@ -64,7 +64,13 @@ export function cutChip(tf: Tf, source: TF.Tensor3D, chip: FaceChip): TF.Tensor3
   });
 }
 
-export function createFaceEngine(models: FaceModels): FaceEngine & { detectCount: () => number } {
+/** The engine, plus detection on pixels already decoded (tests and benchmarks) and a count of detections. */
+export interface LocalFaceEngine extends FaceEngine {
+  detectPixels(image: DecodedImage): Promise<DetectedFace[]>;
+  detectCount(): number;
+}
+
+export function createFaceEngine(models: FaceModels): LocalFaceEngine {
   const { tf, human, faceapi } = models;
   let queue: Promise<unknown> = Promise.resolve();
   let count = 0;
@@ -158,7 +164,12 @@ export function createFaceEngine(models: FaceModels): FaceEngine & { detectCount
 
   return {
     modelVersion: models.modelVersion,
-    detect: (image) => serial(() => detectOnce(image)),
+    // Decoded outside the serial queue: sharp works on its own threads while a detection runs.
+    detect: async (photo, maxPixels) => {
+      const image = await decodeImage(photo, maxPixels);
+      return serial(() => detectOnce(image));
+    },
+    detectPixels: (image) => serial(() => detectOnce(image)),
     detectCount: () => count,
   };
 }

@@ -1,8 +1,8 @@
 /**
  * The seam between the memory bank and the models: domain code depends on this interface only,
- * so unit tests inject a fake engine and the real one lives in detect-faces.ts.
+ * so unit tests inject a fake engine. The real one lives in detect-faces.ts; the server runs it in
+ * a process of its own (lib/server/face-process.ts) and hands the domain a proxy of this shape.
  */
-import type { DecodedImage } from './decode-image';
 
 export interface FaceBox {
   x: number;
@@ -23,6 +23,10 @@ export interface DetectedFace {
 
 export interface FaceEngine {
   readonly modelVersion: string;
-  /** Every face, largest first. */
-  detect(image: DecodedImage): Promise<DetectedFace[]>;
+  /**
+   * Every face in a photo, largest first. `photo` is the compressed upload (JPEG or PNG) that
+   * passed checkImage(); the engine decodes it where it runs (decodeImage, `maxPixels` as there),
+   * so an upload crosses to the face process compressed, never as decoded RGB.
+   */
+  detect(photo: Uint8Array, maxPixels: number): Promise<DetectedFace[]>;
 }

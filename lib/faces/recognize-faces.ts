@@ -3,14 +3,15 @@
  * its nearest registered person. Below the threshold a face is reported as unknown.
  */
 import type { RecognizeResult } from '@/lib/contracts/persons';
-import { decodeImage } from './decode-image';
+import { checkImage } from './decode-image';
 import { isMatch, similarityFromDistance } from './face-similarity';
 import type { MemoryBank } from './memory-bank';
 
 export async function recognizeFaces(bank: MemoryBank, bytes: Buffer): Promise<RecognizeResult> {
-  const image = await decodeImage(bytes, bank.config.FACE_MAX_IMAGE_PIXELS);
+  // The header checks run here, before the photo travels to the face engine (which decodes it).
+  await checkImage(bytes, bank.config.FACE_MAX_IMAGE_PIXELS);
   const engine = await bank.engine();
-  const faces = (await engine.detect(image)).slice(0, bank.config.FACE_MAX_FACES);
+  const faces = (await engine.detect(bytes, bank.config.FACE_MAX_IMAGE_PIXELS)).slice(0, bank.config.FACE_MAX_FACES);
   const answers = await Promise.all(
     faces.map(async (face) => {
       const [nearest] = await bank.store.nearest(face.descriptor, engine.modelVersion, 1);

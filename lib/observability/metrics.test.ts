@@ -23,6 +23,25 @@ describe('createMetrics', () => {
     expect(text).toContain('vigil_review_queue_pending_writes 0');
   });
 
+  it('reports resident memory per process: http always, the face engine while it runs', async () => {
+    const m = createMetrics();
+    let text = await m.registry.metrics();
+    expect(text).toMatch(/vigil_process_rss_bytes\{process="http"\} [1-9]\d+/);
+    expect(text).not.toContain('process="face_engine"');
+    expect(text).toContain('vigil_face_engine_up 0');
+    m.faceEngineStats = async () => ({ up: true, pid: 4242, rssBytes: 123_456_789 });
+    m.faceEngineRestarts.inc();
+    text = await m.registry.metrics();
+    expect(text).toContain('vigil_process_rss_bytes{process="face_engine"} 123456789');
+    expect(text).toContain('vigil_face_engine_up 1');
+    expect(text).toContain('vigil_face_engine_pid 4242');
+    expect(text).toContain('vigil_face_engine_restarts_total 1');
+    m.faceEngineStats = async () => ({ up: false });
+    text = await m.registry.metrics();
+    expect(text).not.toContain('process="face_engine"');
+    expect(text).toContain('vigil_face_engine_pid 0');
+  });
+
   it('keeps registries apart (a test registry never leaks into another)', async () => {
     const a = createMetrics();
     const b = createMetrics();

@@ -25,6 +25,16 @@ export interface VigilMetrics {
   reviewNotQueued: Counter<'reason'>;
   /** Set when the database opens; read at scrape time. */
   databaseStats?: { driver: string; read: () => PoolStats };
+  /** Unplanned exits of the face engine process (crashes, kills, hangs), each followed by a restart. */
+  faceEngineRestarts: Counter<never>;
+  /** Set when the face engine process starts (lib/server/face-models.ts); read at scrape time. */
+  faceEngineStats?: () => Promise<FaceEngineStats>;
+}
+
+export interface FaceEngineStats {
+  up: boolean;
+  pid?: number;
+  rssBytes?: number;
 }
 
 /** Build a fresh registry with every Vigil metric (tests use this directly; the server uses metrics()). */
@@ -76,7 +86,43 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Vigil
       labelNames: ['reason'] as const,
       registers: [registry],
     }),
+    faceEngineRestarts: new Counter({
+      name: 'vigil_face_engine_restarts_total',
+      help: 'Unplanned exits of the face engine process (crash, kill, hang), each followed by a restart with backoff.',
+      registers: [registry],
+    }),
   };
+  const readFaceStats = () => (m.faceEngineStats?.() ?? Promise.resolve(undefined)).catch(() => undefined);
+  new Gauge({
+    name: 'vigil_process_rss_bytes',
+    help: 'Resident memory by process: http (the server, its inference worker threads included), face_engine (the face engine process, while it runs).',
+    labelNames: ['process'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      this.set({ process: 'http' }, process.memoryUsage.rss());
+      const face = await readFaceStats();
+      if (face?.up && face.rssBytes !== undefined) this.set({ process: 'face_engine' }, face.rssBytes);
+    },
+  });
+  new Gauge({
+    name: 'vigil_face_engine_up',
+    help: 'Whether the face engine process is running with its models loaded (1) or not (0: starting, restarting, or in the server process).',
+    registers: [registry],
+    async collect() {
+      this.set((await readFaceStats())?.up ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'vigil_face_engine_pid',
+    help: 'Process id of the running face engine process (0 while none runs); operators and the crash tests signal it.',
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const face = await readFaceStats();
+      if (face?.up && face.pid !== undefined) this.set(face.pid);
+    },
+  });
   new Gauge({
     name: 'vigil_db_pool_connections',
     help: 'Database connections by state (node-postgres/Neon pool: total, idle, waiting clients; PGlite: one embedded connection, total only).',

@@ -1,5 +1,5 @@
 /**
- * The worker-thread pool that runs moderation and face inference off the event loop
+ * The worker-thread pool that runs moderation off the event loop
  * (docs/decisions/051-inference-pool.md). piscina keeps INFERENCE_WORKERS threads alive with their
  * models loaded. Work reaches them through a fair scheduler (fair-scheduler.ts,
  * docs/decisions/156-fair-share-of-the-pool.md): each client has its own queue, the clients
@@ -18,9 +18,7 @@ import path from 'node:path';
 import { Piscina } from 'piscina';
 import { env } from '@/lib/env';
 import type { ModerationResponse } from '@/lib/contracts/moderation';
-import type { DecodedImage } from '@/lib/faces/decode-image';
-import type { DetectedFace, FaceEngine } from '@/lib/faces/face-engine';
-import { FaceModelsUnavailableError, ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
+import { ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
 import { batchBudgetMayBind, batchShares, type WorkLimits } from '@/lib/moderation/bound-work';
 import type { LoadReport } from '@/lib/moderation/model-registry';
 import { logger } from '@/lib/observability/logger';
@@ -57,8 +55,6 @@ export interface InferencePool {
    * RSS (docs/decisions/110-memory-under-load.md).
    */
   moderationModels(): Promise<LoadReport>;
-  /** A FaceEngine whose detect() runs in the pool; resolves once a worker has loaded the face models. */
-  faceEngine(): Promise<FaceEngine>;
   /**
    * Throws what moderate() would refuse a request of one text from `client` with (its queue is
    * full, or the pool is), before the request's body is read: a client over its cap costs no parsing.
@@ -80,9 +76,6 @@ export interface FairShareOptions {
 }
 
 const DEFAULT_FAIR_SHARE: FairShareOptions = { maxTextsPerClient: 300, chunkTexts: 32, chunkChars: 4_000 };
-
-/** Face detections share one lane: they take turns with the moderation clients, in arrival order among themselves. */
-const FACES_LANE = 'faces';
 
 /**
  * Tasks each worker takes at once. A long chunk is many transformer runs (8 windows each, each run
@@ -137,7 +130,6 @@ export function createInferencePool(
   function fail(result: Extract<InferenceResult, { ok: false }>): never {
     const { kind, message } = result.error;
     if (kind === 'models_unavailable') throw new ModelsUnavailableError(message);
-    if (kind === 'face_models_unavailable') throw new FaceModelsUnavailableError(message);
     throw new Error(message);
   }
 
@@ -204,27 +196,6 @@ export function createInferencePool(
       });
       return loadReport;
     },
-    async faceEngine() {
-      const loaded = await run({ kind: 'load-faces' });
-      if (!loaded.ok) fail(loaded);
-      if (loaded.kind !== 'load-faces') throw new Error('unexpected worker answer');
-      return {
-        modelVersion: loaded.modelVersion,
-        async detect(image: DecodedImage): Promise<DetectedFace[]> {
-          // The pixels are copied into a transferable buffer: the worker gets them without a second copy.
-          const pixels = new Uint8Array(image.data);
-          // Units 0: a face costs no text of any client's budget; INFERENCE_QUEUE_MAX bounds the lane.
-          const job = scheduler.admit(FACES_LANE, 0);
-          try {
-            const task: InferenceTask = { kind: 'detect-faces', image: { ...image, data: pixels as unknown as Buffer } };
-            const result = await answer<Extract<InferenceResult, { kind: 'detect-faces' }>>(job, task, 0, 'detect-faces', [pixels.buffer]);
-            return result.faces;
-          } finally {
-            job.close();
-          }
-        },
-      };
-    },
     load: () => scheduler.load(),
     close: () => pool.close({ force: true }),
   };
@@ -239,7 +210,7 @@ export function inferencePool(): InferencePool | undefined {
     const threads = e.INFERENCE_WORKERS ?? defaultWorkerCount();
     let pool: InferencePool | undefined;
     if (threads === 0) {
-      logger().info('INFERENCE_WORKERS=0: moderation and face inference run in the request thread');
+      logger().info('INFERENCE_WORKERS=0: moderation runs in the request thread');
     } else if (!existsSync(WORKER_BUNDLE)) {
       logger().warn({ missing: WORKER_BUNDLE }, 'no inference worker bundle (run `npm run build`): inference runs in the request thread');
     } else {

@@ -4,8 +4,6 @@
  * only an Error's message, so a worker says which kind of failure it was.
  */
 import type { ModerationResponse } from '@/lib/contracts/moderation';
-import type { DecodedImage } from '@/lib/faces/decode-image';
-import type { DetectedFace } from '@/lib/faces/face-engine';
 import type { WorkLimits } from '@/lib/moderation/bound-work';
 import type { LoadReport } from '@/lib/moderation/model-registry';
 
@@ -21,13 +19,11 @@ export type InferenceTask =
   /** NFKC length of each text, so a batch split into chunks shares its budget as a whole (bound-work.ts). */
   | { kind: 'measure'; texts: string[] }
   /** `batchShares`: the chunk's part of its batch's budget (absent: the texts are the whole batch). */
-  | { kind: 'moderate'; texts: string[]; explain: boolean; limits?: WorkLimits; batchShares?: number[] }
-  | { kind: 'load-faces' }
-  | { kind: 'detect-faces'; image: DecodedImage };
+  | { kind: 'moderate'; texts: string[]; explain: boolean; limits?: WorkLimits; batchShares?: number[] };
 
 export type InferenceFailure = {
-  /** models_unavailable -> /v1 503; face_models_unavailable -> /api/v1 503; failed -> 500. */
-  kind: 'models_unavailable' | 'face_models_unavailable' | 'failed';
+  /** models_unavailable -> /v1 503; failed -> 500. */
+  kind: 'models_unavailable' | 'failed';
   message: string;
 };
 
@@ -35,6 +31,4 @@ export type InferenceResult =
   | { ok: true; kind: 'load-models'; models: WorkerModels }
   | { ok: true; kind: 'measure'; lengths: number[] }
   | { ok: true; kind: 'moderate'; results: ModerationResponse[]; modelMs: ModelTimes }
-  | { ok: true; kind: 'load-faces'; modelVersion: string }
-  | { ok: true; kind: 'detect-faces'; faces: DetectedFace[] }
   | { ok: false; error: InferenceFailure };

@@ -1,19 +1,15 @@
 /**
  * Entry of an inference worker thread (piscina; built to .next/vigil-workers/ by
  * scripts/build-workers.mjs). Each worker loads the moderation models through the same loaders
- * as the request thread, and the face models on first use, and keeps them for its lifetime:
- * CPU-heavy work (normalisation, rules, sexism features, tokenisation, the transformer, face
- * detection and descriptors) runs here, never on the event loop that answers health checks.
+ * as the request thread and keeps them for its lifetime: CPU-heavy work (normalisation, rules,
+ * sexism features, tokenisation, the transformer) runs here, never on the event loop that answers
+ * health checks. Faces run in a process of their own (face-process.ts).
  */
 import { env } from '@/lib/env';
 import { ModelRegistry } from '@/lib/moderation/model-registry';
 import { moderate } from '@/lib/moderation/moderate';
 import { normalizedLengths } from '@/lib/moderation/bound-work';
 import { ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
-import { createFaceEngine } from '@/lib/faces/detect-faces';
-import type { FaceEngine } from '@/lib/faces/face-engine';
-import { loadFaceModels } from '@/lib/faces/load-face-models';
-import { cachedPromise } from '@/lib/process/cached-promise';
 import { defaultModelLoaders } from './model-loaders';
 import type { InferenceResult, InferenceTask, ModelTimes, WorkerModels } from './inference-protocol';
 import { lowerThreadPriority } from './lower-thread-priority';
@@ -22,19 +18,6 @@ import { lowerThreadPriority } from './lower-thread-priority';
 lowerThreadPriority(env().INFERENCE_NICE);
 
 let registry: ModelRegistry | undefined;
-// One module instance per worker thread (its own bundle): a plain cached promise, no globalThis.
-// A failed load is forgotten, so the next task retries.
-const faces = cachedPromise<FaceEngine>(() => loadFaceModels().then(createFaceEngine));
-const faceEngine = () => faces.get();
-
-// A worker takes two tasks at once (inference-pool.ts); Human's detect() is not known to be
-// reentrant, so face detections in one worker run one after the other.
-let faceTurn: Promise<unknown> = Promise.resolve();
-function oneFaceAtATime<T>(run: () => Promise<T>): Promise<T> {
-  const turn = faceTurn.then(run, run);
-  faceTurn = turn.catch(() => undefined);
-  return turn;
-}
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500);
 
@@ -74,19 +57,6 @@ export default async function runInference(task: InferenceTask): Promise<Inferen
       return { ok: false, error: { kind, message: messageOf(err) } };
     }
   }
-  let engine: FaceEngine;
-  try {
-    engine = await faceEngine();
-  } catch (err) {
-    return { ok: false, error: { kind: 'face_models_unavailable', message: messageOf(err) } };
-  }
-  if (task.kind === 'load-faces') return { ok: true, kind: 'load-faces', modelVersion: engine.modelVersion };
-  try {
-    // Structured cloning turns the Buffer into a plain Uint8Array; the engine reads it as pixels only.
-    const data = Buffer.from(task.image.data.buffer, task.image.data.byteOffset, task.image.data.byteLength);
-    const detected = await oneFaceAtATime(() => engine.detect({ ...task.image, data }));
-    return { ok: true, kind: 'detect-faces', faces: detected };
-  } catch (err) {
-    return { ok: false, error: { kind: 'failed', message: messageOf(err) } };
-  }
+  const unknown: never = task;
+  return { ok: false, error: { kind: 'failed', message: `unknown task ${(unknown as { kind: string }).kind}` } };
 }

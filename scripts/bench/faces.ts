@@ -13,7 +13,6 @@ import { sql } from 'drizzle-orm';
 import { loadEnv } from '@/lib/env';
 import { loadFaceModels } from '@/lib/faces/load-face-models';
 import { createFaceEngine } from '@/lib/faces/detect-faces';
-import { decodeImage } from '@/lib/faces/decode-image';
 import { euclideanDistance } from '@/lib/faces/face-similarity';
 import type { MemoryBank } from '@/lib/faces/memory-bank';
 import { registerPerson } from '@/lib/faces/register-person';
@@ -63,7 +62,7 @@ const labelled: { file: string; who: string; d: number[] }[] = [];
 for (const f of [...images('train'), ...images('test'), ...images('misc')]) {
   const r = rel(f);
   if (COPIES.has(r)) continue;
-  const faces = await engine.detect(await decodeImage(readFileSync(f), config.FACE_MAX_IMAGE_PIXELS));
+  const faces = await engine.detect(readFileSync(f), config.FACE_MAX_IMAGE_PIXELS);
   const who = r.startsWith('train/') ? r.split('/')[1]! : null;
   const expected = who ? [who] : personOf(r);
   const leftToRight = [...faces].sort((a, b) => a.box.x - b.box.x);
@@ -132,7 +131,7 @@ for (let i = 0; i < runs; i++) {
   await registerPerson(bank, { name: `bench ${i}`, relationship: '', metadata: {}, allowDuplicate: true, image: jpeg });
   reg.push(performance.now() - t);
   t = performance.now();
-  await engine.detect(await decodeImage(jpeg, config.FACE_MAX_IMAGE_PIXELS));
+  await engine.detect(jpeg, config.FACE_MAX_IMAGE_PIXELS);
   detectOnly.push(performance.now() - t);
 }
 console.log(
@@ -184,7 +183,7 @@ for (let i = 0; i < 5; i++) {
   await recognizeFaces(bank, obamaPhoto);
   recog.push(performance.now() - t);
   t = performance.now();
-  await engine.detect(await decodeImage(obamaPhoto, config.FACE_MAX_IMAGE_PIXELS));
+  await engine.detect(obamaPhoto, config.FACE_MAX_IMAGE_PIXELS);
   det.push(performance.now() - t);
 }
 console.log(

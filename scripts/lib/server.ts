@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { allocatorEnv } from './allocator-env.mjs';
+import { allocatorEnv } from '../../lib/process/allocator-env.mjs';
 
 export interface RunningServer {
   url: string;

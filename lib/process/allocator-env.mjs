@@ -2,8 +2,9 @@
 // kept freed memory in its per-thread arenas: after the load test they held 270-530 MiB of the
 // server's RSS. jemalloc (Debian's libjemalloc2, installed by scripts/setup.sh) returns freed pages
 // to the system after a short decay. It can only be chosen when the process starts (LD_PRELOAD), so
-// `npm start` runs `node scripts/lib/allocator-env.mjs` for the variables, and scripts/lib/server.ts
-// (tests, benchmarks, load test) imports allocatorEnv(). Without the library the server runs on
+// `npm start` runs `node lib/process/allocator-env.mjs` for the variables, and scripts/lib/server.ts
+// (tests, benchmarks, load test) and lib/server/face-process.ts (the face engine's process) import
+// allocatorEnv(). Without the library the server runs on
 // glibc's malloc as before, silently: it is an optimisation, not a requirement.
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -33,7 +34,7 @@ export function allocatorEnv(env = process.env, exists = existsSync) {
   return env.MALLOC_CONF ? { LD_PRELOAD: library } : { LD_PRELOAD: library, MALLOC_CONF: JEMALLOC_CONF };
 }
 
-// `env $(node scripts/lib/allocator-env.mjs) node server.mjs`: NAME=value words, or nothing.
+// `env $(node lib/process/allocator-env.mjs) node server.mjs`: NAME=value words, or nothing.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const vars = Object.entries(allocatorEnv()).map(([name, value]) => `${name}=${value}`);
   if (vars.length > 0) console.log(vars.join(' '));
