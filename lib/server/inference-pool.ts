@@ -59,6 +59,12 @@ export interface InferencePool {
       client: string;
       /** Called once the request has a place in the client's queue, before any work (spends its budget: a refused request costs none). */
       admitted?: () => Promise<void>;
+      /**
+       * Bulk-job work (docs/decisions/165-bulk-moderation-jobs.md): runs in a background lane that
+       * gets a worker only while no interactive client has a task ready, and never fills a slot
+       * kept for them. `client` names the lane.
+       */
+      background?: boolean;
     },
   ): Promise<{ results: ModerationResponse[]; modelMs: ModelTimes }>;
   /**
@@ -76,7 +82,7 @@ export interface InferencePool {
    */
   checkModeration(client: string): void;
   /** Tasks running and waiting, and clients with work queued (for tests and diagnostics). */
-  load(): { running: number; queued: number; clients: number };
+  load(): { running: number; queued: number; clients: number; background: number };
   close(): Promise<void>;
 }
 
@@ -156,8 +162,8 @@ export function createInferencePool(
     checkModeration(client) {
       scheduler.check(`text:${client}`, 1);
     },
-    async moderate(texts, { explain, limits, client, admitted }) {
-      const job = scheduler.admit(`text:${client}`, texts.length);
+    async moderate(texts, { explain, limits, client, admitted, background }) {
+      const job = scheduler.admit(background ? `job:${client}` : `text:${client}`, texts.length, { background });
       try {
         await admitted?.();
         // A batch the budget may cut is measured first (one short task), so each chunk reads
