@@ -94,6 +94,8 @@ export interface FairShareOptions {
   chunkTexts: number;
   /** Normalised characters per chunk of a batch (one longer text is a chunk by itself). */
   chunkChars: number;
+  /** Background (bulk-job) tasks that may run at once (JOBS_POOL_TASKS); default all places but one. */
+  backgroundTasks?: number;
 }
 
 const DEFAULT_FAIR_SHARE: FairShareOptions = { maxTextsPerClient: 300, chunkTexts: 32, chunkChars: 4_000 };
@@ -132,6 +134,7 @@ export function createInferencePool(
     maxRunningPerClient: threads,
     maxUnitsPerClient: fairShare.maxTextsPerClient,
     maxWaiting: maxQueue,
+    maxBackgroundRunning: fairShare.backgroundTasks,
     execute: ({ task, transfer }) => run(task, transfer),
   });
 
@@ -292,6 +295,7 @@ export function inferencePool(): InferencePool | undefined {
         maxTextsPerClient: e.INFERENCE_CLIENT_QUEUE_TEXTS,
         chunkTexts: e.INFERENCE_CHUNK_TEXTS,
         chunkChars: e.INFERENCE_CHUNK_CHARS,
+        backgroundTasks: e.JOBS_POOL_TASKS,
       };
       pool = createInferencePool(WORKER_BUNDLE, threads, e.INFERENCE_QUEUE_MAX, fairShare);
       logger().info({ threads, maxQueue: e.INFERENCE_QUEUE_MAX, ...fairShare }, 'inference pool started');
