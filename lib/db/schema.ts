@@ -20,6 +20,7 @@ import {
   index,
   primaryKey,
   integer,
+  json,
   jsonb,
   pgTable,
   real,
@@ -240,7 +241,7 @@ export const moderationJobLines = pgTable(
     line: integer('line').notNull(),
     input: text('input'),
     row: jsonb('row').$type<string[]>(),
-    result: jsonb('result'),
+    result: json('result'),
   },
   (t) => [
     primaryKey({ name: 'moderation_job_lines_pkey', columns: [t.jobId, t.line] }),

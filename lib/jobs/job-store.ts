@@ -214,7 +214,7 @@ export function createJobStore(db: AppDb) {
           const updated = rowsOf<{ line: number }>(
             await tx.execute(sql`
               UPDATE moderation_job_lines l SET result = v.result
-                FROM jsonb_to_recordset(${payload}::jsonb) AS v(line integer, result jsonb)
+                FROM json_to_recordset(${payload}::json) AS v(line integer, result json)
                WHERE l.job_id = ${ref.jobId}::uuid AND l.line = v.line AND l.result IS NULL
               RETURNING l.line`),
           );

@@ -3,6 +3,8 @@
 -- consecutive lines (moderation_job_chunks) that any instance may claim. A chunk's results are
 -- written only where a line has none yet, in the same transaction that marks the chunk done and
 -- counts it in its job, so a chunk run twice (an instance killed mid-chunk) scores no line twice.
+-- `result` is json, not jsonb: a result is stored and answered byte for byte, its fields in the
+-- single endpoint's order.
 CREATE TABLE IF NOT EXISTS moderation_jobs (
   id uuid PRIMARY KEY,
   owner text NOT NULL,
@@ -34,7 +36,7 @@ CREATE TABLE IF NOT EXISTS moderation_job_lines (
   line integer NOT NULL,
   input text,
   row jsonb,
-  result jsonb,
+  result json,
   CONSTRAINT moderation_job_lines_pkey PRIMARY KEY (job_id, line),
   CONSTRAINT moderation_job_lines_job_id_fkey FOREIGN KEY (job_id) REFERENCES moderation_jobs (id) ON DELETE CASCADE
 );
