@@ -10,8 +10,6 @@ import './zod-config';
 
 export const JOB_STATES = ['receiving', 'queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 export type JobState = (typeof JOB_STATES)[number];
-/** States a job never leaves. */
-export const FINISHED_JOB_STATES: readonly JobState[] = ['succeeded', 'failed', 'cancelled'];
 export const JOB_FORMATS = ['jsonl', 'csv'] as const;
 export type JobFormat = (typeof JOB_FORMATS)[number];
 
@@ -77,5 +75,4 @@ export const jobResultLineSchema = z.union([
   moderationResponseSchema.extend({ line: z.number().int().describe('The input line (1-based; a CSV header is line 1).') }),
   z.object({ line: z.number().int(), error: jobLineErrorSchema }),
 ]);
-export type JobResultLine = z.infer<typeof jobResultLineSchema>;
 export type JobLineError = z.infer<typeof jobLineErrorSchema>;
