@@ -1,12 +1,45 @@
 /**
- * Layers go one way (docs/decisions/090-one-way-layers.md): no two folders under lib/ may import
- * each other, directly or through others, and lib/ never imports from models/ (a model folder holds
- * one model's artifact, card and training code; it can be replaced without breaking lib/). Run by
- * `npm run check:cycles` and scripts/test.sh. Type-only imports count too: a cycle of types is
- * still a cycle of knowledge.
+ * Layers go one way (docs/decisions/090-one-way-layers.md): a file under lib/ imports only from its
+ * own layer or the layers below it, no two folders under lib/ import each other (directly or through
+ * others), and lib/ never imports from models/ (a model folder holds one model's artifact, card and
+ * training code; it can be replaced without breaking lib/). Run by `npm run check:cycles` and
+ * scripts/test.sh. Type-only imports count too: a cycle of types is still a cycle of knowledge.
  */
+
+/** The layers of lib/, top to bottom (decision 090). Folders in one layer may import each other, without a cycle. */
+const LAYERS = [
+  ['request handlers', '^lib/handlers/'],
+  ['route wrappers and error mapping', '^lib/http/'],
+  ['composition root', '^lib/server/'],
+  ['domain', '^lib/(faces|moderation|reviews|batch|corpora|browser|jobs)/'],
+  ['database', '^lib/db/'],
+  ['observability', '^lib/observability/'],
+  ['auth and rate limits', '^lib/(auth|rate-limit)/'],
+  ['configuration', '^lib/env\\.ts$'],
+  ['leaves', '^lib/(contracts|errors|process|net|ml)/'],
+];
+
+const layerRules = LAYERS.slice(1).map(([name, path], i) => ({
+  name: `upward-from-${name.replaceAll(' ', '-')}`,
+  comment: `${name} imports from a layer above it (${LAYERS.slice(0, i + 1)
+    .map(([above]) => above)
+    .join(', ')}): move the shared code down, or the importing file up (docs/decisions/090-one-way-layers.md).`,
+  severity: 'error',
+  from: { path },
+  to: { path: LAYERS.slice(0, i + 1).map(([, above]) => above) },
+}));
+
 module.exports = {
   forbidden: [
+    ...layerRules,
+    {
+      name: 'lib-outside-layers',
+      comment:
+        'A file under lib/ belongs to no layer: add its folder to LAYERS in .dependency-cruiser.cjs (docs/decisions/090-one-way-layers.md).',
+      severity: 'error',
+      from: { path: '^lib/', pathNot: LAYERS.map(([, path]) => path) },
+      to: {},
+    },
     {
       name: 'no-folder-cycle',
       comment: 'A folder under lib/ reaches itself through its imports: move the shared code down a layer.',

@@ -3,7 +3,7 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { env } = await import('@/lib/env');
   const e = env(); // fails fast on bad configuration
-  const { services } = await import('@/lib/server/services');
+  const { moderator } = await import('@/lib/server/moderator');
   const { warmMemoryBank } = await import('@/lib/server/memory-bank');
   const { registerShutdownHook } = await import('@/lib/server/shutdown');
   registerShutdownHook();
@@ -16,8 +16,7 @@ export async function register(): Promise<void> {
     logger().error({ err: errorForLog(err) }, 'memory bank warm-up failed');
   });
   if (e.WARM_MODELS_ON_START) {
-    await services().registry.load();
-    const status = services().registry.status();
+    const status = await moderator().status();
     const models = status.map(({ version, loaded, error }) => ({ version, loaded, error }));
     logger()[status.every((s) => s.loaded) ? 'info' : 'warn']({ models }, 'models loaded');
   }

@@ -1,5 +1,5 @@
 // GET /metrics – Prometheus metrics (requests, latency, model time, batch sizes, queues, database pool)
-import { metricsRequest } from '@/lib/observability/api/metrics-endpoint';
+import { metricsRequest } from '@/lib/handlers/metrics-endpoint';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

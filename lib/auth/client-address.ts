@@ -1,4 +1,4 @@
-/** Whether a client address (as clientKey() reports it) is this machine. */
+/** Whether a client address (RequestClient.address, per TRUST_PROXY) is this machine. */
 import { isIP } from 'node:net';
 
 export function isLoopback(address: string): boolean {

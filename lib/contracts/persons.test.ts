@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { DomainError } from '@/lib/errors/domain-error';
 import { apiV1Status } from '@/lib/http/api-v1-status';
-import { parseMetadata } from '@/lib/faces/api/person-requests';
+import { parseMetadata } from '@/lib/handlers/person-requests';
 import { MAX_METADATA_BYTES, MAX_METADATA_DEPTH, metadataSchema, nameSchema, relationshipSchema, updatePersonSchema } from './persons';
 
 // The handlers import the composition root (lib/server), which is marked server-only.

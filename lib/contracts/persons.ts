@@ -49,7 +49,7 @@ function metadataProblem(root: unknown): string | undefined {
 /**
  * Every rule of `metadata`, in the order they are answered: a JSON object, storable text and
  * bounded depth, then at most MAX_METADATA_BYTES serialised. The routes answer any issue here
- * as INVALID_METADATA (lib/faces/api/person-requests.ts).
+ * as INVALID_METADATA (lib/handlers/person-requests.ts).
  */
 export const metadataSchema = z
   .record(z.string(), z.unknown(), { error: 'must be a JSON object' })

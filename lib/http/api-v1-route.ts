@@ -4,9 +4,9 @@
  * where asked, runs one request handler, wraps its result in the `{success, data, error}`
  * envelope (a handler may instead return a finished Response, e.g. a CSV download), maps every
  * failure through api-v1-error.ts, adds a request id, logs one line and records metrics.
- * Route files stay one call long. It hands handlers the request, never a service: each handler
- * takes what it needs from lib/server (the memory bank, the review store), so a sign-in does not
- * reach for the face models.
+ * Route files stay one call long. It hands each handler its context, built once per request: the
+ * request, the client (address, review quota), the principal and the services; a service is
+ * reached only when the handler calls it, so a sign-in does not load the face models.
  */
 import 'server-only';
 import { env, type Env } from '@/lib/env';
@@ -18,18 +18,23 @@ import { metrics, routeTemplate, startRequest } from '@/lib/observability/metric
 import { DomainError } from '@/lib/errors/domain-error';
 import { apiV1ErrorResponse } from './api-v1-error';
 import { bearerToken } from '@/lib/auth/api-keys';
-import { findActiveSession } from '@/lib/server/session-service';
+import { services, type Services } from '@/lib/server/services';
 import { consumeFaceBudget } from './face-rate-limit';
 import { checkPresentedKey } from './key-lockout';
+import { requestClient, type RequestClient } from './request-client';
 import { requestIdOf } from './request-id';
 import { apiV1Unavailable } from './api-v1-unavailable';
 import { clientClosed, clientClosedResponse } from './client-closed';
 
+/** What an /api/v1 handler is handed, built once per request. */
 export interface ApiV1Context {
   request: Request;
   params: Record<string, string>;
   config: Env;
+  /** Who sent it: the address its budgets, the wrong-key lockout and its fair share are counted under. */
+  client: RequestClient;
   principal: Principal;
+  services: Services;
   requestId: string;
 }
 
@@ -70,15 +75,17 @@ export function apiV1Route(
       const raw = (await context?.params) ?? {};
       params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]));
       const config = env();
+      const svc = services();
+      const client = requestClient(request, config);
       const authorization = request.headers.get('authorization');
       // Counted (or refused with 429) before authorizeApiV1 answers 401: lib/http/key-lockout.ts.
       if (config.API_KEYS.length > 0 && authorization !== null && options.access !== 'public') {
-        await checkPresentedKey(request, bearerToken(authorization), config.API_KEYS);
+        await checkPresentedKey(client.address, bearerToken(authorization), config.API_KEYS);
       }
-      const principal: Principal = await authorizeApiV1(request, config, options.access ?? 'standard', findActiveSession);
+      const principal: Principal = await authorizeApiV1(request, config, options.access ?? 'standard', svc.findActiveSession);
       if (options.scope) requireScope(principal, options.scope);
-      if (options.faceRateLimited) headers = { ...headers, ...(await consumeFaceBudget(request)) };
-      const data = await handler({ request, params, config, principal, requestId });
+      if (options.faceRateLimited) headers = { ...headers, ...(await consumeFaceBudget(svc.limiters().faces, client.address)) };
+      const data = await handler({ request, params, config, client, principal, services: svc, requestId });
       if (data instanceof Response) {
         for (const [k, v] of Object.entries(headers)) if (!data.headers.has(k)) data.headers.set(k, v);
         response = data;

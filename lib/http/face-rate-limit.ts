@@ -9,10 +9,8 @@
  * Wrong keys have their own lockout, shared by every route that checks a key: key-lockout.ts.
  */
 import 'server-only';
-import { env } from '@/lib/env';
 import { RateLimitedError } from '@/lib/errors/domain-error';
-import { clientKey, type RateLimiter } from '@/lib/rate-limit/create-rate-limiter';
-import { limiters } from '@/lib/server/limiters';
+import type { RateLimiter } from '@/lib/rate-limit/create-rate-limiter';
 import { ApiV1Error } from './api-v1-error';
 
 /** Spend one point of `limiter`; returns the RateLimit-* headers, or throws the envelope's 429. */
@@ -28,10 +26,12 @@ export async function consumeEnvelopeBudget(limiter: RateLimiter, key: string, w
   }
 }
 
-export function consumeFaceBudget(request: Request): Promise<Record<string, string>> {
-  return consumeEnvelopeBudget(limiters().faces, clientKey(request, env().TRUST_PROXY), 'face requests');
+/** `limiter`: the faces budget; `address`: the client's (RequestClient.address). */
+export function consumeFaceBudget(limiter: RateLimiter, address: string): Promise<Record<string, string>> {
+  return consumeEnvelopeBudget(limiter, address, 'face requests');
 }
 
-export function consumeSignInBudget(request: Request): Promise<Record<string, string>> {
-  return consumeEnvelopeBudget(limiters().signIn, clientKey(request, env().TRUST_PROXY), 'sign-in attempts');
+/** `limiter`: the sign-in budget; `address`: the client's (RequestClient.address). */
+export function consumeSignInBudget(limiter: RateLimiter, address: string): Promise<Record<string, string>> {
+  return consumeEnvelopeBudget(limiter, address, 'sign-in attempts');
 }

@@ -4,15 +4,14 @@
  * `checkPresentedKey`, so guesses spread over several routes share one count, and once a client
  * address has sent FAILED_KEYS_PER_MINUTE wrong keys every key it sends answers 429 on every
  * route until the minute is over, the right key included: a locked-out guesser learns nothing.
- * Counted per client address (clientKey, per TRUST_PROXY), so the key holder's other machines
+ * Counted per client address (RequestClient.address, per TRUST_PROXY), so the key holder's other machines
  * keep working; counted in this process's memory (a guesser spread over N instances gets N times
  * the budget).
  */
 import 'server-only';
-import { env } from '@/lib/env';
 import { RateLimitedError } from '@/lib/errors/domain-error';
 import { matchesApiKey } from '@/lib/auth/api-keys';
-import { clientKey, isRateLimiterRes } from '@/lib/rate-limit/create-rate-limiter';
+import { isRateLimiterRes } from '@/lib/rate-limit/create-rate-limiter';
 import { FAILED_KEYS_PER_MINUTE, limiters } from '@/lib/server/limiters';
 
 function lockedOut(msBeforeNext: number): RateLimitedError {
@@ -24,12 +23,12 @@ function lockedOut(msBeforeNext: number): RateLimitedError {
 
 /**
  * Whether `candidate` is one of `accepted`; throws RateLimitedError (429 with Retry-After) while
- * this client is locked out. A wrong key is counted before it is answered, in one atomic step of
+ * the client at `address` (RequestClient.address) is locked out. A wrong key is counted before it is answered, in one atomic step of
  * the counter: concurrent guesses cannot all read "not locked yet" and all be answered.
  */
-export async function checkPresentedKey(request: Request, candidate: string | null, accepted: readonly string[]): Promise<boolean> {
+export async function checkPresentedKey(address: string, candidate: string | null, accepted: readonly string[]): Promise<boolean> {
   const counter = limiters().failedKeys;
-  const client = clientKey(request, env().TRUST_PROXY);
+  const client = address;
   if (matchesApiKey(candidate, accepted)) {
     const res = await counter.get(client);
     if (res && res.consumedPoints >= FAILED_KEYS_PER_MINUTE) throw lockedOut(res.msBeforeNext);

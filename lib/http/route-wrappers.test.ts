@@ -12,6 +12,8 @@ const { apiV1Route } = await import('./api-v1-route');
 const { v1Route } = await import('./v1-route');
 const { V1Error } = await import('./v1-error');
 const { resetEnvForTests } = await import('@/lib/env');
+const { keyId } = await import('@/lib/auth/api-keys');
+const { CLIENT_IP_HEADER } = await import('@/lib/net/trust-proxy');
 
 const ID = 'test-request-0001';
 
@@ -107,5 +109,57 @@ describe('apiV1Route with a Request and a params promise', () => {
     const route = apiV1Route(async ({ params }) => params, { access: 'public' });
     const res = await route(local('http://localhost/api/v1/session'), {});
     expect(await res.json()).toEqual({ success: true, data: {}, error: null });
+  });
+});
+
+describe('the context each wrapper hands its handler, built once per request', () => {
+  const KEY = 'a-key-long-enough-for-the-test-0001';
+  const from = (url: string, headers: Record<string, string> = {}) =>
+    new Request(url, { headers: { [CLIENT_IP_HEADER]: '10.0.0.7', 'x-forwarded-for': '203.0.113.9', ...headers } });
+
+  it('v1Route: the client address per TRUST_PROXY, the review quota of a valid key, the services', async () => {
+    vi.stubEnv('API_KEYS', KEY);
+    vi.stubEnv('TRUST_PROXY', 'true');
+    resetEnvForTests();
+    const seen: unknown[] = [];
+    const route = v1Route(async ({ client, services }) => {
+      seen.push([client.address, client.reviewQuotaKey, typeof services.moderator, typeof services.reviewQueue.admit]);
+      return {};
+    });
+    await route(from('http://localhost/v1/moderate/text', { authorization: `Bearer ${KEY}` }));
+    await route(from('http://localhost/v1/moderate/text', { authorization: 'Bearer not-a-key' }));
+    expect(seen).toEqual([
+      ['203.0.113.9', `key:${keyId(KEY)}`, 'function', 'function'],
+      ['203.0.113.9', '203.0.113.9', 'function', 'function'],
+    ]);
+  });
+
+  it('v1Route: without a trusted proxy the address is the peer, whatever X-Forwarded-For says', async () => {
+    vi.stubEnv('TRUST_PROXY', 'false');
+    resetEnvForTests();
+    const route = v1Route(async ({ client }) => ({ address: client.address, quota: client.reviewQuotaKey }));
+    const res = await route(from('http://localhost/v1/moderate/text'));
+    expect(await res.json()).toEqual({ address: '10.0.0.7', quota: '10.0.0.7' });
+  });
+
+  it('apiV1Route: the client, the principal and the services', async () => {
+    vi.stubEnv('API_KEYS', KEY);
+    vi.stubEnv('TRUST_PROXY', 'true');
+    resetEnvForTests();
+    const route = apiV1Route(async ({ client, principal, services }) => ({
+      address: client.address,
+      principal: principal.keyId,
+      services: Object.keys(services).sort(),
+    }));
+    const res = await route(from('http://localhost/api/v1/reviews', { authorization: `Bearer ${KEY}` }), {});
+    expect(await res.json()).toEqual({
+      success: true,
+      data: {
+        address: '203.0.113.9',
+        principal: keyId(KEY),
+        services: ['findActiveSession', 'limiters', 'memoryBank', 'moderator', 'reviewQueue', 'reviewStore', 'sessionStore'],
+      },
+      error: null,
+    });
   });
 });

@@ -13,15 +13,17 @@ import { DomainError, RateLimitedError } from '@/lib/errors/domain-error';
 import { authorizeApiV1, requireScope, type Principal } from '@/lib/auth/authorize-request';
 import { bearerToken } from '@/lib/auth/api-keys';
 import type { Scope } from '@/lib/contracts/scopes';
-import { findActiveSession } from '@/lib/server/session-service';
 import { checkPresentedKey } from './key-lockout';
-import { clientKey } from '@/lib/rate-limit/create-rate-limiter';
+import { requestClient, type RequestClient } from './request-client';
 import { requestIdOf } from './request-id';
 import { clientClosed, clientClosedResponse } from './client-closed';
 import { V1Error, v1ErrorResponse } from './v1-error';
 
+/** What a /v1 handler is handed, built once per request. */
 export interface V1Context {
   request: Request;
+  /** Who sent it: the address its budgets and fair share are counted under, its review quota. */
+  client: RequestClient;
   services: Services;
   /** The route's path parameters (`/v1/jobs/[id]`). */
   params: Record<string, string>;
@@ -54,21 +56,23 @@ export function v1Route(
     try {
       const raw = (await context?.params) ?? {};
       const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]));
+      const svc = services();
+      const client = requestClient(request, env());
       let principal: Principal | undefined;
       if (options.scope) {
         const config = env();
         const authorization = request.headers.get('authorization');
-        if (config.API_KEYS.length > 0 && authorization !== null)
-          await checkPresentedKey(request, bearerToken(authorization), config.API_KEYS);
-        principal = await authorizeApiV1(request, config, 'standard', findActiveSession);
+        if (config.API_KEYS.length > 0 && authorization !== null) {
+          await checkPresentedKey(client.address, bearerToken(authorization), config.API_KEYS);
+        }
+        principal = await authorizeApiV1(request, config, 'standard', svc.findActiveSession);
         requireScope(principal, options.scope);
       }
-      const svc = services();
       if (options.rateLimited) {
-        const decision = await svc.moderationLimiter.consume(clientKey(request, env().TRUST_PROXY));
+        const decision = await svc.limiters().moderation.consume(client.address);
         headers = { ...headers, ...decision.headers };
       }
-      const body = await handler({ request, services: svc, params, principal });
+      const body = await handler({ request, client, services: svc, params, principal });
       if (body instanceof Response) {
         for (const [k, v] of Object.entries(headers)) if (!body.headers.has(k)) body.headers.set(k, v);
         response = body;

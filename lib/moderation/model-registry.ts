@@ -66,6 +66,23 @@ const CATALOGUE: ReadonlyArray<Omit<ModelStatus, 'loaded' | 'error'>> = [
   },
 ];
 
+/** Whether each model loaded, and why not: what a registry in another thread reports (the inference workers). */
+export type LoadReport = Record<keyof ModelLoaders, { loaded: boolean; error?: string }>;
+
+/** The catalogue's entries with what `report` says of each. */
+export function modelStatuses(report: LoadReport): ModelStatus[] {
+  return CATALOGUE.map((m) => {
+    const { loaded, error } = report[m.key];
+    return { ...m, loaded, ...(!loaded && error !== undefined ? { error } : {}) };
+  });
+}
+
+/** The error moderation answers 503 with while a model is not loaded, naming each one and why. */
+export function modelsUnavailableError(statuses: readonly ModelStatus[]): ModelsUnavailableError {
+  const failed = statuses.filter((s) => !s.loaded).map((s) => `${s.version} is not loaded${s.error ? ` (${s.error})` : ''}`);
+  return new ModelsUnavailableError(failed.join('; '));
+}
+
 type Slot<T> = { ok: true; value: T } | { ok: false; error: string } | undefined;
 
 export class ModelRegistry {
@@ -95,10 +112,8 @@ export class ModelRegistry {
   }
 
   status(): ModelStatus[] {
-    return CATALOGUE.map((m) => {
-      const slot = this.slots[m.key];
-      return { ...m, loaded: slot?.ok === true, ...(slot && !slot.ok ? { error: slot.error } : {}) };
-    });
+    const report = (slot: Slot<unknown>) => ({ loaded: slot?.ok === true, ...(slot && !slot.ok ? { error: slot.error } : {}) });
+    return modelStatuses({ sexism: report(this.slots.sexism), toxicity: report(this.slots.toxicity), rules: report(this.slots.rules) });
   }
 
   allLoaded(): boolean {
@@ -117,10 +132,7 @@ export class ModelRegistry {
         policy: { sexismThreshold: sexism.value.threshold, toxicityThresholds: toxicity.value.thresholds },
       };
     }
-    const failed = this.status()
-      .filter((s) => !s.loaded)
-      .map((s) => `${s.version} is not loaded${s.error ? ` (${s.error})` : ''}`);
-    throw new ModelsUnavailableError(failed.join('; '));
+    throw modelsUnavailableError(this.status());
   }
 
   async dispose(): Promise<void> {

@@ -6,13 +6,12 @@
  * the /v1 contract has no authentication, so it only loses the key's quota.
  */
 import { bearerToken, keyId, matchesApiKey } from '@/lib/auth/api-keys';
-import { clientKey } from '@/lib/rate-limit/create-rate-limiter';
-import type { TrustProxy } from '@/lib/net/trust-proxy';
 
-export function reviewClientOf(request: Request, config: { API_KEYS: readonly string[]; TRUST_PROXY: TrustProxy }): string {
-  if (config.API_KEYS.length > 0) {
-    const token = bearerToken(request.headers.get('authorization'));
-    if (token !== null && matchesApiKey(token, config.API_KEYS)) return `key:${keyId(token)}`;
+/** `authorization`: the request's Authorization header; `address`: the client's address per TRUST_PROXY. */
+export function reviewClientOf(authorization: string | null, address: string, apiKeys: readonly string[]): string {
+  if (apiKeys.length > 0) {
+    const token = bearerToken(authorization);
+    if (token !== null && matchesApiKey(token, apiKeys)) return `key:${keyId(token)}`;
   }
-  return clientKey(request, config.TRUST_PROXY);
+  return address;
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 vi.mock('server-only', () => ({}));
 
 const { createInferencePool } = await import('./inference-pool');
-const { ModelRegistry } = await import('@/lib/moderation/model-registry');
+const { poolModerator } = await import('./moderator');
 
 // A stand-in worker: it answers `load-models` as a worker whose toxicity file is broken (or not,
 // with FAKE_WORKER_BROKEN=1, which the worker reads from the env it inherits), measures texts by
@@ -24,7 +24,7 @@ export default async function (task) {
   if (task.kind === 'measure') return { ok: true, kind: 'measure', lengths: task.texts.map((t) => t.length) };
   if (task.kind === 'moderate') {
     for (const text of task.texts) if (text.startsWith('busy')) { const until = Date.now() + 10; while (Date.now() < until); }
-    return { ok: true, kind: 'moderate', results: task.texts.map((text, i) => ({ text, explained: task.explain, share: task.batchShares?.[i], ...(task.texts.length > 1 ? { mates: task.texts } : {}) })), modelMs: { rules: 1 } };
+    return { ok: true, kind: 'moderate', results: task.texts.map((text, i) => ({ text, explained: task.explain, ...(task.explain ? { explanations: { rules: [], sexism: [{ feature: text, weight: 1 }] } } : {}), share: task.batchShares?.[i], ...(task.texts.length > 1 ? { mates: task.texts } : {}) })), modelMs: { rules: 1 } };
   }
   return { ok: false, error: { kind: 'failed', message: 'unexpected task' } };
 }`;
@@ -36,38 +36,62 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('the request thread registry with an inference pool', () => {
-  it('reports what the worker loaded and carries its thresholds, holding no models itself', async () => {
+describe('the Moderator backed by an inference pool', () => {
+  it('reports what the worker loaded and moderates in the pool, holding no models itself', async () => {
     delete process.env.FAKE_WORKER_BROKEN;
     const pool = createInferencePool(path.join(dir, 'worker.mjs'), 1, 4);
     try {
-      const registry = new ModelRegistry(pool.modelLoaders());
-      const models = await registry.models();
-      expect(registry.allLoaded()).toBe(true);
-      expect(models.policy).toEqual({
-        sexismThreshold: 0.42,
-        toxicityThresholds: { overall: 0.5, insult: 0.6, threat: 0.3, identity_attack: 0.4, profanity: 0.7 },
+      const moderator = poolModerator(pool);
+      const status = await moderator.status();
+      expect(status.map((s) => [s.key, s.loaded])).toEqual([
+        ['sexism', true],
+        ['toxicity', true],
+        ['rules', true],
+      ]);
+      const times: [string, number][] = [];
+      const spent: string[] = [];
+      const results = await moderator.moderate(['hello'], {
+        explain: true,
+        client: 'a',
+        admitted: async () => void spent.push('a'),
+        onModelTime: (model, ms) => times.push([model, ms]),
       });
-      // Scoring in this thread is a mistake: it throws instead of answering with no model.
-      expect(() => models.rules.evaluate({ original: 'a', visible: 'a', clean: 'a' } as never)).toThrow(/inference workers/);
-      await expect(models.toxicity.score([])).rejects.toThrow(/inference workers/);
-      const { results } = await pool.moderate(['hello'], { explain: true, client: 'a' });
-      expect(results).toEqual([{ text: 'hello', explained: true, share: undefined }]);
+      expect(results).toEqual([
+        { text: 'hello', explained: true, explanations: { rules: [], sexism: [{ feature: 'hello', weight: 1 }] }, share: undefined },
+      ]);
+      expect(spent).toEqual(['a']);
+      expect(times).toEqual([['rules', 1]]);
     } finally {
       await pool.close();
     }
   });
 
-  it('names the model that failed in the worker, so health says degraded and moderation 503', async () => {
+  it('explains a text through the same pool', async () => {
+    delete process.env.FAKE_WORKER_BROKEN;
+    const pool = createInferencePool(path.join(dir, 'worker.mjs'), 1, 4);
+    try {
+      const explanations = await poolModerator(pool).explain('why', { client: 'a' });
+      expect(explanations).toEqual({ rules: [], sexism: [{ feature: 'why', weight: 1 }] });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('names the model that failed in the worker, so health says degraded and moderation 503 before any budget is spent', async () => {
     process.env.FAKE_WORKER_BROKEN = '1';
     const pool = createInferencePool(path.join(dir, 'worker.mjs'), 1, 4);
     try {
-      const registry = new ModelRegistry(pool.modelLoaders());
-      await registry.load();
-      expect(registry.allLoaded()).toBe(false);
-      const toxicity = registry.status().find((s) => s.key === 'toxicity');
+      const moderator = poolModerator(pool);
+      const toxicity = (await moderator.status()).find((s) => s.key === 'toxicity');
       expect(toxicity).toMatchObject({ loaded: false, error: expect.stringMatching(/bad\.onnx/) });
-      await expect(registry.models()).rejects.toMatchObject({ name: 'ModelsUnavailableError' });
+      const spent: string[] = [];
+      await expect(
+        moderator.moderate(['hello'], { explain: false, client: 'a', admitted: async () => void spent.push('a') }),
+      ).rejects.toMatchObject({
+        name: 'ModelsUnavailableError',
+        message: expect.stringMatching(/toxic_transformer_v1 is not loaded \(.*bad\.onnx/),
+      });
+      expect(spent).toEqual([]);
     } finally {
       delete process.env.FAKE_WORKER_BROKEN;
       await pool.close();

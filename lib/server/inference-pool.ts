@@ -22,26 +22,16 @@ import type { DecodedImage } from '@/lib/faces/decode-image';
 import type { DetectedFace, FaceEngine } from '@/lib/faces/face-engine';
 import { FaceModelsUnavailableError, ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
 import { batchBudgetMayBind, batchShares, type WorkLimits } from '@/lib/moderation/bound-work';
-import type { ModelLoaders } from '@/lib/moderation/model-registry';
-import { RULES_VERSION, SEXISM_VERSION, TOXICITY_VERSION, type ToxicityScores } from '@/lib/moderation/types';
+import type { LoadReport } from '@/lib/moderation/model-registry';
 import { logger } from '@/lib/observability/logger';
 import { dropSingleton, singleton } from '@/lib/process/singleton';
-import type { InferenceResult, InferenceTask, ModelTimes, WorkerModels } from './inference-protocol';
+import type { InferenceResult, InferenceTask, ModelTimes } from './inference-protocol';
 import { createFairScheduler, type FairJob } from './fair-scheduler';
 import { splitBatch } from './split-batch';
 import { defaultWorkerCount } from './thread-counts';
 
 /** Where scripts/build-workers.mjs writes the worker; the server runs from the project root. */
 export const WORKER_BUNDLE = path.join('.next', 'vigil-workers', 'inference-worker.mjs');
-
-/** Until all three models load, moderation answers 503 and no threshold is read. */
-const UNKNOWN_THRESHOLDS: ToxicityScores = {
-  overall: Number.NaN,
-  insult: Number.NaN,
-  threat: Number.NaN,
-  identity_attack: Number.NaN,
-  profanity: Number.NaN,
-};
 
 export interface InferencePool {
   readonly threads: number;
@@ -68,12 +58,11 @@ export interface InferencePool {
     },
   ): Promise<{ results: ModerationResponse[]; modelMs: ModelTimes }>;
   /**
-   * Loaders for the request thread's ModelRegistry that load nothing in this thread: they report
-   * what a worker loaded (health, /v1/models, the 503 before a task is queued) and carry the
-   * thresholds, while scoring happens only in the workers. A second copy of the models in the
-   * request thread cost about 130-175 MB of RSS (docs/decisions/110-memory-under-load.md).
+   * Whether each moderation model loaded in the workers (asked of one worker once; the answer is
+   * kept). The request thread holds no moderation model: a second copy cost about 130-175 MB of
+   * RSS (docs/decisions/110-memory-under-load.md).
    */
-  modelLoaders(): ModelLoaders;
+  moderationModels(): Promise<LoadReport>;
   /** A FaceEngine whose detect() runs in the pool; resolves once a worker has loaded the face models. */
   faceEngine(): Promise<FaceEngine>;
   /**
@@ -152,6 +141,8 @@ export function createInferencePool(
     return result as K;
   }
 
+  let loadReport: Promise<LoadReport> | undefined;
+
   function fail(result: Extract<InferenceResult, { ok: false }>): never {
     const { kind, message } = result.error;
     if (kind === 'models_unavailable') throw new ModelsUnavailableError(message);
@@ -214,43 +205,13 @@ export function createInferencePool(
         job.close();
       }
     },
-    modelLoaders(): ModelLoaders {
-      let loading: Promise<WorkerModels> | undefined;
-      const workerModels = () => {
-        loading ??= run({ kind: 'load-models' }).then((result) => {
-          if (!result.ok) fail(result);
-          if (result.kind !== 'load-models') throw new Error('unexpected worker answer');
-          return result.models;
-        });
-        return loading;
-      };
-      const loaded = async (key: keyof WorkerModels['status']) => {
-        const models = await workerModels();
-        const status = models.status[key];
-        if (!status.loaded) throw new Error(status.error ?? `${key} did not load in the inference worker`);
-        return models.policy;
-      };
-      const inWorkers = (): never => {
-        throw new Error('the moderation models run in the inference workers: use InferencePool.moderate()');
-      };
-      return {
-        sexism: async () => {
-          const policy = await loaded('sexism');
-          return { version: SEXISM_VERSION, threshold: policy?.sexismThreshold ?? Number.NaN, score: inWorkers, explain: inWorkers };
-        },
-        toxicity: async () => {
-          const policy = await loaded('toxicity');
-          return {
-            version: TOXICITY_VERSION,
-            thresholds: policy?.toxicityThresholds ?? UNKNOWN_THRESHOLDS,
-            score: async () => inWorkers(),
-          };
-        },
-        rules: async () => {
-          await loaded('rules');
-          return { version: RULES_VERSION, evaluate: inWorkers };
-        },
-      };
+    moderationModels() {
+      loadReport ??= run({ kind: 'load-models' }).then((result) => {
+        if (!result.ok) fail(result);
+        if (result.kind !== 'load-models') throw new Error('unexpected worker answer');
+        return result.models.status;
+      });
+      return loadReport;
     },
     async faceEngine() {
       const loaded = await run({ kind: 'load-faces' });

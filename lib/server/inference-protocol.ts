@@ -7,14 +7,13 @@ import type { ModerationResponse } from '@/lib/contracts/moderation';
 import type { DecodedImage } from '@/lib/faces/decode-image';
 import type { DetectedFace } from '@/lib/faces/face-engine';
 import type { WorkLimits } from '@/lib/moderation/bound-work';
-import type { EnsemblePolicy } from '@/lib/moderation/ensemble';
+import type { LoadReport } from '@/lib/moderation/model-registry';
 
 export type ModelTimes = Partial<Record<'sexism' | 'toxicity' | 'rules', number>>;
 
-/** Whether each moderation model loaded in a worker, and the thresholds once all three did. */
+/** Whether each moderation model loaded in a worker (the request thread's Moderator reports it). */
 export interface WorkerModels {
-  status: Record<'sexism' | 'toxicity' | 'rules', { loaded: boolean; error?: string }>;
-  policy?: EnsemblePolicy;
+  status: LoadReport;
 }
 
 export type InferenceTask =

@@ -38,15 +38,14 @@ function oneFaceAtATime<T>(run: () => Promise<T>): Promise<T> {
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500);
 
-/** What the request thread's registry reports (health, /v1/models): it holds no models itself. */
+/** What the request thread's Moderator reports (health, /v1/models): it holds no models itself. */
 async function loadModels(): Promise<WorkerModels> {
   registry ??= new ModelRegistry(defaultModelLoaders());
   await registry.load();
   const status = Object.fromEntries(
     registry.status().map((s) => [s.key, s.error === undefined ? { loaded: s.loaded } : { loaded: s.loaded, error: s.error }]),
   );
-  const policy = registry.allLoaded() ? (await registry.models()).policy : undefined;
-  return { status: status as WorkerModels['status'], ...(policy ? { policy } : {}) };
+  return { status: status as WorkerModels['status'] };
 }
 
 export default async function runInference(task: InferenceTask): Promise<InferenceResult> {

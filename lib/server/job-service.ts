@@ -14,14 +14,13 @@ import { startPgBossSource, type PgBossSource } from '@/lib/jobs/pg-boss-source'
 import { callbackSecret, deliverCallback } from '@/lib/jobs/send-callback';
 import { jobView } from '@/lib/jobs/job-view';
 import type { ModerationResponse } from '@/lib/contracts/moderation';
-import { moderate } from '@/lib/moderation/moderate';
 import type { WorkLimits } from '@/lib/moderation/bound-work';
 import { logger } from '@/lib/observability/logger';
 import { errorForLog } from '@/lib/observability/redact';
 import { cachedPromise, type CachedPromise } from '@/lib/process/cached-promise';
 import { dropSingleton, singleton } from '@/lib/process/singleton';
 import { database } from './database';
-import { services } from './services';
+import { moderator } from './moderator';
 
 export interface JobService {
   store: JobStore;
@@ -45,15 +44,8 @@ function jobWorkLimits(): WorkLimits {
 }
 
 /** A chunk's texts, in the pool's background lane (or in this thread without a pool). */
-async function moderateChunk(texts: string[], explain: boolean): Promise<ModerationResponse[]> {
-  const svc = services();
-  const limits = jobWorkLimits();
-  if (svc.inference) {
-    await svc.registry.models();
-    const { results } = await svc.inference.moderate(texts, { explain, limits, client: 'bulk', background: true });
-    return results;
-  }
-  return moderate(await svc.registry.models(), texts, { explain, limits });
+function moderateChunk(texts: string[], explain: boolean): Promise<ModerationResponse[]> {
+  return moderator().moderate(texts, { explain, limits: jobWorkLimits(), client: 'bulk', background: true });
 }
 
 /** The secret `owner`'s callbacks are signed with, or undefined when there is none. */

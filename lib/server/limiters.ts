@@ -21,7 +21,7 @@ const SIGN_IN_ATTEMPTS_PER_MINUTE = 10;
 export const FAILED_KEYS_PER_MINUTE = 10;
 const HOUR_S = 3600;
 
-interface Limiters {
+export interface Limiters {
   moderation: RateLimiter;
   /** Text units (lib/rate-limit/text-units.ts): what a moderation request makes the workers do. */
   moderationWork: RateLimiter;

@@ -1,6 +1,6 @@
 /**
  * Where the moderation models come from, per the configuration. Shared by the request thread
- * (services.ts, whose registry answers /v1/health and /v1/models) and the inference workers
+ * (moderator.ts, without the inference pool) and the inference workers
  * (inference-worker.ts), so both load exactly the same files. No `server-only` here: the worker
  * bundle is built outside Next (scripts/build-workers.mjs).
  */

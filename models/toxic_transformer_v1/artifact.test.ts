@@ -3,18 +3,22 @@
  * - it is a Hugging Face folder the runtime can read (config, tokenizer, int8 ONNX with the contract's IO);
  * - the tokenizer and the int8 model reproduce `reproduce.json`, which evaluate.ts wrote from the
  *   training-time tokenisation (so serving ids and scores are the ones training and evaluation saw);
- * - no head sits at a threshold so high that it stops flagging clear cases (issue #11).
+ * - no head sits at a threshold so high that it stops flagging clear cases (issue #11);
+ * - its files stay under the repository's 20 MB limit, the graph's data files are the ones config.json
+ *   tells transformers.js to fetch, and `vigil.artifact` is the hash of the single-file form (decision 185).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as ort from 'onnxruntime-node';
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
 import { encodeForModel } from '@/lib/moderation/toxicity/encode-for-model';
 import { loadToxicityTokenizer } from '@/lib/moderation/toxicity/load-toxicity-tokenizer';
+import { externalDataFileCount, externalDataFileNames } from '@/lib/moderation/toxicity/toxicity-model-files';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { TOXICITY_HEADS, type ToxicityHead } from '@/lib/moderation/types';
 import { MAX_THRESHOLD, scoreIds } from './evaluate';
+import { singleFileSha256, transformersJsConfig } from './onnx-external-data';
 
 const DIR = 'models/toxic_transformer_v1';
 const readJson = <T>(f: string) => JSON.parse(readFileSync(join(DIR, f), 'utf8')) as T;
@@ -22,8 +26,12 @@ const config = readJson<{
   model_type: string;
   architectures: string[];
   id2label: Record<string, string>;
-  vigil: { thresholds: Record<ToxicityHead, number> };
+  'transformers.js_config'?: unknown;
+  vigil: { artifact: string; thresholds: Record<ToxicityHead, number> };
 }>('config.json');
+const GRAPH = join(DIR, 'onnx/model_quantized.onnx');
+/** The repository's limit for one tracked file. */
+const MAX_FILE_BYTES = 20_000_000;
 
 /** Sentences any moderator would flag for that head; written for this test, not used in training. */
 const CLEAR: Record<ToxicityHead, string[]> = {
@@ -51,7 +59,7 @@ const encode = (texts: readonly string[]) =>
     128,
   );
 beforeAll(async () => {
-  session = await ort.InferenceSession.create(join(DIR, 'onnx/model_quantized.onnx'));
+  session = await ort.InferenceSession.create(GRAPH);
   tok = await loadToxicityTokenizer(DIR);
 });
 
@@ -74,6 +82,20 @@ describe('toxic_transformer_v1 folder', () => {
       ids.map((i) => ({ ids: i })),
     );
     scores.forEach((s, i) => s.forEach((x, h) => expect(x).toBeCloseTo(fixture[i]!.scores[h]!, 4)));
+  });
+
+  it('stores the graph and its data files each under 20 MB, named in config.json for transformers.js', () => {
+    const files = readdirSync(join(DIR, 'onnx'));
+    const count = externalDataFileCount(config);
+    expect(count).toBeGreaterThan(0);
+    expect(files.sort()).toEqual(['model_quantized.onnx', ...externalDataFileNames('model_quantized.onnx', count)].sort());
+    for (const f of files) expect({ f, small: statSync(join(DIR, 'onnx', f)).size < MAX_FILE_BYTES }).toEqual({ f, small: true });
+    expect(config['transformers.js_config']).toEqual(transformersJsConfig(GRAPH));
+  });
+
+  it('records as its artifact id the hash of the single-file form, so the split kept the weights byte for byte', () => {
+    // The folder shipped as one 24.3 MB file with sha256 1a7da42c735f… before decision 185; split, it keeps that id.
+    expect(singleFileSha256(GRAPH).slice(0, 12)).toBe(config.vigil.artifact);
   });
 
   it('keeps every threshold at or below the cap', () => {

@@ -11,11 +11,11 @@
  *   3. then each head is lowered back towards step 1's value for as long as that flags no more identity
  *      sentences (`identityConstrainedThresholds`).
  * Test is scored once, after the thresholds are fixed, and only reported.
- * Writes config.json (the Hugging Face config from train.py plus the `vigil` block) and metrics.json.
+ * Writes config.json (the Hugging Face config from train.py, `transformers.js_config` naming the graph's
+ * external data files, and the `vigil` block) and metrics.json.
  *
  *   tsx models/toxic_transformer_v1/evaluate.ts
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,7 @@ import { loadToxicityTokenizer } from '@/lib/moderation/toxicity/load-toxicity-t
 import { preprocess } from '@/lib/moderation/preprocess';
 import { averagePrecision, bestMacroF1Threshold, rocAuc } from '@/lib/ml/metrics';
 import { TOXICITY_HEADS } from '@/lib/moderation/types';
+import { singleFileSha256, transformersJsConfig } from './onnx-external-data';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const WORK = process.env.TOX_WORK_DIR ?? join(resolve(HERE, '../..'), '.work/toxicity');
@@ -204,11 +205,14 @@ async function main(): Promise<void> {
 
   const hf = JSON.parse(readFileSync(join(WORK, 'hf_config.json'), 'utf8')) as Record<string, unknown>;
   const thresholdMap = Object.fromEntries(TOXICITY_HEADS.map((h, i) => [h, r4(thresholds[i]!)]));
+  const tjs = transformersJsConfig(modelPath);
   const config = {
     ...hf,
+    ...(tjs ? { 'transformers.js_config': tjs } : {}),
     vigil: {
       model_version: 'toxic_transformer_v1',
-      artifact: createHash('sha256').update(readFileSync(modelPath)).digest('hex').slice(0, 12),
+      // The weights' id: the sha256 of the single-file form, however the files split it (decision 185).
+      artifact: singleFileSha256(modelPath).slice(0, 12),
       encoder: ENCODER,
       max_length: MAX_LENGTH,
       window_stride: WINDOW_STRIDE,

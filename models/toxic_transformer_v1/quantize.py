@@ -1,5 +1,6 @@
 """Step 3 of `npm run train:toxicity`: int8 dynamic quantisation of the fp32 export
-(.work/toxicity/model.onnx) -> models/toxic_transformer_v1/onnx/model_quantized.onnx.
+(.work/toxicity/model.onnx) -> models/toxic_transformer_v1/onnx/model_quantized.onnx, saved as the
+graph plus external data files under 20 MB each (split_external_data.py, decision 185).
 
 Rewrites the graph with the `onnx` package into the pattern onnxruntime's `quantize_dynamic` emits
 for MatMul, using only standard ONNX ops that
@@ -21,6 +22,7 @@ import sys
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
+from split_external_data import save_split
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -112,9 +114,10 @@ def main():
     # Value-info of rewritten tensors may be stale; let the runtime infer shapes.
     del g.value_info[:]
     onnx.checker.check_model(model)
-    onnx.save(model, dst)
+    artifact, files = save_split(model, dst)
+    sizes = ", ".join(f"{n} {b / 1e6:.2f} MB" for n, b in files)
     print(f"quantised {n_mm} MatMul and {n_gather} embedding Gather nodes: {src} ({os.path.getsize(src) / 1e6:.2f} MB) "
-          f"-> {dst} ({os.path.getsize(dst) / 1e6:.2f} MB)")
+          f"-> {dst} ({os.path.getsize(dst) / 1e6:.2f} MB graph + {sizes}); artifact {artifact}")
 
 
 if __name__ == "__main__":

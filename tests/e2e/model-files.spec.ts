@@ -3,6 +3,9 @@ import { expect, test } from '@playwright/test';
 
 const FILES: Array<[string, RegExp]> = [
   ['/models/toxic_transformer_v1/onnx/model_quantized.onnx', /^application\/octet-stream/],
+  // The graph's external data files (decision 185), as many as config.json counts.
+  ['/models/toxic_transformer_v1/onnx/model_quantized.onnx_data', /^application\/octet-stream/],
+  ['/models/toxic_transformer_v1/onnx/model_quantized.onnx_data_1', /^application\/octet-stream/],
   ['/models/toxic_transformer_v1/tokenizer.json', /^application\/json/],
   ['/models/toxic_transformer_v1/tokenizer_config.json', /^application\/json/],
   ['/models/toxic_transformer_v1/config.json', /^application\/json/],
@@ -48,6 +51,9 @@ test.describe('model file routes', () => {
     '/models/__proto__/model.json',
     '/models/toxic_transformer_v1/model_quantized.onnx',
     '/models/toxic_transformer_v1/onnx/model.onnx',
+    '/models/toxic_transformer_v1/onnx/model_quantized.onnx_data_2',
+    '/models/toxic_transformer_v1/onnx/model_quantized.onnx_data_0',
+    '/models/toxic_transformer_v1/model_quantized.onnx_data',
     '/ort/ort.all.min.mjs',
     '/ort/ort.wasm.min.mjs',
     '/ort/constructor',

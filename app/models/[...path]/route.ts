@@ -11,7 +11,7 @@
 import path from 'node:path';
 import { env } from '@/lib/env';
 import { allowListRoute } from '@/lib/server/allow-list-route';
-import { resolveToxicityModelDir } from '@/lib/moderation/toxicity/resolve-toxicity-model-dir';
+import { resolveToxicityModelDir, servedToxicityFiles } from '@/lib/moderation/toxicity/resolve-toxicity-model-dir';
 import { SEXISM_VERSION, TOXICITY_VERSION } from '@/lib/moderation/types';
 
 export const runtime = 'nodejs';
@@ -23,16 +23,17 @@ export const dynamic = 'force-dynamic';
  */
 const resolveConfigured = (p: string) => path.resolve(/* turbopackIgnore: true */ p);
 
-/** The toxicity folder's files the Worker loads (docs/architecture.md "Toxicity model folder"). */
-const TOXICITY_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx'] as const;
-
 /** URL path under /models/ -> file on disk (absolute, resolved per request from the env). */
 function allowList(): ReadonlyMap<string, string> {
   const e = env();
   const dir = resolveConfigured(e.MODELS_DIR);
   const toxicity = resolveToxicityModelDir(e);
+  // The toxicity folder's files the Worker loads (docs/architecture.md "Toxicity model folder").
   return new Map([
-    ...TOXICITY_FILES.map((f): [string, string] => [`${TOXICITY_VERSION}/${f}`, path.join(/* turbopackIgnore: true */ toxicity, f)]),
+    ...servedToxicityFiles(toxicity).map((f): [string, string] => [
+      `${TOXICITY_VERSION}/${f}`,
+      path.join(/* turbopackIgnore: true */ toxicity, f),
+    ]),
     [`${SEXISM_VERSION}/model.json`, resolveConfigured(e.SEXISM_MODEL_PATH ?? path.join(dir, SEXISM_VERSION, 'model.json'))],
   ]);
 }

@@ -1,6 +1,6 @@
 // GET /v1/health – healthy exactly when every model is loaded, otherwise degraded
 import { v1Route } from '@/lib/http/v1-route';
-import { health } from '@/lib/moderation/api/moderate-requests';
+import { health } from '@/lib/handlers/moderate-requests';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -118,6 +118,21 @@ describe('loadToxicityModel errors', () => {
     await expect(loadToxicityModel({ dir: join(dir, 'nope') })).rejects.toThrow(/missing config\.json, tokenizer\.json/);
   });
 
+  it('names a missing external data file of the graph (decision 185)', async () => {
+    const d = copyOfModel('data');
+    unlinkSync(join(d, 'onnx', 'model_quantized.onnx_data_1'));
+    await expect(loadToxicityModel({ dir: d })).rejects.toThrow(
+      /not a usable model folder: missing onnx\/model_quantized\.onnx_data_1 \(config\.json's transformers\.js_config\.use_external_data_format gives onnx\/model_quantized\.onnx 2 data files\)/,
+    );
+  });
+
+  it('rejects a data file count transformers.js would not load', async () => {
+    const d = copyOfModel('count');
+    const config = JSON.parse(readFileSync(join(d, 'config.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(d, 'config.json'), JSON.stringify({ ...config, 'transformers.js_config': { use_external_data_format: 101 } }));
+    await expect(loadToxicityModel({ dir: d })).rejects.toThrow(/config\.json: transformers\.js_config\.use_external_data_format: /);
+  });
+
   it('rejects a corrupt ONNX file', async () => {
     const d = copyOfModel('corrupt');
     writeFileSync(join(d, 'onnx', 'model_quantized.onnx'), 'not a model');

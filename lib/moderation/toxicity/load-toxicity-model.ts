@@ -20,14 +20,11 @@ import { createToxicityRuntime, type LoadedToxicityModel } from './create-toxici
 import { LOCAL_ONLY, transformers } from './local-transformers';
 import { loadToxicityTokenizer } from './load-toxicity-tokenizer';
 import { parseToxicityConfig, type ToxicityModelConfig } from './toxicity-config';
+import { externalDataFileCount, externalDataFileNames, TOXICITY_JSON_FILES, TOXICITY_ONNX_FILE } from './toxicity-model-files';
 
 export type { LoadedToxicityModel } from './create-toxicity-runtime';
 
 export const DEFAULT_TOXICITY_MODEL_DIR = 'models/toxic_transformer_v1';
-/** The served file inside a folder: the int8 export, what transformers.js loads with `dtype: 'q8'`. */
-export const TOXICITY_ONNX_FILE = 'onnx/model_quantized.onnx';
-/** Files a folder must have besides the ONNX graph. */
-const FOLDER_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json'] as const;
 
 export interface LoadToxicityModelOptions {
   /** The model folder; default `models/toxic_transformer_v1`. Relative paths resolve against the working directory. */
@@ -51,16 +48,21 @@ async function missing(path: string): Promise<boolean> {
   }
 }
 
+async function absent(dir: string, paths: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of paths) if (await missing(p)) out.push(relative(dir, p) || p);
+  return out;
+}
+
 /**
- * Throws one message naming every required file the folder lacks; returns the parsed config.
+ * Throws one message naming every required file the folder lacks; returns the parsed config. The
+ * folder's own graph also needs the external data files its config.json counts (decision 185).
  */
 export async function checkToxicityModelDir(dir: string, onnxPath: string): Promise<ToxicityModelConfig> {
-  const required = [...FOLDER_FILES.map((f) => join(/* turbopackIgnore: true */ dir, f)), onnxPath];
-  const absent: string[] = [];
-  for (const p of required) if (await missing(p)) absent.push(relative(dir, p) || p);
-  if (absent.length > 0) {
+  const lacking = await absent(dir, [...TOXICITY_JSON_FILES.map((f) => join(/* turbopackIgnore: true */ dir, f)), onnxPath]);
+  if (lacking.length > 0) {
     throw new Error(
-      `toxicity model: ${dir} is not a usable model folder: missing ${absent.join(', ')} ` +
+      `toxicity model: ${dir} is not a usable model folder: missing ${lacking.join(', ')} ` +
         '(set TOXICITY_MODEL_DIR to a folder with config.json, tokenizer.json, tokenizer_config.json and onnx/model_quantized.onnx)',
     );
   }
@@ -70,11 +72,25 @@ export async function checkToxicityModelDir(dir: string, onnxPath: string): Prom
   } catch (e) {
     throw new Error(`toxicity model: ${join(dir, 'config.json')} is not valid JSON: ${(e as Error).message}`);
   }
+  let config: ToxicityModelConfig;
+  let dataFiles: number;
   try {
-    return parseToxicityConfig(raw);
+    config = parseToxicityConfig(raw);
+    dataFiles = onnxPath === join(dir, TOXICITY_ONNX_FILE) ? externalDataFileCount(raw) : 0;
   } catch (e) {
     throw new Error(`toxicity model: ${dir}: ${(e as Error).message}`);
   }
+  const data = await absent(
+    dir,
+    externalDataFileNames(TOXICITY_ONNX_FILE, dataFiles).map((f) => join(/* turbopackIgnore: true */ dir, f)),
+  );
+  if (data.length > 0) {
+    throw new Error(
+      `toxicity model: ${dir} is not a usable model folder: missing ${data.join(', ')} ` +
+        `(config.json's transformers.js_config.use_external_data_format gives ${TOXICITY_ONNX_FILE} ${dataFiles} data files)`,
+    );
+  }
+  return config;
 }
 
 /** `onnx/model_quantized.onnx` is the folder's own q8 file; any other path is loaded as written. */

@@ -35,7 +35,7 @@ export interface ToxicityModelConfig {
   readonly maxLength: number;
   /** Content tokens between the starts of two windows of a text longer than `maxLength`. */
   readonly windowStride: number;
-  /** Short hash of the served ONNX file (`vigil.artifact`), when the folder records one. */
+  /** Short hash of the served ONNX model in its single-file form (`vigil.artifact`), when the folder records one. */
   readonly artifact?: string;
   /** The pretrained encoder the model was fine-tuned from (`vigil.encoder.name`), when recorded. */
   readonly encoder?: string;

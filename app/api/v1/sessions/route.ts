@@ -1,6 +1,6 @@
 // GET /api/v1/sessions – the browser sessions opened with the caller's key
 import { apiV1Route } from '@/lib/http/api-v1-route';
-import { listSessionsRequest } from '@/lib/auth/api/session-list-requests';
+import { listSessionsRequest } from '@/lib/handlers/session-list-requests';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,6 @@
 // GET /api/v1/reviews/audit – the append-only audit log of review decisions, newest first
 import { apiV1Route } from '@/lib/http/api-v1-route';
-import { listAuditRequest } from '@/lib/reviews/api/audit-requests';
+import { listAuditRequest } from '@/lib/handlers/audit-requests';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

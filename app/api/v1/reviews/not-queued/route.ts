@@ -1,6 +1,6 @@
 // GET /api/v1/reviews/not-queued – flagged texts answered but not queued, by reason and client
 import { apiV1Route } from '@/lib/http/api-v1-route';
-import { notQueuedRequest } from '@/lib/reviews/api/audit-requests';
+import { notQueuedRequest } from '@/lib/handlers/audit-requests';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,6 @@
 // GET /api/v1/reviews/audit/export – the audit log, filtered as the listing, as a CSV download
 import { apiV1Route } from '@/lib/http/api-v1-route';
-import { exportAuditCsvRequest } from '@/lib/reviews/api/audit-requests';
+import { exportAuditCsvRequest } from '@/lib/handlers/audit-requests';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -18,40 +18,29 @@ import { readJsonBody } from '@/lib/http/read-json-body';
 import { parseV1Body } from '@/lib/http/zod-issues-to-v1';
 import type { V1Context } from '@/lib/http/v1-route';
 import type { Services } from '@/lib/server/services';
-import { moderate } from '@/lib/moderation/moderate';
-import { clientKey } from '@/lib/rate-limit/create-rate-limiter';
+import type { RequestClient } from '@/lib/http/request-client';
 import { textUnits } from '@/lib/rate-limit/text-units';
 import type { WorkLimits } from '@/lib/moderation/bound-work';
-import { recordForReview, type ReviewQueue } from '@/lib/reviews/record-for-review';
-import { reviewClientOf } from '@/lib/reviews/review-client';
-import { admitReviewItems } from '@/lib/server/limiters';
-import { reviewStore } from '@/lib/server/review-service';
+import { recordForReview } from '@/lib/reviews/record-for-review';
 import { metrics } from '@/lib/observability/metrics';
 
 /**
- * Moderate `texts` for `client` in the inference pool when there is one (off the event loop, in
- * the client's fair share of it), else in this thread with the registry's models (tests inject
- * fakes there). Spends the client's text-unit budget before any work. Feeds the per-model time and
- * batch-size metrics either way.
+ * Moderate `texts` for `client` through the process's Moderator (the inference pool, in the
+ * client's fair share of it, or this thread). Spends the client's text-unit budget once the
+ * request is admitted, before any work. Feeds the per-model time and batch-size metrics.
  */
-async function runModeration(services: Services, client: string, texts: string[], explain: boolean): Promise<ModerationResponse[]> {
-  const spend = async () => {
-    await services.moderationWorkLimiter.consume(client, textUnits(texts));
-  };
+async function runModeration(services: Services, client: RequestClient, texts: string[], explain: boolean): Promise<ModerationResponse[]> {
   const m = metrics();
   m.batchSize.observe(texts.length);
-  const observe = (model: 'sexism' | 'toxicity' | 'rules', ms: number) => m.modelInference.observe({ model }, ms / 1000);
-  const limits = workLimits();
-  if (services.inference) {
-    // The request thread's registry still says whether the model files load (health, 503 early).
-    await services.registry.models();
-    // Spent once the pool has admitted the request: one refused for a full queue costs no units.
-    const { results, modelMs } = await services.inference.moderate(texts, { explain, limits, client, admitted: spend });
-    for (const [model, ms] of Object.entries(modelMs)) observe(model as keyof typeof modelMs, ms);
-    return results;
-  }
-  await spend();
-  return moderate(await services.registry.models(), texts, { explain, limits, onModelTime: observe });
+  return services.moderator().moderate(texts, {
+    explain,
+    client: client.address,
+    limits: workLimits(),
+    admitted: async () => {
+      await services.limiters().moderationWork.consume(client.address, textUnits(texts));
+    },
+    onModelTime: (model, ms) => m.modelInference.observe({ model }, ms / 1000),
+  });
 }
 
 export function workLimits(): WorkLimits {
@@ -63,31 +52,27 @@ export function workLimits(): WorkLimits {
   };
 }
 
-const reviewQueue: ReviewQueue = { store: reviewStore, admit: admitReviewItems };
-
 function schemas() {
   const e = env();
   return moderationRequestSchemas({ maxTextChars: e.MAX_TEXT_CHARS, maxBatchItems: e.MAX_BATCH_ITEMS });
 }
 
-export async function moderateTextRequest({ request, services }: V1Context): Promise<ModerationResponse> {
-  const client = clientKey(request, env().TRUST_PROXY);
+export async function moderateTextRequest({ request, client, services }: V1Context): Promise<ModerationResponse> {
   // A client whose queue is already full is refused before its body is read and parsed.
-  services.inference?.checkModeration(client);
+  services.moderator().check(client.address);
   const body = parseV1Body(schemas().text, await readJsonBody(request, env().MAX_BODY_BYTES));
   const [result] = await runModeration(services, client, [body.text], body.explain === true);
   // Fire-and-forget: never awaited, never throws (lib/reviews/record-for-review.ts).
-  recordForReview([result!], { client: reviewClientOf(request, env()), source: 'text' }, reviewQueue);
+  recordForReview([result!], { client: client.reviewQuotaKey, source: 'text' }, services.reviewQueue);
   return result!;
 }
 
-export async function moderateBatchRequest({ request, services }: V1Context): Promise<BatchResponse> {
+export async function moderateBatchRequest({ request, client, services }: V1Context): Promise<BatchResponse> {
   const started = performance.now();
-  const client = clientKey(request, env().TRUST_PROXY);
-  services.inference?.checkModeration(client);
+  services.moderator().check(client.address);
   const body = parseV1Body(schemas().batch, await readJsonBody(request, env().MAX_BODY_BYTES));
   const results = await runModeration(services, client, body.texts, body.explain === true);
-  recordForReview(results, { client: reviewClientOf(request, env()), source: 'batch' }, reviewQueue);
+  recordForReview(results, { client: client.reviewQuotaKey, source: 'batch' }, services.reviewQueue);
   return {
     results,
     total_processed: results.length,
@@ -96,10 +81,10 @@ export async function moderateBatchRequest({ request, services }: V1Context): Pr
 }
 
 export async function listModels({ services }: V1Context): Promise<ModelsResponse> {
-  await services.registry.load();
+  const status = await services.moderator().status();
   const toxicity = await toxicityProvenance();
   return {
-    models: services.registry.status().map(({ name, version, loaded, description }) => ({
+    models: status.map(({ name, version, loaded, description }) => ({
       name,
       version,
       loaded,
@@ -122,7 +107,6 @@ function toxicityProvenance() {
 }
 
 export async function health({ services }: V1Context): Promise<HealthResponse> {
-  await services.registry.load();
-  const all = services.registry.allLoaded();
+  const all = (await services.moderator().status()).every((s) => s.loaded);
   return { status: all ? 'healthy' : 'degraded', version: API_VERSION, models_loaded: all };
 }

@@ -25,11 +25,17 @@ import type { V1Context } from '@/lib/http/v1-route';
 import { requestError, V1Error } from '@/lib/http/v1-error';
 import { parseV1Body, zodIssuesToV1Error } from '@/lib/http/zod-issues-to-v1';
 import { jobService, callbackSecretOf } from '@/lib/server/job-service';
-import { jobView } from '../job-view';
-import { receiveJob } from '../receive-job';
-import { JobInputFormatError, JobInputTooLargeError, readCsvRows, readJsonLines, type ReadJobInputOptions } from '../read-job-input';
-import { CallbackUrlError, checkCallbackUrl } from '../send-callback';
-import { csvLine, resultCsvHeader, resultCsvRow } from '../results-csv';
+import { jobView } from '@/lib/jobs/job-view';
+import { receiveJob } from '@/lib/jobs/receive-job';
+import {
+  JobInputFormatError,
+  JobInputTooLargeError,
+  readCsvRows,
+  readJsonLines,
+  type ReadJobInputOptions,
+} from '@/lib/jobs/read-job-input';
+import { CallbackUrlError, checkCallbackUrl } from '@/lib/jobs/send-callback';
+import { csvLine, resultCsvHeader, resultCsvRow } from '@/lib/jobs/results-csv';
 
 const JSONL_TYPES = new Set([
   'application/x-ndjson',

@@ -19,15 +19,9 @@ import { ApiV1Error, apiV1Errors } from '@/lib/http/api-v1-error';
 import { apiV1ValidationError } from '@/lib/http/zod-issue-to-api-v1';
 import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
-import { moderate } from '@/lib/moderation/moderate';
-import type { LoadedModels } from '@/lib/moderation/model-registry';
 import { ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
-import { inferencePool } from '@/lib/server/inference-pool';
-import { clientKey } from '@/lib/rate-limit/create-rate-limiter';
-import { moderationModels } from '@/lib/server/moderation-models';
-import { reviewErrors } from '../review-errors';
-import { reviewStore } from '@/lib/server/review-service';
-import { moderatorOf } from '../moderator-identity';
+import { reviewErrors } from '@/lib/reviews/review-errors';
+import { moderatorOf } from '@/lib/reviews/moderator-identity';
 
 const MAX_JSON_BODY_BYTES = 16 * 1024;
 
@@ -39,10 +33,10 @@ export function queryOf(request: Request): Record<string, string> {
   return out;
 }
 
-export async function listReviewsRequest({ request }: ApiV1Context): Promise<ReviewList> {
+export async function listReviewsRequest({ request, services }: ApiV1Context): Promise<ReviewList> {
   const parsed = listReviewsQuerySchema.safeParse(queryOf(request));
   if (!parsed.success) throw apiV1ValidationError(parsed.error, 'query');
-  const store = await reviewStore();
+  const store = await services.reviewStore();
   const { items, total, nextCursor } = await store.list(parsed.data);
   return { items, total, limit: parsed.data.limit, offset: parsed.data.cursor ? 0 : parsed.data.offset, next_cursor: nextCursor };
 }
@@ -67,27 +61,27 @@ async function takeBackBody(request: Request) {
   return parsed.data;
 }
 
-export async function decideReviewRequest({ request, params, principal }: ApiV1Context): Promise<DecisionResult> {
+export async function decideReviewRequest({ request, params, principal, services }: ApiV1Context): Promise<DecisionResult> {
   const body = await readApiV1Json(request, MAX_JSON_BODY_BYTES);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw apiV1Errors.validation('body', 'must be a JSON object');
   const parsed = decisionRequestSchema.safeParse(body);
   if (!parsed.success) throw apiV1ValidationError(parsed.error, 'body');
   checkReasonCode(parsed.data.reason_code);
-  const store = await reviewStore();
+  const store = await services.reviewStore();
   return store.decide(params.review_id ?? '', { ...parsed.data, moderator: moderatorOf(principal, parsed.data.moderator) });
 }
 
 /** POST /api/v1/reviews/{id}/undo: the decision taken back within REVIEW_UNDO_SECONDS, recorded against who took it back. */
-export async function undoReviewRequest({ request, params, principal }: ApiV1Context): Promise<UndoResult> {
+export async function undoReviewRequest({ request, params, principal, services }: ApiV1Context): Promise<UndoResult> {
   const body = await takeBackBody(request);
-  const store = await reviewStore();
+  const store = await services.reviewStore();
   return store.undo(params.review_id ?? '', { ...body, moderator: moderatorOf(principal, body.moderator) }, env().REVIEW_UNDO_SECONDS);
 }
 
 /** POST /api/v1/reviews/{id}/reopen: a decided item pending again, however old its decision. */
-export async function reopenReviewRequest({ request, params, principal }: ApiV1Context): Promise<UndoResult> {
+export async function reopenReviewRequest({ request, params, principal, services }: ApiV1Context): Promise<UndoResult> {
   const body = await takeBackBody(request);
-  const store = await reviewStore();
+  const store = await services.reviewStore();
   return store.reopen(params.review_id ?? '', { ...body, moderator: moderatorOf(principal, body.moderator) });
 }
 
@@ -95,14 +89,14 @@ export async function reopenReviewRequest({ request, params, principal }: ApiV1C
  * GET /api/v1/reviews/{id}/explain: the explanations of the stored text, computed again by the
  * current models and not recorded (asking why must not count as another sighting).
  */
-export async function explainReviewRequest({ request, params, config }: ApiV1Context): Promise<ReviewExplanation> {
+export async function explainReviewRequest({ params, client, services }: ApiV1Context): Promise<ReviewExplanation> {
   const id = params.review_id ?? '';
-  const item = await (await reviewStore()).get(id);
+  const item = await (await services.reviewStore()).get(id);
   if (!item) throw new ApiV1Error('NOT_FOUND', `No review item with id ${id}.`);
   if (item.text === null) throw new ApiV1Error('NOT_FOUND', `The text of review item ${id} was deleted (retention).`);
-  let models: LoadedModels;
   try {
-    models = await moderationModels().models();
+    const explanations = await services.moderator().explain(item.text, { client: client.address });
+    return { review_id: item.review_id, explanations };
   } catch (err) {
     if (ModelsUnavailableError.is(err)) {
       throw new ApiV1Error('SERVICE_UNAVAILABLE', 'The moderation models are not loaded; retry later.', {
@@ -111,10 +105,4 @@ export async function explainReviewRequest({ request, params, config }: ApiV1Con
     }
     throw err;
   }
-  // With the inference pool the request thread holds no models (lib/server/inference-pool.ts).
-  const inference = inferencePool();
-  const [result] = inference
-    ? (await inference.moderate([item.text], { explain: true, client: clientKey(request, config.TRUST_PROXY) })).results
-    : await moderate(models, [item.text], { explain: true });
-  return { review_id: item.review_id, explanations: result!.explanations! };
 }

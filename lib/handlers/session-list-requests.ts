@@ -10,8 +10,7 @@ import { z } from 'zod';
 import type { SessionList, SessionRevoked } from '@/lib/contracts/session';
 import { ApiV1Error } from '@/lib/http/api-v1-error';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
-import { sessionStore } from '@/lib/server/session-service';
-import { requireScope } from '../authorize-request';
+import { requireScope } from '@/lib/auth/authorize-request';
 
 const sessionId = z.uuid();
 
@@ -26,7 +25,7 @@ export async function listSessionsRequest(ctx: ApiV1Context): Promise<SessionLis
   const { principal } = ctx;
   // Without API_KEYS nobody signs in, so there are no sessions to list.
   if (!principal.keyId) return { sessions: [] };
-  const rows = await (await sessionStore()).list(sessionOwner(ctx));
+  const rows = await (await ctx.services.sessionStore()).list(sessionOwner(ctx));
   return {
     sessions: rows.map((r) => ({
       session_id: r.id,
@@ -43,6 +42,6 @@ export async function revokeSessionRequest(ctx: ApiV1Context): Promise<SessionRe
   const id = params.session_id ?? '';
   const notFound = new ApiV1Error('NOT_FOUND', `No session with id ${id.slice(0, 64)} was opened with this key.`);
   if (!principal.keyId || !sessionId.safeParse(id).success) throw notFound;
-  if (!(await (await sessionStore()).revoke(id, sessionOwner(ctx)))) throw notFound;
+  if (!(await (await ctx.services.sessionStore()).revoke(id, sessionOwner(ctx)))) throw notFound;
   return { session_id: id, revoked: true };
 }

@@ -19,17 +19,16 @@ import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
 import { readMultipart, type MultipartForm } from '@/lib/http/read-multipart';
 import { env } from '@/lib/env';
-import { memoryBank } from '@/lib/server/memory-bank';
-import { addFace } from '../add-face';
-import { deleteFace } from '../delete-face';
-import { getFaceImage } from '../get-face-image';
-import { listFaces } from '../list-faces';
-import { deletePerson } from '../delete-person';
-import { getPerson } from '../get-person';
-import { listPersons } from '../list-persons';
-import { recognizeFaces } from '../recognize-faces';
-import { registerPerson } from '../register-person';
-import { updatePerson } from '../update-person';
+import { addFace } from '@/lib/faces/add-face';
+import { deleteFace } from '@/lib/faces/delete-face';
+import { getFaceImage } from '@/lib/faces/get-face-image';
+import { listFaces } from '@/lib/faces/list-faces';
+import { deletePerson } from '@/lib/faces/delete-person';
+import { getPerson } from '@/lib/faces/get-person';
+import { listPersons } from '@/lib/faces/list-persons';
+import { recognizeFaces } from '@/lib/faces/recognize-faces';
+import { registerPerson } from '@/lib/faces/register-person';
+import { updatePerson } from '@/lib/faces/update-person';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_JSON_BODY_BYTES = 64 * 1024;
@@ -82,7 +81,7 @@ export async function registerRequest(ctx: ApiV1Context) {
   const fields = registerFieldsSchema.safeParse(Object.fromEntries(form.fields));
   if (!fields.success) throw apiV1ValidationError(fields.error, 'name');
   const metadata = parseMetadata(form.fields.get('metadata'), form.truncatedFields.has('metadata'));
-  return registerPerson(await memoryBank(), {
+  return registerPerson(await ctx.services.memoryBank(), {
     name: fields.data.name,
     relationship: fields.data.relationship,
     metadata,
@@ -96,18 +95,18 @@ export async function addFaceRequest(ctx: ApiV1Context) {
   const { form, image } = await readImageForm(ctx);
   const fields = addFaceFieldsSchema.safeParse(Object.fromEntries(form.fields));
   if (!fields.success) throw apiV1ValidationError(fields.error, 'confirm_mismatch');
-  return addFace(await memoryBank(), id, image, { confirmMismatch: fields.data.confirm_mismatch });
+  return addFace(await ctx.services.memoryBank(), id, image, { confirmMismatch: fields.data.confirm_mismatch });
 }
 
 export async function listFacesRequest(ctx: ApiV1Context) {
-  return listFaces(await memoryBank(), personId(ctx));
+  return listFaces(await ctx.services.memoryBank(), personId(ctx));
 }
 
 export async function deleteFaceRequest(ctx: ApiV1Context) {
   const id = personId(ctx);
   const faceId = ctx.params.face_id ?? '';
   if (!UUID.test(faceId)) throw faceErrors.faceNotFound(id, faceId);
-  return deleteFace(await memoryBank(), id, faceId.toLowerCase());
+  return deleteFace(await ctx.services.memoryBank(), id, faceId.toLowerCase());
 }
 
 /**
@@ -118,7 +117,7 @@ export async function faceImageRequest(ctx: ApiV1Context) {
   const id = personId(ctx);
   const faceId = ctx.params.face_id ?? '';
   if (!UUID.test(faceId)) throw faceErrors.faceNotFound(id, faceId);
-  const image = await getFaceImage(await memoryBank(), id, faceId.toLowerCase());
+  const image = await getFaceImage(await ctx.services.memoryBank(), id, faceId.toLowerCase());
   if (!image) throw new ApiV1Error('NOT_FOUND', 'No photo is stored for this face: photos are kept only with STORE_FACE_IMAGES=true.');
   return new Response(new Uint8Array(image.bytes), {
     status: 200,
@@ -134,18 +133,18 @@ export async function faceImageRequest(ctx: ApiV1Context) {
 
 export async function recognizeRequest(ctx: ApiV1Context) {
   const { image } = await readImageForm(ctx);
-  return recognizeFaces(await memoryBank(), image);
+  return recognizeFaces(await ctx.services.memoryBank(), image);
 }
 
 export async function listPersonsRequest(ctx: ApiV1Context) {
   const url = new URL(ctx.request.url);
   const query = listPersonsQuerySchema.safeParse(Object.fromEntries(url.searchParams));
   if (!query.success) throw apiV1ValidationError(query.error, 'limit');
-  return listPersons(await memoryBank(), query.data.limit, query.data.offset);
+  return listPersons(await ctx.services.memoryBank(), query.data.limit, query.data.offset);
 }
 
 export async function getPersonRequest(ctx: ApiV1Context) {
-  return getPerson(await memoryBank(), personId(ctx));
+  return getPerson(await ctx.services.memoryBank(), personId(ctx));
 }
 
 export async function updatePersonRequest(ctx: ApiV1Context) {
@@ -158,9 +157,9 @@ export async function updatePersonRequest(ctx: ApiV1Context) {
     if (metadataIssue) throw invalidMetadata(metadataIssue.message);
     throw apiV1ValidationError(patch.error, 'body');
   }
-  return updatePerson(await memoryBank(), id, patch.data);
+  return updatePerson(await ctx.services.memoryBank(), id, patch.data);
 }
 
 export async function deletePersonRequest(ctx: ApiV1Context) {
-  return deletePerson(await memoryBank(), personId(ctx));
+  return deletePerson(await ctx.services.memoryBank(), personId(ctx));
 }

@@ -13,11 +13,18 @@ import type { ApiV1Context } from '@/lib/http/api-v1-route';
 import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import { consumeSignInBudget } from '@/lib/http/face-rate-limit';
 import { checkPresentedKey } from '@/lib/http/key-lockout';
-import { bearerToken, keyId } from '../api-keys';
-import { forbidden, isCrossSiteBrowserRequest, isHttps, scopesOf, sessionOf, unauthorized, type AuthConfig } from '../authorize-request';
+import { bearerToken, keyId } from '@/lib/auth/api-keys';
+import {
+  forbidden,
+  isCrossSiteBrowserRequest,
+  isHttps,
+  scopesOf,
+  sessionOf,
+  unauthorized,
+  type AuthConfig,
+} from '@/lib/auth/authorize-request';
 import { SCOPES } from '@/lib/contracts/scopes';
-import { findActiveSession, sessionStore } from '@/lib/server/session-service';
-import { isSessionToken, newSessionToken, readCookie, SESSION_COOKIE, sessionCookie } from '../session-token';
+import { isSessionToken, newSessionToken, readCookie, SESSION_COOKIE, sessionCookie } from '@/lib/auth/session-token';
 
 const MAX_BODY_BYTES = 4 * 1024;
 
@@ -25,13 +32,13 @@ const envelope = (data: SessionStatus, headers: Record<string, string> = {}) =>
   Response.json({ success: true, data, error: null }, { status: 200, headers });
 
 /** GET: whether a key is needed and whether this request has one (bearer or cookie). */
-export async function sessionStatusRequest({ request, config }: ApiV1Context): Promise<SessionStatus> {
+export async function sessionStatusRequest({ request, config, client, services }: ApiV1Context): Promise<SessionStatus> {
   const required = config.API_KEYS.length > 0;
-  const session = await sessionOf(request, config, findActiveSession);
+  const session = await sessionOf(request, config, services.findActiveSession);
   const authorization = request.headers.get('authorization');
   const bearer = bearerToken(authorization);
   // An answer of `authenticated` true/false is as good as a 401 to a guesser: the same lockout.
-  const viaKey = required && authorization !== null && (await checkPresentedKey(request, bearer, config.API_KEYS));
+  const viaKey = required && authorization !== null && (await checkPresentedKey(client.address, bearer, config.API_KEYS));
   const kid = viaKey ? keyId(bearer!) : session?.kid;
   return {
     auth_required: required,
@@ -51,9 +58,9 @@ function fromOtherSite(request: Request, config: AuthConfig): boolean {
 }
 
 /** POST {api_key}: verify the key, set the session cookie. */
-export async function signInRequest({ request, config }: ApiV1Context): Promise<Response> {
+export async function signInRequest({ request, config, client, services }: ApiV1Context): Promise<Response> {
   if (fromOtherSite(request, config)) throw forbidden("Sign-in is only accepted from this site's own pages.");
-  const headers = await consumeSignInBudget(request);
+  const headers = await consumeSignInBudget(services.limiters().signIn, client.address);
   const body = await readApiV1Json(request, MAX_BODY_BYTES);
   const parsed = signInRequestSchema.safeParse(body);
   if (!parsed.success) throw apiV1Errors.validation('api_key', 'required (a string of 1 to 1024 characters)');
@@ -61,12 +68,12 @@ export async function signInRequest({ request, config }: ApiV1Context): Promise<
     throw apiV1Errors.validation('api_key', 'this server has no API_KEYS configured, so there is nothing to sign in to');
   }
   const key = parsed.data.api_key.trim();
-  if (!(await checkPresentedKey(request, key, config.API_KEYS))) throw unauthorized('The API key is not valid.');
+  if (!(await checkPresentedKey(client.address, key, config.API_KEYS))) throw unauthorized('The API key is not valid.');
 
   const ttl = Math.round(config.SESSION_TTL_HOURS * 3600);
   const token = newSessionToken();
   const kid = keyId(key);
-  const session = await (await sessionStore()).open(token, kid, new Date(Date.now() + ttl * 1000));
+  const session = await (await services.sessionStore()).open(token, kid, new Date(Date.now() + ttl * 1000));
   return envelope(
     { auth_required: true, authenticated: true, expires_at: session.expiresAt.toISOString(), scopes: [...scopesOf(kid, config)] },
     { ...headers, 'Set-Cookie': sessionCookie(token, { maxAgeSeconds: ttl, secure: isHttps(request, config.TRUST_PROXY) }) },
@@ -74,9 +81,9 @@ export async function signInRequest({ request, config }: ApiV1Context): Promise<
 }
 
 /** DELETE: end this cookie's session on the server (the old cookie answers 401 from now on) and clear the cookie. */
-export async function signOutRequest({ request, config }: ApiV1Context): Promise<Response> {
+export async function signOutRequest({ request, config, services }: ApiV1Context): Promise<Response> {
   const token = readCookie(request.headers.get('cookie'), SESSION_COOKIE);
-  if (config.API_KEYS.length > 0 && isSessionToken(token)) await (await sessionStore()).revokeToken(token);
+  if (config.API_KEYS.length > 0 && isSessionToken(token)) await (await services.sessionStore()).revokeToken(token);
   return envelope(
     { auth_required: config.API_KEYS.length > 0, authenticated: false, expires_at: null },
     { 'Set-Cookie': sessionCookie('', { maxAgeSeconds: 0, secure: isHttps(request, config.TRUST_PROXY) }) },

@@ -11,21 +11,21 @@ import { bearerToken, keyId, matchesApiKey } from '@/lib/auth/api-keys';
 import { scopesOf } from '@/lib/auth/authorize-request';
 import { RateLimitedError } from '@/lib/errors/domain-error';
 import { checkPresentedKey } from '@/lib/http/key-lockout';
-import { clientAddress } from '@/lib/net/trust-proxy';
-import { metrics } from '../metrics';
+import { requestClient, type RequestClient } from '@/lib/http/request-client';
+import { metrics } from '@/lib/observability/metrics';
 
 const plain = (status: number, text: string, headers: Record<string, string> = {}) =>
   new Response(`${text}\n`, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers } });
 
 /** Without any token, only this machine (or everyone with ALLOW_ANONYMOUS) may read the metrics. */
-function openToClient(request: Request, config: Env): boolean {
+function openToClient(client: RequestClient, config: Env): boolean {
   if (config.METRICS_TOKEN || config.API_KEYS.length > 0 || config.ALLOW_ANONYMOUS) return true;
-  return isLoopback(clientAddress(request, config.TRUST_PROXY));
+  return isLoopback(client.address);
 }
 
 /** The refusal for this request, or null when it may read the metrics. */
-async function refusal(request: Request, config: Env): Promise<Response | null> {
-  if (!openToClient(request, config)) {
+async function refusal(request: Request, client: RequestClient, config: Env): Promise<Response | null> {
+  if (!openToClient(client, config)) {
     return plain(403, 'Forbidden: without METRICS_TOKEN or API_KEYS, /metrics is only open to this machine.');
   }
   const accepted = [...(config.METRICS_TOKEN ? [config.METRICS_TOKEN] : []), ...config.API_KEYS];
@@ -33,7 +33,7 @@ async function refusal(request: Request, config: Env): Promise<Response | null> 
   const authorization = request.headers.get('authorization');
   try {
     const token = bearerToken(authorization);
-    if (authorization !== null && (await checkPresentedKey(request, token, accepted))) {
+    if (authorization !== null && (await checkPresentedKey(client.address, token, accepted))) {
       // METRICS_TOKEN is the scraper's own token; an API key needs `admin` (docs/decisions/150).
       if (matchesApiKey(token, config.METRICS_TOKEN ? [config.METRICS_TOKEN] : [])) return null;
       if (scopesOf(keyId(token!), config).includes('admin')) return null;
@@ -49,7 +49,9 @@ async function refusal(request: Request, config: Env): Promise<Response | null> 
 }
 
 export async function metricsRequest(request: Request): Promise<Response> {
-  const refused = await refusal(request, env());
+  // Outside the route wrappers (a plain-text endpoint): the client is derived here, once.
+  const config = env();
+  const refused = await refusal(request, requestClient(request, config), config);
   if (refused) return refused;
   const { registry } = metrics();
   return new Response(await registry.metrics(), {

@@ -10,15 +10,14 @@ import { notQueuedQuerySchema, reasonDecision, type NotQueued, type ReviewConfig
 import { env } from '@/lib/env';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
 import { apiV1ValidationError } from '@/lib/http/zod-issue-to-api-v1';
-import { reviewStore } from '@/lib/server/review-service';
-import { AUDIT_CSV_HEADER, auditCsvRows } from '../audit-csv';
-import { recordingPausedUntil } from '../record-for-review';
+import { AUDIT_CSV_HEADER, auditCsvRows } from '@/lib/reviews/audit-csv';
+import { recordingPausedUntil } from '@/lib/reviews/record-for-review';
 import { queryOf } from './review-requests';
 
-export async function listAuditRequest({ request }: ApiV1Context): Promise<AuditList> {
+export async function listAuditRequest({ request, services }: ApiV1Context): Promise<AuditList> {
   const parsed = listAuditQuerySchema.safeParse(queryOf(request));
   if (!parsed.success) throw apiV1ValidationError(parsed.error, 'query');
-  const { entries, total, nextCursor } = await (await reviewStore()).audit(parsed.data);
+  const { entries, total, nextCursor } = await (await services.reviewStore()).audit(parsed.data);
   return { entries, total, limit: parsed.data.limit, offset: parsed.data.cursor ? 0 : parsed.data.offset, next_cursor: nextCursor };
 }
 
@@ -27,10 +26,10 @@ export async function listAuditRequest({ request }: ApiV1Context): Promise<Audit
  * a Response through). The first chunk is read before answering, so a database that is down
  * answers the 503 envelope rather than a broken download.
  */
-export async function exportAuditCsvRequest({ request }: ApiV1Context): Promise<Response> {
+export async function exportAuditCsvRequest({ request, services }: ApiV1Context): Promise<Response> {
   const parsed = auditFiltersSchema.safeParse(queryOf(request));
   if (!parsed.success) throw apiV1ValidationError(parsed.error, 'query');
-  const chunks = (await reviewStore()).auditChunks(parsed.data);
+  const chunks = (await services.reviewStore()).auditChunks(parsed.data);
   const first = await chunks.next();
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
@@ -68,10 +67,10 @@ export async function reviewConfigRequest(_ctx: ApiV1Context): Promise<ReviewCon
 }
 
 /** GET /api/v1/reviews/not-queued?hours: flagged texts answered but not queued, by reason and client. */
-export async function notQueuedRequest({ request }: ApiV1Context): Promise<NotQueued> {
+export async function notQueuedRequest({ request, services }: ApiV1Context): Promise<NotQueued> {
   const parsed = notQueuedQuerySchema.safeParse(queryOf(request));
   if (!parsed.success) throw apiV1ValidationError(parsed.error, 'query');
-  const counts = await (await reviewStore()).notQueued(parsed.data.hours);
+  const counts = await (await services.reviewStore()).notQueued(parsed.data.hours);
   return {
     since: counts.since.toISOString(),
     total: counts.total,

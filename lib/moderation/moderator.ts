@@ -1,0 +1,75 @@
+/**
+ * The one way the server moderates: a Moderator. The composition root picks its backend once
+ * (lib/server/moderator.ts): the inference pool's workers, or this thread's ModelRegistry
+ * (`inThreadModerator`: no worker build, INFERENCE_WORKERS=0, unit tests with fake loaders).
+ * Handlers, the explain endpoint and the health report see only this interface.
+ */
+import type { ModerationResponse } from '@/lib/contracts/moderation';
+import type { WorkLimits } from './bound-work';
+import { moderate } from './moderate';
+import type { ModelRegistry, ModelStatus } from './model-registry';
+
+export type ModelName = 'sexism' | 'toxicity' | 'rules';
+export type Explanations = NonNullable<ModerationResponse['explanations']>;
+
+export interface ModerationRequest {
+  explain: boolean;
+  /** The key the client's budgets and its fair share of the pool are counted under. */
+  client: string;
+  /** Caps on the normalised text the models read (bound-work.ts); absent: every text is read whole. */
+  limits?: WorkLimits;
+  /**
+   * Called once the request has its place (in the pool: a place in the client's queue), before
+   * any work: it spends the client's budget, so a request refused for a full queue costs none.
+   */
+  admitted?: () => Promise<void>;
+  /**
+   * Bulk-job work (docs/decisions/165-bulk-moderation-jobs.md): in the pool, a background lane that
+   * runs only while no interactive client has a task ready. In this thread it changes nothing.
+   */
+  background?: boolean;
+  /** Milliseconds spent in each model for these texts (summed over chunks in the pool), for the metrics. */
+  onModelTime?: (model: ModelName, ms: number) => void;
+}
+
+export interface Moderator {
+  /** Loads the models on first call (never rejects) and says which loaded, where they run. */
+  status(): Promise<ModelStatus[]>;
+  /**
+   * Throws what moderate() would refuse one more text from `client` with (its queue is full, or
+   * the pool is), before the request's body is read. Moderating in this thread refuses nothing.
+   */
+  check(client: string): void;
+  /** Verdicts in input order; ModelsUnavailableError (503) while a model is not loaded. */
+  moderate(texts: string[], request: ModerationRequest): Promise<ModerationResponse[]>;
+  /** The explanations of one text, as moderate() with `explain` gives them (nothing is spent or recorded). */
+  explain(text: string, request: { client: string }): Promise<Explanations>;
+}
+
+/** The parts a backend provides; explain() is moderate() of one text with `explain`. */
+export type ModeratorBackend = Omit<Moderator, 'explain'>;
+
+export function createModerator(backend: ModeratorBackend): Moderator {
+  return {
+    ...backend,
+    async explain(text, { client }) {
+      const [result] = await backend.moderate([text], { explain: true, client });
+      return result!.explanations!;
+    },
+  };
+}
+
+/** Moderation in this thread with `registry`'s models. */
+export function inThreadModerator(registry: ModelRegistry): Moderator {
+  return createModerator({
+    async status() {
+      await registry.load();
+      return registry.status();
+    },
+    check() {},
+    async moderate(texts, { explain, limits, admitted, onModelTime }) {
+      await admitted?.();
+      return moderate(await registry.models(), texts, { explain, limits, onModelTime });
+    },
+  });
+}
