@@ -45,11 +45,13 @@ export function AuditRow({ entry: e }: { entry: AuditEntry }) {
   const verdict = VERDICT_LABELS[e.decision];
   return (
     <tr data-testid="audit-row" data-review-id={e.review_id} data-action={e.action} data-decision={e.decision}>
-      <td>
+      <td data-label="When">
         <time dateTime={e.decided_at}>{new Date(e.decided_at).toLocaleString()}</time>
       </td>
-      <td data-testid="audit-moderator">{e.moderator}</td>
-      <td>
+      <td data-label="Moderator" data-testid="audit-moderator">
+        {e.moderator}
+      </td>
+      <td data-label="What happened">
         <span
           data-testid="audit-action"
           className={`badge ${e.action === 'undone' || e.action === 'reopened' ? 'badge-medium' : 'badge-low'}`}
@@ -60,14 +62,14 @@ export function AuditRow({ entry: e }: { entry: AuditEntry }) {
           <span data-testid="audit-verdict">{e.action === 'undone' || e.action === 'reopened' ? `(was ${verdict})` : verdict}</span>
         )}
       </td>
-      <td>
+      <td data-label="Item">
         <ItemText entry={e} />
         <br />
         <span className="muted">
           {e.summary.replace(/_/g, ' ')} · {e.primary_issue.replace(/_/g, ' ')} · {e.severity} ({e.score.toFixed(2)})
         </span>
       </td>
-      <td data-testid="audit-why">
+      <td data-label="Reason and note" data-testid="audit-why">
         {e.reason_code && <strong data-testid="audit-reason">{e.reason_code}</strong>}
         {e.reason_code && e.note ? ': ' : ''}
         {e.note}

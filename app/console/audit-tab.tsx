@@ -106,7 +106,7 @@ export function AuditTab({ active, version }: { active: boolean; version: number
         </p>
       </div>
       <div className="table-wrap">
-        <table data-testid="audit-table">
+        <table data-testid="audit-table" className={styles.auditTable}>
           <caption className="visually-hidden">Audit log of review decisions</caption>
           <thead>
             <tr>

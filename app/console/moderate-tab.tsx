@@ -10,10 +10,9 @@ import { useEffect, useRef, useState } from 'react';
 import type { ModerationResponse } from '@/lib/contracts/moderation';
 import { createModerationClient, type Backend, type ModerationClient } from '@/lib/browser/moderation-client';
 import { api } from '@/lib/browser/vigil-api';
-import type { ReviewItem } from '@/lib/contracts/reviews';
-import { normaliseForHash } from '@/lib/reviews/normalise-text';
 import { whyNotQueued } from '@/lib/browser/why-not-queued';
 import { ErrorAlert } from './error-alert';
+import { QueueNote, textHashInBrowser, type QueueState } from './queue-note';
 import { VerdictView } from './verdict-view';
 import styles from './console.module.css';
 
@@ -21,41 +20,6 @@ const DEBOUNCE_MS = 300;
 /** Recording is fire-and-forget on the server: look for the queue item a few times. */
 const QUEUE_LOOKUPS = 6;
 const QUEUE_LOOKUP_EVERY_MS = 400;
-
-/** The queue's identity of a text (lib/reviews/text-hash.ts), computed in the browser. */
-async function textHashInBrowser(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(normaliseForHash(text)));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-type QueueState =
-  | { state: 'looking' }
-  | { state: 'queued'; item: ReviewItem }
-  | { state: 'not-queued'; why: string }
-  | { state: 'unknown' };
-
-function QueueNote({ queue }: { queue: QueueState }) {
-  if (queue.state === 'unknown') return null;
-  return (
-    <p className="muted" data-testid="moderate-queued" data-state={queue.state}>
-      {queue.state === 'looking' && 'Looking for this text in the review queue…'}
-      {queue.state === 'not-queued' && queue.why}
-      {queue.state === 'queued' && (
-        <>
-          Queued for review <time dateTime={queue.item.first_seen_at}>{new Date(queue.item.first_seen_at).toLocaleString()}</time>
-          {queue.item.seen_count > 1 && (
-            <>
-              {' '}
-              · seen {queue.item.seen_count} times, last{' '}
-              <time dateTime={queue.item.last_seen_at}>{new Date(queue.item.last_seen_at).toLocaleString()}</time>
-            </>
-          )}
-          {queue.item.status !== 'pending' && <> · {queue.item.status}</>}.
-        </>
-      )}
-    </p>
-  );
-}
 
 type PreviewPhase = 'loading' | 'ready' | 'running' | 'error';
 

@@ -1,5 +1,6 @@
 'use client';
-/** The review queue's filters: status, issue, severity, source, the dates last seen and a text search. */
+/** The review queue's filters (foldable): status, issue, severity, source, the dates last seen and a text search. */
+import { useEffect, useState } from 'react';
 import { PRIMARY_ISSUES } from '@/lib/contracts/moderation';
 import { REVIEW_SOURCES, REVIEW_STATUSES, SEVERITIES } from '@/lib/contracts/reviews';
 import type { ReviewListFilters } from '@/lib/browser/vigil-api';
@@ -56,10 +57,32 @@ interface ReviewFiltersProps {
   onSearch: (q: string) => void;
 }
 
-export function ReviewFilters({ filters, search, onFilter, onSearch }: ReviewFiltersProps) {
+/** How many filters narrow the list (status counts when it is not the default, pending). */
+export const activeFilters = (f: Filters) =>
+  [f.status !== 'pending', f.primary_issue, f.severity, f.source, f.q, f.from, f.to].filter(Boolean).length;
+
+/**
+ * The filters fold away: on a phone (narrower than 700 px when the console opens) they start
+ * folded, so the first item is on the first screen; the summary says how many are on.
+ */
+export function ReviewFilters(props: ReviewFiltersProps) {
+  const [open, setOpen] = useState(true);
+  useEffect(() => {
+    if (window.matchMedia('(max-width: 700px)').matches) setOpen(false);
+  }, []);
+  const n = activeFilters(props.filters);
+  return (
+    <details className={styles.filtersFold} open={open} onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="review-filters-fold">
+      <summary data-testid="review-filters-summary">Filters{n > 0 ? ` (${n} on)` : ''}</summary>
+      <FilterFields {...props} />
+    </details>
+  );
+}
+
+function FilterFields({ filters, search, onFilter, onSearch }: ReviewFiltersProps) {
   return (
     <fieldset className={styles.filters} data-testid="review-filters">
-      <legend>Filters</legend>
+      <legend className="visually-hidden">Filters</legend>
       {FILTER_SELECTS.map((f) => (
         <FilterSelect
           key={f.key}

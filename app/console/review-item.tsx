@@ -1,69 +1,49 @@
 'use client';
 /**
- * One review item, as a card or as a dense row: the text (one item per distinct text, with how
- * often and when it was seen), its verdict, a selection box for bulk actions, a note, the
- * decision buttons, and "Why flagged?" (rule spans, sexism n-grams, the deciding model and
- * threshold, the language), fetched on demand from /api/v1/reviews/{id}/explain.
+ * One review item, as a card or as a dense row: the whole text (expandable when long; one item per
+ * distinct text, with how often and when it was seen), its verdict, a selection box for bulk
+ * actions, a note, the decision buttons, and "Why flagged, and history" (review-item-details.tsx).
  */
 import { useState, type RefObject } from 'react';
-import type { Decision, ReviewExplanation, ReviewItem } from '@/lib/contracts/reviews';
+import type { Decision, ReviewItem } from '@/lib/contracts/reviews';
 import type { ReviewConfig } from '@/lib/contracts/review-console';
-import { api } from '@/lib/browser/vigil-api';
-import { ErrorAlert } from './error-alert';
 import { ReasonSelect } from './reason-select';
-import { DecisionLine, Highlighted, LanguageNote, NgramList } from './verdict-view';
+import { ReviewItemDetails } from './review-item-details';
 import styles from './console.module.css';
 
 const when = (iso: string) => new Date(iso).toLocaleString();
 const label = (s: string) => s.replace(/_/g, ' ');
 
-function WhyFlagged({ item }: { item: ReviewItem }) {
+/** Texts longer than this show their start and a "Show all" button. */
+const LONG_TEXT = 280;
+
+/** The item's whole text (expandable when long); the dense list wraps it instead of cutting it. */
+function ReviewText({ item, dense }: { item: ReviewItem; dense: boolean }) {
   const [open, setOpen] = useState(false);
-  const [data, setData] = useState<ReviewExplanation | undefined>();
-  const [error, setError] = useState<unknown>();
-  const panelId = `why-${item.review_id}`;
-  async function toggle() {
-    const next = !open;
-    setOpen(next);
-    if (next && !data) {
-      setError(undefined);
-      try {
-        setData(await api.explainReview(item.review_id));
-      } catch (err) {
-        setError(err);
-      }
-    }
-  }
-  if (item.text === null) return null;
+  const id = `text-${item.review_id}`;
+  if (item.text === null)
+    return (
+      <p className={styles.reviewText} data-testid="review-text">
+        <em className="muted">text deleted (retention)</em>
+      </p>
+    );
+  const long = item.text.length > LONG_TEXT;
   return (
-    <div className={styles.why}>
-      <button
-        type="button"
-        className="secondary"
-        aria-expanded={open}
-        aria-controls={panelId}
-        data-testid="review-why"
-        onClick={() => void toggle()}
-      >
-        Why flagged?
-      </button>
-      {open && (
-        <div id={panelId} data-testid="review-why-panel" className={styles.whyPanel}>
-          {error !== undefined && <ErrorAlert error={error} testId="review-why-error" />}
-          {!data && error === undefined && <p className="muted">Loading…</p>}
-          {data && (
-            <>
-              {data.explanations.decision && <DecisionLine decision={data.explanations.decision} />}
-              {data.explanations.rules.length > 0 ? (
-                <Highlighted text={item.text} rules={data.explanations.rules} />
-              ) : (
-                <p className="muted">No rule matched.</p>
-              )}
-              <NgramList ngrams={data.explanations.sexism} />
-              {data.explanations.language && <LanguageNote language={data.explanations.language} />}
-            </>
-          )}
-        </div>
+    <div className={dense ? styles.denseText : styles.reviewText}>
+      <p id={id} className={styles.textBody} data-testid="review-text" data-expanded={open || !long}>
+        {open || !long ? item.text : `${item.text.slice(0, LONG_TEXT)}…`}
+      </p>
+      {long && (
+        <button
+          type="button"
+          className="secondary"
+          aria-expanded={open}
+          aria-controls={id}
+          data-testid="review-text-toggle"
+          onClick={() => setOpen(!open)}
+        >
+          {open ? 'Show less' : `Show all (${item.text.length.toLocaleString('en')} characters)`}
+        </button>
       )}
     </div>
   );
@@ -167,16 +147,14 @@ export function ReviewItemView({
     >
       <div className={styles.itemHead}>
         {select}
-        <p className={dense ? styles.denseText : styles.reviewText} data-testid="review-text" title={dense ? text : undefined}>
-          {item.text ?? <em className="muted">text deleted (retention)</em>}
-        </p>
+        <ReviewText item={item} dense={dense} />
       </div>
       <p className={styles.reviewMeta}>
         <span className={`badge badge-${item.summary}`}>{label(item.summary)}</span>{' '}
         <span className={`badge badge-${item.severity}`}>{item.severity}</span> <span>{label(item.primary_issue)}</span> ·{' '}
         <span>score {item.score.toFixed(2)}</span> · {meta}
       </p>
-      {!dense && <WhyFlagged item={item} />}
+      <ReviewItemDetails item={item} />
       {(pending || decided) && (
         <div className="field-row">
           {showInputs && pending && (

@@ -1,5 +1,7 @@
-/** One verdict: the ensemble badge, per-attribute score bars, rule flags and highlighted rule matches. */
+/** One verdict: the ensemble badge, per-attribute score bars, rule flags and the marked text, in words. */
 import type { ModerationResponse } from '@/lib/contracts/moderation';
+import { decisionSentence, marksFor, ruleWords, sexismReading } from '@/lib/browser/plain-explanation';
+import { MarkedText } from './marked-text';
 import styles from './console.module.css';
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
@@ -36,30 +38,17 @@ export function EnsembleBadge({ ensemble }: { ensemble: ModerationResponse['ense
 
 type Explanations = NonNullable<ModerationResponse['explanations']>;
 
-/** The text with rule matches marked; spans index the normalised text, which equals the input for plain text. */
-export function Highlighted({ text, rules }: { text: string; rules: Explanations['rules'] }) {
-  const result = { text };
-  const spans = [...rules].filter((s) => s.start >= 0 && s.end <= result.text.length && s.end > s.start).sort((a, b) => a.start - b.start);
-  if (spans.length === 0) return null;
-  const parts: React.ReactNode[] = [];
-  let at = 0;
-  for (const s of spans) {
-    if (s.start < at) continue;
-    parts.push(result.text.slice(at, s.start));
-    parts.push(
-      <mark key={`${s.start}-${s.end}`} title={s.flag} data-testid="rule-match">
-        {result.text.slice(s.start, s.end)}
-        <span className="visually-hidden"> (rule: {s.flag})</span>
-      </mark>,
-    );
-    at = s.end;
-  }
-  parts.push(result.text.slice(at));
+/** The text with the rule matches and the sexism model's strongest words marked; nothing when none. */
+function MarkedVerdictText({ result }: { result: ModerationResponse }) {
+  const e = result.explanations;
+  if (!e) return null;
+  const marks = marksFor(result.text, e.rules, sexismReading(result.text, e.sexism));
+  if (marks.length === 0) return null;
   return (
-    <p className={styles.highlighted}>
-      <span className={styles.smallHeading}>Rule matches: </span>
-      {parts}
-    </p>
+    <div className={styles.highlighted}>
+      <span className={styles.smallHeading}>Marked in the text: </span>
+      <MarkedText text={result.text} marks={marks} testId="verdict-marked-text" />
+    </div>
   );
 }
 
@@ -88,12 +77,12 @@ export function VerdictView({ result, testId }: { result: ModerationResponse; te
         ) : (
           flags.map((f) => (
             <span key={f} className="badge badge-high">
-              {f.replace(/_/g, ' ')}
+              {ruleWords(f)}
             </span>
           ))
         )}
       </p>
-      <Highlighted text={result.text} rules={result.explanations?.rules ?? []} />
+      <MarkedVerdictText result={result} />
       {result.explanations?.decision && <DecisionLine decision={result.explanations.decision} />}
       {result.explanations?.language && <LanguageNote language={result.explanations.language} />}
     </div>
@@ -137,40 +126,12 @@ export function LanguageNote({ language }: { language: NonNullable<Explanations[
   );
 }
 
-/** Which model (or rule set) and threshold decided the summary. */
+/** Which model (or rule set) and threshold decided the summary, in words. */
 export function DecisionLine({ decision }: { decision: NonNullable<Explanations['decision']> }) {
-  const issue = decision.issue.replace(/_/g, ' ');
   return (
     <p className={styles.decisionLine} data-testid="decided-by" data-model={decision.model}>
       <span className={styles.smallHeading}>Decided by: </span>
-      {decision.probability === null || decision.threshold === null ? (
-        <>
-          a <code>{decision.model}</code> rule hit ({issue}), fixed risk {decision.risk.toFixed(2)}
-        </>
-      ) : (
-        <>
-          <code>{decision.model}</code>, {issue} probability {decision.probability.toFixed(2)} against its threshold{' '}
-          {decision.threshold.toFixed(2)} (risk {decision.risk.toFixed(2)}; 0.50 = at threshold)
-        </>
-      )}
+      {decisionSentence(decision)}
     </p>
-  );
-}
-
-/** The sexism model's strongest n-grams for this text (positive weights push towards sexist). */
-export function NgramList({ ngrams }: { ngrams: Explanations['sexism'] }) {
-  if (ngrams.length === 0) return <p className="muted">No sexism n-grams contributed.</p>;
-  return (
-    <div>
-      <span className={styles.smallHeading}>Sexism n-grams: </span>
-      <ul className={styles.ngrams} data-testid="sexism-ngrams">
-        {ngrams.map((g) => (
-          <li key={g.feature} data-testid="sexism-ngram">
-            <code>{g.feature}</code> {g.weight >= 0 ? '+' : '−'}
-            {Math.abs(g.weight).toFixed(2)}
-          </li>
-        ))}
-      </ul>
-    </div>
   );
 }

@@ -3,20 +3,30 @@
  * without losing anything (docs/decisions/066-batch-tool.md):
  *
  * - binary files are refused (a NUL byte, or bytes that are not UTF-8);
- * - CSV goes through csv-parse (quoted fields may hold commas, quotes and line breaks); whether
- *   the first record is a header is detected, and the user can override it;
+ * - CSV goes through csv-parse (quoted fields may hold delimiters, quotes and line breaks); the
+ *   delimiter (comma, semicolon or tab) is detected and the user can override it; whether the
+ *   first record is a header is detected, and the user can override it too;
+ * - a record csv-parse cannot read (a stray quote) becomes one row with an error, in words, and
+ *   the reading goes on from the next line, so one bad line never rejects the file
+ *   (docs/decisions/170-batch-csv-rows-and-results.md);
  * - every row keeps its source line number (the line its record starts on, counting blank lines
  *   and the header), so an export or an error message points at the same line an editor shows;
  * - the default text column is one named like text/message/comment/body, else the column with
  *   the longest cells.
  */
-import { parse } from 'csv-parse/sync';
+import { parse, type Options } from 'csv-parse/sync';
 
 export interface SourceRow {
   /** 1-based line of the source where this record starts. */
   line: number;
   cells: string[];
+  /** Why this line could not be read as CSV (its cells then hold the raw line alone). */
+  error?: string;
 }
+
+export const DELIMITERS = [',', ';', '\t'] as const;
+export type Delimiter = (typeof DELIMITERS)[number];
+export const DELIMITER_NAMES: Record<Delimiter, string> = { ',': 'comma', ';': 'semicolon', '\t': 'tab' };
 
 export interface BatchSource {
   kind: 'csv' | 'lines';
@@ -24,12 +34,14 @@ export interface BatchSource {
   records: SourceRow[];
   /** Whether records[0] names the columns (detected; the user may change it). */
   hasHeader: boolean;
+  /** The CSV delimiter used (detected unless the user chose one); absent for lines. */
+  delimiter?: Delimiter;
 }
 
 /** Column names: the header's when there is one (made unique), else column_1, column_2, ... */
 export function columnsOf(source: BatchSource): string[] {
   if (source.kind === 'lines') return ['text'];
-  const width = Math.max(1, ...source.records.map((r) => r.cells.length));
+  const width = Math.max(1, ...source.records.filter((r) => !r.error).map((r) => r.cells.length));
   const head = source.hasHeader ? source.records[0]?.cells : undefined;
   const seen = new Map<string, number>();
   return Array.from({ length: width }, (_, j) => {
@@ -47,7 +59,7 @@ export function rowsOf(source: BatchSource): SourceRow[] {
 
 export class BatchFileError extends Error {
   constructor(
-    readonly code: 'BINARY_FILE' | 'NOT_UTF8' | 'CSV_SYNTAX' | 'EMPTY',
+    readonly code: 'BINARY_FILE' | 'NOT_UTF8' | 'EMPTY',
     message: string,
   ) {
     super(message);
@@ -99,33 +111,127 @@ export function looksLikeHeader(first: string[], rest: string[][]): boolean {
   return cells.every((c, j) => avg(j) > 2 * c.length);
 }
 
-export function readCsv(text: string): BatchSource {
-  let parsed: { record: string[]; info: { lines: number } }[];
-  try {
-    parsed = parse(text, {
-      bom: true,
-      info: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      record_delimiter: ['\r\n', '\n', '\r'],
-    }) as unknown as typeof parsed;
-  } catch (err) {
-    throw new BatchFileError('CSV_SYNTAX', `The CSV could not be read: ${(err as Error).message}`);
+const PARSE_OPTIONS: Options = {
+  bom: true,
+  info: true,
+  skip_empty_lines: true,
+  relax_column_count: true,
+  // A quote inside an unquoted field (`say "hi" now`) is kept as text, as spreadsheets write it.
+  relax_quotes: true,
+  record_delimiter: ['\r\n', '\n', '\r'],
+};
+
+type Parsed = { record: string[]; info: { lines: number } };
+
+/**
+ * The delimiter that splits the first lines into the same number of fields most often (more than
+ * one field); comma when none does. Semicolons come from spreadsheets in locales with a decimal
+ * comma, tabs from copies out of a spreadsheet.
+ */
+export function detectDelimiter(text: string): Delimiter {
+  const sample = text
+    .slice(0, 64 * 1024)
+    .split(/\r\n|\n|\r/)
+    .slice(0, 50)
+    .join('\n');
+  let best: Delimiter = ',';
+  let bestScore = 0;
+  for (const d of DELIMITERS) {
+    let widths: number[];
+    try {
+      widths = (parse(sample, { ...PARSE_OPTIONS, delimiter: d, skip_records_with_error: true }) as unknown as Parsed[]).map(
+        (p) => p.record.length,
+      );
+    } catch {
+      continue;
+    }
+    const counts = new Map<number, number>();
+    for (const w of widths) counts.set(w, (counts.get(w) ?? 0) + 1);
+    let mode = 1;
+    let modeCount = 0;
+    for (const [w, n] of counts) if (n > modeCount || (n === modeCount && w > mode)) [mode, modeCount] = [w, n];
+    const score = mode > 1 && widths.length > 0 ? modeCount / widths.length : 0;
+    if (score > bestScore) [best, bestScore] = [d, score];
   }
-  // info.lines is the line a record ends on; a record with line breaks inside quotes starts earlier.
-  const records = parsed
-    .map(({ record, info }) => ({
-      line: info.lines - record.reduce((n, cell) => n + (cell.match(LINE_BREAKS)?.length ?? 0), 0),
-      cells: record,
-    }))
-    .filter((r) => r.cells.some((c) => c.trim() !== ''));
+  return best;
+}
+
+/** csv-parse's error, said so that the person who made the file can fix the line. */
+export function csvProblem(err: unknown): string {
+  const code = (err as { code?: string }).code;
+  if (code === 'CSV_INVALID_CLOSING_QUOTE')
+    return 'A quoted field has more text after its closing quote. Quote the whole field and double the quotes inside it ("say ""hi"" now").';
+  if (code === 'CSV_QUOTE_NOT_CLOSED')
+    return 'A quote opens a field and is never closed, so this line was read alone. Close the quote or double it ("").';
+  return 'This line could not be read as CSV.';
+}
+
+/** Line numbers (1-based) where each physical line starts, as offsets into `text`. */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (const m of text.matchAll(LINE_BREAKS)) starts.push(m.index + m[0].length);
+  return starts;
+}
+
+/**
+ * Reads the whole text; a record csv-parse refuses is kept as one row with an error on the line
+ * where that record starts, and parsing resumes on the next line (so a stray quote costs one row,
+ * not the rest of the file).
+ */
+function parseRecovering(text: string, delimiter: Delimiter): SourceRow[] {
+  const body = text.replace(/^\uFEFF/, '');
+  const starts = lineStarts(body);
+  const physical = (line: number) =>
+    body.slice(starts[line - 1], line < starts.length ? starts[line]! : body.length).replace(/[\r\n]+$/, '');
+  const rows: SourceRow[] = [];
+  let from = 1;
+  while (from <= starts.length) {
+    const chunk: Parsed[] = [];
+    let failure: unknown;
+    try {
+      parse(body.slice(starts[from - 1]), {
+        ...PARSE_OPTIONS,
+        delimiter,
+        // With `info`, csv-parse hands on_record the `{ record, info }` pair (its types say string[]).
+        on_record: (r) => {
+          chunk.push(r as unknown as Parsed);
+          return r;
+        },
+      });
+    } catch (err) {
+      failure = err;
+    }
+    let lastEnd = from - 1;
+    for (const { record, info } of chunk) {
+      // info.lines is the line a record ends on; a record with line breaks inside quotes starts earlier.
+      const end = from - 1 + info.lines;
+      rows.push({ line: end - record.reduce((n, cell) => n + (cell.match(LINE_BREAKS)?.length ?? 0), 0), cells: record });
+      lastEnd = end;
+    }
+    if (failure === undefined) break;
+    let bad = lastEnd + 1;
+    while (bad <= starts.length && physical(bad).trim() === '') bad++;
+    if (bad > starts.length) break;
+    rows.push({ line: bad, cells: [physical(bad)], error: csvProblem(failure) });
+    from = bad + 1;
+  }
+  return rows;
+}
+
+export function readCsv(text: string, delimiter: Delimiter = detectDelimiter(text)): BatchSource {
+  const records = parseRecovering(text, delimiter).filter((r) => r.error || r.cells.some((c) => c.trim() !== ''));
+  const first = records[0];
   const hasHeader =
-    records.length > 0 &&
+    first !== undefined &&
+    !first.error &&
     looksLikeHeader(
-      records[0]!.cells,
-      records.slice(1).map((r) => r.cells),
+      first.cells,
+      records
+        .slice(1)
+        .filter((r) => !r.error)
+        .map((r) => r.cells),
     );
-  return { kind: 'csv', records, hasHeader };
+  return { kind: 'csv', records, hasHeader, delimiter };
 }
 
 /** The column to moderate by default: one named like text/message/comment/body, else the one with the longest non-numeric cells. */
@@ -135,7 +241,9 @@ export function defaultTextColumn(source: BatchSource): number {
     const named = columns.findIndex((c) => TEXT_COLUMN.test(c.trim()));
     if (named >= 0) return named;
   }
-  const rows = rowsOf(source).slice(0, 200);
+  const rows = rowsOf(source)
+    .filter((r) => !r.error)
+    .slice(0, 200);
   let best = 0;
   let bestLen = -1;
   for (let j = 0; j < columns.length; j++) {
@@ -148,10 +256,21 @@ export function defaultTextColumn(source: BatchSource): number {
   return best;
 }
 
-/** Reads an uploaded file: CSV by extension or type, anything else one text per line. */
-export function readBatchFile(bytes: Uint8Array, fileName: string, type = ''): BatchSource {
-  const text = decodeText(bytes);
-  const source = /\.csv$/i.test(fileName) || type === 'text/csv' ? readCsv(text) : readLines(text);
+/** Whether an upload is read as CSV (by its name or type; .tsv too) rather than one text per line. */
+export const isCsvFile = (fileName: string, type = '') =>
+  /\.(csv|tsv)$/i.test(fileName) || type === 'text/csv' || type === 'text/tab-separated-values';
+
+/**
+ * Reads an uploaded file: CSV by extension or type (the delimiter detected unless given), anything
+ * else one text per line.
+ */
+export function readBatchFile(bytes: Uint8Array, fileName: string, type = '', delimiter?: Delimiter): BatchSource {
+  return readBatchText(decodeText(bytes), fileName, type, delimiter);
+}
+
+/** As readBatchFile, on text already decoded (the console keeps it to read again with another delimiter). */
+export function readBatchText(text: string, fileName: string, type = '', delimiter?: Delimiter): BatchSource {
+  const source = isCsvFile(fileName, type) ? readCsv(text, delimiter) : readLines(text);
   if (rowsOf(source).length === 0) throw new BatchFileError('EMPTY', `No texts found in ${fileName}.`);
   return source;
 }

@@ -3,7 +3,7 @@ import type { ModerationResponse } from '@/lib/contracts/moderation';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { exportBatchCsv } from './export-batch';
 import { readCsv, rowsOf, columnsOf } from './read-batch-file';
-import { rowsToModerate, runBatch, type ModerateChunk } from './run-batch';
+import { rerunnable, rowsForRerun, rowsToModerate, runBatch, type ModerateChunk } from './run-batch';
 
 class HttpError extends Error {
   constructor(
@@ -42,6 +42,65 @@ const options = (signal = new AbortController().signal) => ({
 });
 
 describe('running a batch', () => {
+  it('runs again only the rows that failed for the server or were never sent (issue 24, item 5)', async () => {
+    const src = readCsv('id,text\n1,ok one\n2,\n3,busy one\n4,late one\n');
+    const first = await runBatch(
+      rowsToModerate(rowsOf(src), 1, 100),
+      async (texts) => {
+        if (texts.includes('busy one')) throw new HttpError(503, 'Server busy');
+        return texts.map(verdict);
+      },
+      { ...options(), chunkSize: 1 },
+    );
+    expect(first.rows.map((r) => [r.line, r.result ? 'ok' : r.error])).toEqual([
+      [2, 'ok'],
+      [3, 'No text in the chosen column.'],
+      [4, 'Server busy'],
+      [5, 'ok'],
+    ]);
+    const again = rowsForRerun(first.rows);
+    expect(again.filter(rerunnable).map((r) => r.line)).toEqual([4]);
+    const sent: string[][] = [];
+    const second = await runBatch(
+      again,
+      async (texts) => {
+        sent.push(texts);
+        return texts.map(verdict);
+      },
+      options(),
+    );
+    expect(sent).toEqual([['busy one']]);
+    expect(second.rows.map((r) => [r.line, r.result ? 'ok' : r.error])).toEqual([
+      [2, 'ok'],
+      [3, 'No text in the chosen column.'],
+      [4, 'ok'],
+      [5, 'ok'],
+    ]);
+  });
+
+  it('never sends a line the CSV reader could not split; the export shows it under the text column (issue 24, item 5)', async () => {
+    const src = readCsv('id,text,lang\n1,first,en\n2,"never closed,en\n3,third,en\n');
+    const rows = rowsToModerate(rowsOf(src), 1, 100);
+    const sent: string[][] = [];
+    const { rows: out } = await runBatch(
+      rows,
+      async (texts) => {
+        sent.push(texts);
+        return texts.map(verdict);
+      },
+      options(),
+    );
+    expect(sent).toEqual([['first', 'third']]);
+    expect(out.map((r) => [r.line, r.result ? 'ok' : r.error?.slice(0, 20)])).toEqual([
+      [2, 'ok'],
+      [3, 'A quote opens a fiel'],
+      [4, 'ok'],
+    ]);
+    const exported = parseCsv(exportBatchCsv(out, columnsOf(src)), { columns: true }) as Record<string, string>[];
+    expect(exported[1]).toMatchObject({ source_line: '3', id: '', text: '2,"never closed,en', lang: '', vigil_summary: '' });
+    expect(exported[1]!.vigil_error).toMatch(/never closed/);
+  });
+
   it('marks an over-long row by its source line and moderates the rest (issue 15, item 8)', async () => {
     const src = readCsv('id,text\n1,short\n\n2,waytoolongtext\n3,fine\n');
     const rows = rowsToModerate(rowsOf(src), 1, 10);

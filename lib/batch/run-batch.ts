@@ -14,6 +14,8 @@ export interface BatchRow extends SourceRow {
   result?: ModerationResponse;
   /** Why this row has no verdict. */
   error?: string;
+  /** The error is about the row itself (unreadable line, no text, too long): running it again cannot help. */
+  final?: boolean;
 }
 
 export type ModerateChunk = (texts: string[], signal: AbortSignal) => Promise<ModerationResponse[]>;
@@ -34,22 +36,43 @@ const codePoints = (s: string) => [...s].length;
 
 export function rowsToModerate(rows: readonly SourceRow[], column: number, maxChars: number): BatchRow[] {
   return rows.map((r) => {
+    // A line the CSV reader could not split: its raw text goes under the chosen column, so the
+    // table and the export show it where the text would have been.
+    if (r.error) {
+      const cells: string[] = [];
+      cells[column] = r.cells[0] ?? '';
+      return { line: r.line, cells: Array.from(cells, (c) => c ?? ''), text: r.cells[0] ?? '', error: r.error, final: true };
+    }
     const text = (r.cells[column] ?? '').trim();
-    if (text === '') return { ...r, text, error: 'No text in the chosen column.' };
+    if (text === '') return { ...r, text, error: 'No text in the chosen column.', final: true };
     const n = codePoints(text);
     if (n > maxChars)
-      return { ...r, text, error: `Longer than ${maxChars.toLocaleString('en')} characters (${n.toLocaleString('en')}); not moderated.` };
+      return {
+        ...r,
+        text,
+        error: `Longer than ${maxChars.toLocaleString('en')} characters (${n.toLocaleString('en')}); not moderated.`,
+        final: true,
+      };
     return { ...r, text };
   });
 }
 
+/** Rows a new run can still help: failed for the server or the connection, or never sent (cancelled, page left). */
+export const rerunnable = (r: BatchRow) => !r.result && !r.final;
+
+/** The same rows, the rerunnable ones cleared of their error so that runBatch sends them again. */
+export function rowsForRerun(rows: readonly BatchRow[]): BatchRow[] {
+  return rows.map((r) => (rerunnable(r) ? { line: r.line, cells: r.cells, text: r.text } : r));
+}
+
+/** Sends the rows that have neither a verdict nor an error; the others are kept as they are. */
 export async function runBatch(
   rows: BatchRow[],
   moderate: ModerateChunk,
   o: RunOptions,
 ): Promise<{ rows: BatchRow[]; cancelled: boolean }> {
   const out = rows.map((r) => ({ ...r }));
-  const todo = out.filter((r) => !r.error);
+  const todo = out.filter((r) => !r.error && !r.result);
   let done = out.length - todo.length;
   o.onProgress?.(done, out);
   for (let i = 0; i < todo.length; i += o.chunkSize) {

@@ -162,6 +162,7 @@ export type ReviewExplanation = z.infer<typeof reviewExplanationSchema>;
 
 /** The audit log's filters, shared by the listing and the CSV export. */
 export const auditFiltersSchema = z.object({
+  review_id: z.uuid().optional(),
   moderator: z.string().refine(isStorableText, UNSTORABLE_TEXT_MESSAGE).trim().max(MAX_MODERATOR_CHARS).optional(),
   action: z.enum(AUDIT_ACTION_KINDS).optional(),
   verdict: z.enum(DECISIONS).optional(),
@@ -204,6 +205,7 @@ export function registerReviewPaths(registry: OpenAPIRegistry): void {
   const error = errorEnvelopeSchema;
   const unavailable = json(error, 'DATABASE_UNAVAILABLE: the database cannot be reached (Retry-After).');
   const auditFilterQuery = z.object({
+    review_id: z.uuid().optional().describe("Only this item's entries: its history."),
     moderator: z.string().optional().describe('Exactly this moderator (`key:<key id>` with API_KEYS).'),
     action: z.enum(AUDIT_ACTION_KINDS).optional(),
     verdict: z.enum(DECISIONS).optional().describe('The verdict the row is about.'),

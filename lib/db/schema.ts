@@ -148,6 +148,8 @@ export const reviewDecisions = pgTable(
     index('review_decisions_created_idx').on(t.createdAt.desc().nullsFirst(), t.id),
     check('review_decisions_action_check', sql`${t.action} IN ('decided', 'bulk_decided', 'undone', 'reopened')`),
     index('review_decisions_moderator_idx').on(t.moderator, t.createdAt.desc().nullsFirst(), t.id),
+    // Migration 0008: one item's history.
+    index('review_decisions_review_id_idx').on(t.reviewId, t.createdAt.desc().nullsFirst(), t.id),
   ],
 );
 

@@ -1,7 +1,7 @@
 /**
  * Reading the audit log (docs/decisions/160-audit-log-and-reason-codes.md): every row with the
  * item's text (joined, not copied, so the retention purge reaches it), filtered on the server by
- * moderator, action, verdict, time and a text search, paged newest first by keyset cursor down to
+ * item, action, verdict, time and a text search, paged newest first by keyset cursor down to
  * the first entry, and read oldest first in chunks for the CSV export.
  */
 import { and, count, desc, eq, gte, ilike, lt, or, type SQL } from 'drizzle-orm';
@@ -32,6 +32,7 @@ export function toAuditEntry(r: ReviewDecisionRow, text: string | null): AuditEn
 
 function filtersOf(f: AuditFilters): SQL[] {
   const where: SQL[] = [];
+  if (f.review_id) where.push(eq(reviewDecisions.reviewId, f.review_id));
   if (f.moderator) where.push(eq(reviewDecisions.moderator, f.moderator));
   if (f.action) where.push(eq(reviewDecisions.action, f.action));
   if (f.verdict) where.push(eq(reviewDecisions.decision, f.verdict));

@@ -340,6 +340,23 @@ describe('review queue for triage (one item per text, quota, cap, paging, undo)'
     ]);
   });
 
+  it("lists one item's history: its own entries only, newest first (issue 24, item 4)", async () => {
+    const at = new Date('2026-06-01T10:00:00Z');
+    await store.record([verdict('history one', 'likely_harmful', 'insult', 'medium', 0.7)], at);
+    await store.record([verdict('history two', 'likely_harmful', 'insult', 'medium', 0.7)], at);
+    const [one] = (await store.list({ status: 'pending', q: 'history one', limit: 1, offset: 0 })).items;
+    const [two] = (await store.list({ status: 'pending', q: 'history two', limit: 1, offset: 0 })).items;
+    await store.decide(one!.review_id, { decision: 'confirm', moderator: 'ana', note: '', reason_code: 'harassment' }, at);
+    await store.decide(two!.review_id, { decision: 'overturn', moderator: 'bo', note: '' }, at);
+    await store.reopen(one!.review_id, { moderator: 'cy', note: 'second look' }, new Date(at.getTime() + 1000));
+    const history = await store.audit({ review_id: one!.review_id, limit: 100, offset: 0 });
+    expect(history.total).toBe(2);
+    expect(history.entries.map((e) => [e.action, e.moderator, e.reason_code, e.text])).toEqual([
+      ['reopened', 'cy', '', 'history one'],
+      ['decided', 'ana', 'harassment', 'history one'],
+    ]);
+  });
+
   it('brings a text purged by retention back to pending when it is seen again', async () => {
     // Dates a year before the other items here, so the purge touches only this one.
     const v = verdict('old insult', 'likely_harmful', 'insult', 'medium', 0.7);

@@ -169,4 +169,17 @@ describe('audit log, reason codes, reopen and the per-key quota', () => {
     expect(csv[0]).toMatchObject({ reason_code: 'false positive: context', text: expect.stringContaining('alpha number 0') });
     expect((await call('/api/v1/reviews/audit?action=deleted')).status).toBe(400);
   });
+
+  it("gives one item's history by review_id, and refuses an id that is not a UUID (issue 24, item 4)", async () => {
+    const [alpha] = await items('alpha number 0');
+    const [bravo] = await items('bravo number 0');
+    await call(`/api/v1/reviews/${bravo!.review_id}/decision`, { method: 'POST', json: { decision: 'confirm', reason_code: 'hate' } });
+    const history = await audit(`review_id=${alpha!.review_id}`);
+    expect(history.entries.map((e) => e.action)).toEqual(['reopened', 'decided', 'undone', 'decided']);
+    expect(new Set(history.entries.map((e) => e.review_id))).toEqual(new Set([alpha!.review_id]));
+    expect((await audit(`review_id=${bravo!.review_id}`)).entries.map((e) => [e.action, e.reason_code])).toEqual([['decided', 'hate']]);
+    const bad = await call('/api/v1/reviews/audit?review_id=alpha');
+    expect(bad.status).toBe(400);
+    expect(errorEnvelopeSchema.parse(await bad.json()).error.code).toBe('VALIDATION_ERROR');
+  });
 });

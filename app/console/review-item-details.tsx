@@ -1,0 +1,128 @@
+'use client';
+/**
+ * "Why flagged, and history" on a review item (docs/decisions/171-triage-view.md): the full text
+ * with the rule matches and the sexism model's strongest words marked, what each model saw in
+ * plain words, and the item's history from the audit log. Fetched when opened, from
+ * /api/v1/reviews/{id}/explain and /api/v1/reviews/audit?review_id=.
+ */
+import { useState } from 'react';
+import type { AuditEntry, ReviewExplanation, ReviewItem } from '@/lib/contracts/reviews';
+import { itemHistory } from '@/lib/browser/item-history';
+import { decisionSentence, marksFor, ruleWords, sexismReading, type Phrase } from '@/lib/browser/plain-explanation';
+import { api } from '@/lib/browser/vigil-api';
+import { ErrorAlert } from './error-alert';
+import { MarkedText } from './marked-text';
+import { LanguageNote } from './verdict-view';
+import styles from './console.module.css';
+
+const when = (iso: string) => new Date(iso).toLocaleString();
+
+function PhraseList({ title, phrases, testId }: { title: string; phrases: Phrase[]; testId: string }) {
+  if (phrases.length === 0) return null;
+  return (
+    <p className={styles.plainLine}>
+      {title}{' '}
+      {phrases.slice(0, 6).map((p, i) => (
+        <span key={p.phrase} data-testid={testId}>
+          {i > 0 && ', '}“{p.phrase}”
+        </span>
+      ))}
+      .
+    </p>
+  );
+}
+
+function Explanation({ text, data }: { text: string; data: ReviewExplanation }) {
+  const e = data.explanations;
+  const sexism = sexismReading(text, e.sexism);
+  const ruleTerms = [...new Set(e.rules.map((r) => ruleWords(r.flag)))];
+  return (
+    <>
+      <MarkedText text={text} marks={marksFor(text, e.rules, sexism)} testId="review-full-text" />
+      {e.decision && (
+        <p className={styles.plainLine} data-testid="decided-by" data-model={e.decision.model}>
+          <strong>Decided by: </strong>
+          {decisionSentence(e.decision)}
+        </p>
+      )}
+      <p className={styles.plainLine} data-testid="rules-plain">
+        <strong>Word lists and patterns: </strong>
+        {ruleTerms.length > 0 ? `matched ${ruleTerms.join(', ')} (marked in the text).` : 'nothing matched.'}
+      </p>
+      <div data-testid="sexism-plain">
+        <p className={styles.plainLine}>
+          <strong>Sexism model: </strong>
+          {sexism.towards.length + sexism.against.length === 0 && sexism.whole.length === 0 && 'no words weighed.'}
+        </p>
+        <PhraseList title="Words that pushed it towards sexist (underlined in the text):" phrases={sexism.towards} testId="sexism-phrase" />
+        <PhraseList title="Words that pushed it away:" phrases={sexism.against} testId="sexism-phrase-against" />
+        {sexism.whole.length > 0 && <p className={styles.plainLine}>It also weighed {sexism.whole.join('; ')}.</p>}
+      </div>
+      {e.language && <LanguageNote language={e.language} />}
+    </>
+  );
+}
+
+function History({ item, entries }: { item: ReviewItem; entries: AuditEntry[] }) {
+  return (
+    <div>
+      <p className={styles.plainLine}>
+        <strong>History</strong>
+      </p>
+      <ol className={styles.history} data-testid="review-history">
+        {itemHistory(item, entries).map((l) => (
+          <li key={l.key} data-testid="review-history-line" data-action={l.action}>
+            <time dateTime={l.at}>{when(l.at)}</time>: {l.what}
+            {l.by && <> by {l.by}</>}
+            {l.reason && <> · reason: {l.reason}</>}
+            {l.note && <> · note: “{l.note}”</>}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
+
+export function ReviewItemDetails({ item }: { item: ReviewItem }) {
+  const [open, setOpen] = useState(false);
+  const [data, setData] = useState<{ why?: ReviewExplanation; history?: AuditEntry[] }>({});
+  const [error, setError] = useState<unknown>();
+  const panelId = `why-${item.review_id}`;
+  async function toggle() {
+    const next = !open;
+    setOpen(next);
+    if (!next) return;
+    setError(undefined);
+    try {
+      const [why, audit] = await Promise.all([
+        item.text === null ? Promise.resolve(undefined) : api.explainReview(item.review_id),
+        api.audit(new URLSearchParams({ review_id: item.review_id, limit: '100' })),
+      ]);
+      setData({ why, history: audit.entries });
+    } catch (err) {
+      setError(err);
+    }
+  }
+  return (
+    <div className={styles.why}>
+      <button
+        type="button"
+        className="secondary"
+        aria-expanded={open}
+        aria-controls={panelId}
+        data-testid="review-why"
+        onClick={() => void toggle()}
+      >
+        Why flagged, and history
+      </button>
+      {open && (
+        <div id={panelId} data-testid="review-why-panel" className={styles.whyPanel}>
+          {error !== undefined && <ErrorAlert error={error} testId="review-why-error" />}
+          {!data.history && error === undefined && <p className="muted">Loading…</p>}
+          {data.why && item.text !== null && <Explanation text={item.text} data={data.why} />}
+          {data.history && <History item={item} entries={data.history} />}
+        </div>
+      )}
+    </div>
+  );
+}
