@@ -201,7 +201,7 @@ export const sessions = pgTable(
 
 export type SessionRow = typeof sessions.$inferSelect;
 
-/** Bulk moderation jobs (migration 0008, lib/jobs/job-store.ts, docs/decisions/165-bulk-moderation-jobs.md). */
+/** Bulk moderation jobs (migration 0009, lib/jobs/job-store.ts, docs/decisions/165-bulk-moderation-jobs.md). */
 export const moderationJobs = pgTable(
   'moderation_jobs',
   {

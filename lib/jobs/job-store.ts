@@ -1,5 +1,5 @@
 /**
- * Bulk moderation jobs in the database (migration 0008, docs/decisions/165-bulk-moderation-jobs.md).
+ * Bulk moderation jobs in the database (migration 0009, docs/decisions/165-bulk-moderation-jobs.md).
  *
  * A job's input lines are stored as they stream in, each with its text (or, for a refused line, its
  * error as the result); its work is cut into chunks of consecutive lines. A chunk is claimed with a
