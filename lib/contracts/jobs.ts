@@ -4,6 +4,7 @@
  * server validates with it, the console types come from it and the OpenAPI document is generated
  * from it.
  */
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { moderationResponseSchema, validationErrorSchema } from './moderation';
 import './zod-config';
@@ -76,3 +77,83 @@ export const jobResultLineSchema = z.union([
   z.object({ line: z.number().int(), error: jobLineErrorSchema }),
 ]);
 export type JobLineError = z.infer<typeof jobLineErrorSchema>;
+
+const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
+
+/** The /v1/jobs paths of the OpenAPI document (openapi.ts). */
+export function registerJobPaths(registry: OpenAPIRegistry): void {
+  const job = registry.register('Job', jobSchema);
+  const list = registry.register('JobList', jobListSchema);
+  const line = registry.register('JobResultLine', jobResultLineSchema);
+  const message = z.object({ detail: z.union([validationErrorSchema.shape.detail, z.string()]) });
+  const idParam = z.object({ id: z.string().uuid() });
+  const common = {
+    401: json(message, 'No key, or a wrong one, with API_KEYS set (docs/operations.md "Security").'),
+    403: json(message, "The key lacks the 'moderate' scope, or a cross-site request."),
+  };
+  const notFound = { 404: json(message, "No such job, or another key's.") };
+  registry.registerPath({
+    method: 'post',
+    path: '/v1/jobs',
+    summary: 'Create a bulk moderation job from a JSON Lines or CSV body (streamed); answers 202 once the body is stored',
+    security: [{ apiKey: [] }],
+    request: {
+      query: createJobQuerySchema,
+      body: {
+        required: true,
+        content: {
+          'application/x-ndjson': { schema: z.string().describe('One {"text": "..."} object per line; blank lines are skipped.') },
+          'text/csv': { schema: z.string().describe('A header row, then one row per text; delimiter detected (, ; tab |).') },
+        },
+      },
+    },
+    responses: {
+      202: json(job, 'The job, queued (or already succeeded when no line needed the models). `Location: /v1/jobs/{id}`.'),
+      400: json(message, 'A CSV without the text column, an unreadable CSV, or a body with no texts.'),
+      ...common,
+      413: json(message, 'Over JOBS_MAX_BYTES or JOBS_MAX_TEXTS: nothing is kept.'),
+      415: json(message, 'Content-Type is neither JSON Lines nor CSV.'),
+      422: json(message, 'A bad query parameter (metadata, callback_url, format).'),
+      429: json(message, "Over the key's JOBS_MAX_ACTIVE_PER_KEY or JOBS_MAX_TEXTS_PER_DAY."),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/jobs',
+    summary: "The caller's jobs, newest first",
+    security: [{ apiKey: [] }],
+    request: { query: listJobsQuerySchema },
+    responses: { 200: json(list, 'A page of jobs.'), ...common },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/jobs/{id}',
+    summary: "A job's state, counts, times and estimate of the time left",
+    security: [{ apiKey: [] }],
+    request: { params: idParam },
+    responses: { 200: json(job, 'The job.'), ...common, ...notFound },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/v1/jobs/{id}/cancel',
+    summary: 'Cancel a job; results written so far stay readable',
+    security: [{ apiKey: [] }],
+    request: { params: idParam },
+    responses: { 200: json(job, 'The job, cancelled (a finished job is answered as it is).'), ...common, ...notFound },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v1/jobs/{id}/results',
+    summary: 'The results so far, in input order: JSON Lines (one JobResultLine per line) or CSV with the input columns kept',
+    security: [{ apiKey: [] }],
+    request: { params: idParam, query: z.object({ format: z.enum(JOB_FORMATS).optional().describe("Default: the job's own format.") }) },
+    responses: {
+      200: {
+        description: 'Streamed; while the job runs, the results up to the first line without one. `X-Job-State` gives the job state.',
+        content: { 'application/x-ndjson': { schema: line }, 'text/csv': { schema: z.string() } },
+      },
+      ...common,
+      ...notFound,
+    },
+  });
+}

@@ -117,7 +117,9 @@ async function main() {
   try {
     for (let i = 0; i < INSTANCES; i++) servers.push(await startServer(env, { outputLimit: 20_000 }));
     const [server] = servers as [RunningServer];
-    console.log(`bench:jobs: ${N} texts from the shared corpora, ${INSTANCES} instance(s), ${DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}`);
+    console.log(
+      `bench:jobs: ${N} texts from the shared corpora, ${INSTANCES} instance(s), ${DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}`,
+    );
 
     const idle = await singles(server, SINGLES, (i) => texts[i]!);
     const batchRate = await batchesThroughput(server, texts.slice(0, Math.min(BATCH_TEXTS, N)));
@@ -149,16 +151,22 @@ async function main() {
     }
     const jobS = (performance.now() - t0) / 1000;
     const jobRate = N / jobS;
-    console.log(`job: ${N} texts in ${jobS.toFixed(1)} s (upload ${uploadS.toFixed(1)} s): ${jobRate.toFixed(1)} texts/s, ${(jobRate / batchRate).toFixed(3)} × the batches (target ≥ 0.9)`);
+    console.log(
+      `job: ${N} texts in ${jobS.toFixed(1)} s (upload ${uploadS.toFixed(1)} s): ${jobRate.toFixed(1)} texts/s, ${(jobRate / batchRate).toFixed(3)} × the batches (target ≥ 0.9)`,
+    );
     console.log(`results: ${await checkResults(server, id, N)}`);
     const p = (xs: number[], q: number) => percentile(xs, q).toFixed(1);
     console.log(`single text idle: p50 ${p(idle, 50)} ms, p99 ${p(idle, 99)} ms`);
     if (during.length > 0) {
-      console.log(`single text while the job runs: p50 ${p(during, 50)} ms, p99 ${p(during, 99)} ms (${(percentile(during, 99) / percentile(idle, 99)).toFixed(2)} × idle p99; target ≤ 2)`);
+      console.log(
+        `single text while the job runs: p50 ${p(during, 50)} ms, p99 ${p(during, 99)} ms (${(percentile(during, 99) / percentile(idle, 99)).toFixed(2)} × idle p99; target ≤ 2)`,
+      );
     } else {
       console.log('single text while the job runs: not measured (the job finished before 10 % was reported)');
     }
-    console.log(`server RSS: ${rssBefore?.toFixed(0)} MiB before the job, ${rssMax.toFixed(0)} MiB at most during it, ${rssMiB(server.process.pid!)?.toFixed(0)} MiB after`);
+    console.log(
+      `server RSS: ${rssBefore?.toFixed(0)} MiB before the job, ${rssMax.toFixed(0)} MiB at most during it, ${rssMiB(server.process.pid!)?.toFixed(0)} MiB after`,
+    );
   } finally {
     for (const s of servers) await s.stop();
     rmSync(dataDir, { recursive: true, force: true });
