@@ -20,5 +20,11 @@ export async function register(): Promise<void> {
     const models = status.map(({ version, loaded, error }) => ({ version, loaded, error }));
     logger()[status.every((s) => s.loaded) ? 'info' : 'warn']({ models }, 'models loaded');
   }
+  // Bulk jobs resume on their own after a restart (a job's chunks wait in the database).
+  const { jobService } = await import('@/lib/server/job-service');
+  const jobs = jobService().catch((err: unknown) => {
+    logger().error({ err: errorForLog(err) }, 'bulk jobs did not start; retried on the next /v1/jobs request');
+  });
   await faces;
+  await jobs;
 }

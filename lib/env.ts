@@ -261,6 +261,45 @@ export const envSchema = z
     FACE_RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(60),
     /** Bearer token for GET /metrics; unset = an API key when API_KEYS is set, else open. */
     METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+    // Bulk moderation jobs (/v1/jobs, docs/decisions/165-bulk-moderation-jobs.md)
+
+    /** Most texts in one job (413 beyond). */
+    JOBS_MAX_TEXTS: int(1, 100_000_000).default(1_000_000),
+    /** Largest job body, in bytes (413 beyond). */
+    JOBS_MAX_BYTES: int(1_024, 100 * 1024 * 1024 * 1024).default(500 * 1024 * 1024),
+    /** Texts per chunk: the unit one instance claims, moderates and writes at a time. */
+    JOBS_CHUNK_TEXTS: int(1, 10_000).default(100),
+    /** Chunks each instance works at once (one moderated while another's results are written); 0 = this instance works no jobs. */
+    JOBS_CONCURRENCY: int(0, 64).default(2),
+    /** How long a claimed chunk stays with its instance without a renewal (renewed every third of it); a dead instance's chunk is claimed again after it. */
+    JOBS_LEASE_MS: int(1_000, 3_600_000).default(30_000),
+    /** Tries of one chunk before its job fails. */
+    JOBS_MAX_ATTEMPTS: int(1, 100).default(5),
+    /** PostgreSQL: seconds pg-boss leaves a chunk with one worker before handing it out again. */
+    JOBS_QUEUE_EXPIRE_SECONDS: int(10, 86_400).default(60),
+    /** Jobs one key (or, without API_KEYS, all local clients) may have receiving, queued or running at once. */
+    JOBS_MAX_ACTIVE_PER_KEY: int(1, 1_000).default(2),
+    /** Texts one key may send in jobs per 24 hours. */
+    JOBS_MAX_TEXTS_PER_DAY: int(1, 1_000_000_000).default(2_000_000),
+    /**
+     * Inference tasks bulk jobs may run at once (the pool has INFERENCE_WORKERS × 2 places); unset =
+     * all but one, so an interactive text always finds a free place.
+     */
+    JOBS_POOL_TASKS: int(1, 256).optional(),
+    /** Hosts (`host` or `host:port`, comma-separated) a job callback may reach over plain http or on a private address. */
+    JOB_CALLBACK_ALLOWED_HOSTS: z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((h) => h.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    /** The callback signing secret without API_KEYS (with keys, each key's callbacks are signed with a secret derived from it). */
+    JOB_CALLBACK_SECRET: z.string().min(16, 'at least 16 characters').optional(),
+    /** Deliveries of a callback before it is given up (backoff 2 s, 4 s, 8 s, ...). */
+    JOB_CALLBACK_MAX_ATTEMPTS: int(1, 20).default(8),
     /** pino log level. */
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })

@@ -58,7 +58,7 @@ if [ $# -gt 0 ]; then
   npx vitest run "$@"
   exit
 fi
-npx vitest run lib/db
+npx vitest run lib/db lib/jobs
 # Against the production build (test.sh builds first): two instances on this database, and the
 # database stopping under a running server.
 if [ -f .next/BUILD_ID ]; then

@@ -15,6 +15,7 @@ import { registerPersonPaths } from './persons-openapi';
 import { registerReviewPaths } from './reviews';
 import { registerReviewConsolePaths } from './review-console';
 import { registerSessionPaths } from './session';
+import { registerJobPaths } from './jobs';
 
 const json = (schema: z.ZodType, description: string) => ({
   description,
@@ -90,6 +91,7 @@ export function buildOpenApiDocument(limits: ModerationLimits, version: string) 
   registerReviewPaths(registry);
   registerReviewConsolePaths(registry);
   registerSessionPaths(registry);
+  registerJobPaths(registry);
   // With API_KEYS set, /api/v1 (except /api/v1/session) takes this or the session cookie (docs/operations.md "Security").
   registry.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer', description: 'One of API_KEYS.' });
 

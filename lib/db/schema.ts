@@ -20,6 +20,7 @@ import {
   index,
   primaryKey,
   integer,
+  json,
   jsonb,
   pgTable,
   real,
@@ -199,3 +200,75 @@ export const sessions = pgTable(
 );
 
 export type SessionRow = typeof sessions.$inferSelect;
+
+/** Bulk moderation jobs (migration 0009, lib/jobs/job-store.ts, docs/decisions/165-bulk-moderation-jobs.md). */
+export const moderationJobs = pgTable(
+  'moderation_jobs',
+  {
+    id: uuid('id').primaryKey(),
+    /** `key:<key id>`, or `anonymous` on a server without API_KEYS. */
+    owner: text('owner').notNull(),
+    state: text('state').$type<'receiving' | 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled'>().notNull().default('receiving'),
+    format: text('format').$type<'jsonl' | 'csv'>().notNull(),
+    /** CSV: the header row, kept in the results. */
+    columns: jsonb('columns').$type<string[]>(),
+    textColumn: text('text_column'),
+    explain: boolean('explain').notNull().default(false),
+    callbackUrl: text('callback_url'),
+    callbackState: text('callback_state').$type<'none' | 'pending' | 'delivered' | 'failed'>().notNull().default('none'),
+    callbackAttempts: integer('callback_attempts').notNull().default(0),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>(),
+    total: integer('total').notNull().default(0),
+    done: integer('done').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    error: text('error'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    check('moderation_jobs_state_check', sql`${t.state} IN ('receiving', 'queued', 'running', 'succeeded', 'failed', 'cancelled')`),
+    check('moderation_jobs_format_check', sql`${t.format} IN ('jsonl', 'csv')`),
+    check('moderation_jobs_callback_state_check', sql`${t.callbackState} IN ('none', 'pending', 'delivered', 'failed')`),
+    index('moderation_jobs_owner_idx').on(t.owner, t.createdAt.desc().nullsFirst()),
+    index('moderation_jobs_state_idx').on(t.state),
+  ],
+);
+
+/** One input line of a job: the text (null when the line was refused), the CSV row, and the result once written. */
+export const moderationJobLines = pgTable(
+  'moderation_job_lines',
+  {
+    jobId: uuid('job_id').notNull(),
+    line: integer('line').notNull(),
+    input: text('input'),
+    row: jsonb('row').$type<string[]>(),
+    result: json('result'),
+  },
+  (t) => [
+    primaryKey({ name: 'moderation_job_lines_pkey', columns: [t.jobId, t.line] }),
+    foreignKey({ name: 'moderation_job_lines_job_id_fkey', columns: [t.jobId], foreignColumns: [moderationJobs.id] }).onDelete('cascade'),
+  ],
+);
+
+/** A run of consecutive lines that one instance claims and scores at a time. */
+export const moderationJobChunks = pgTable(
+  'moderation_job_chunks',
+  {
+    jobId: uuid('job_id').notNull(),
+    chunk: integer('chunk').notNull(),
+    firstLine: integer('first_line').notNull(),
+    lastLine: integer('last_line').notNull(),
+    state: text('state').$type<'pending' | 'running' | 'done' | 'cancelled'>().notNull().default('pending'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' }),
+    attempts: integer('attempts').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ name: 'moderation_job_chunks_pkey', columns: [t.jobId, t.chunk] }),
+    foreignKey({ name: 'moderation_job_chunks_job_id_fkey', columns: [t.jobId], foreignColumns: [moderationJobs.id] }).onDelete('cascade'),
+    check('moderation_job_chunks_state_check', sql`${t.state} IN ('pending', 'running', 'done', 'cancelled')`),
+    index('moderation_job_chunks_state_idx').on(t.state, t.leaseUntil),
+  ],
+);
+
+export type ModerationJobRow = typeof moderationJobs.$inferSelect;

@@ -1,6 +1,6 @@
 /**
  * Issue 23, item 6: every route × a key lacking its scope answers 403 (INSUFFICIENT_SCOPE in the
- * /api/v1 envelope, plain text on /metrics), and a key holding only that scope is not refused.
+ * /api/v1 envelope, `{detail}` on the keyed /v1 job routes, plain text on /metrics), and a key holding only that scope is not refused.
  * Drives the real route handlers the way Next calls them; what a handler answers past the scope
  * check (404 for an unknown id, 415 for a missing photo) is not under test here.
  */
@@ -31,6 +31,10 @@ const sessions = await import('@/app/api/v1/sessions/route');
 const sessionById = await import('@/app/api/v1/sessions/[session_id]/route');
 const session = await import('@/app/api/v1/session/route');
 const metricsRoute = await import('@/app/metrics/route');
+const jobs = await import('@/app/v1/jobs/route');
+const job = await import('@/app/v1/jobs/[id]/route');
+const jobCancel = await import('@/app/v1/jobs/[id]/cancel/route');
+const jobResults = await import('@/app/v1/jobs/[id]/results/route');
 const { resetEnvForTests } = await import('@/lib/env');
 const { dropSingleton } = await import('@/lib/process/singleton');
 const { closeDatabase } = await import('@/lib/server/database');
@@ -93,6 +97,11 @@ const table: [string, Scope, (key: string) => Promise<Response>][] = [
   ['POST /api/v1/reviews/{id}/decision', 'review', call(decision.POST, 'POST', `/api/v1/reviews/${ID}/decision`, { review_id: ID })],
   ['GET /api/v1/reviews/{id}/explain', 'review', call(explain.GET, 'GET', `/api/v1/reviews/${ID}/explain`, { review_id: ID })],
   ['POST /api/v1/reviews/{id}/undo', 'review', call(undo.POST, 'POST', `/api/v1/reviews/${ID}/undo`, { review_id: ID })],
+  ['POST /v1/jobs', 'moderate', call(jobs.POST, 'POST', '/v1/jobs')],
+  ['GET /v1/jobs', 'moderate', call(jobs.GET, 'GET', '/v1/jobs')],
+  ['GET /v1/jobs/{id}', 'moderate', call(job.GET, 'GET', `/v1/jobs/${ID}`, { id: ID })],
+  ['POST /v1/jobs/{id}/cancel', 'moderate', call(jobCancel.POST, 'POST', `/v1/jobs/${ID}/cancel`, { id: ID })],
+  ['GET /v1/jobs/{id}/results', 'moderate', call(jobResults.GET, 'GET', `/v1/jobs/${ID}/results`, { id: ID })],
   ['GET /metrics', 'admin', (key) => metricsRoute.GET(new Request(url('/metrics'), { headers: { authorization: `Bearer ${key}` } }))],
 ];
 
@@ -132,6 +141,10 @@ const SCOPED_FILES = new Set([
   'app/api/v1/reviews/config/route.ts',
   'app/api/v1/reviews/not-queued/route.ts',
   'app/metrics/route.ts',
+  'app/v1/jobs/route.ts',
+  'app/v1/jobs/[id]/route.ts',
+  'app/v1/jobs/[id]/cancel/route.ts',
+  'app/v1/jobs/[id]/results/route.ts',
 ]);
 
 function routeFiles(dir: string): string[] {
@@ -163,6 +176,8 @@ describe('route scopes', () => {
     const res = await send(allBut[scope]);
     expect(res.status, name).toBe(403);
     if (name.startsWith('GET /metrics')) expect(await res.text()).toContain("'admin'");
+    // The /v1 family answers FastAPI's `{detail}`, not the /api/v1 envelope.
+    else if (name.includes(' /v1/')) expect((await res.json()).detail).toContain(`'${scope}'`);
     else expect((await res.json()).error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', message: expect.stringContaining(`'${scope}'`) });
   });
 

@@ -6,8 +6,9 @@
  */
 import type { ValidationDetail } from '@/lib/contracts/moderation';
 import { brandError, hasErrorBrand } from '@/lib/errors/error-brand';
-import { RateLimitedError } from '@/lib/errors/domain-error';
-import { BUSY_RETRY_AFTER_S, InferenceBusyError, ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
+import { DomainError, RateLimitedError } from '@/lib/errors/domain-error';
+import { BUSY_RETRY_AFTER_S, DatabaseUnavailableError, InferenceBusyError, ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
+import { API_V1_STATUS } from './api-v1-status';
 
 export type V1ErrorType =
   | 'missing'
@@ -21,7 +22,8 @@ export type V1ErrorType =
   | 'too_short'
   | 'too_long'
   | 'content_type'
-  | 'payload_too_large';
+  | 'payload_too_large'
+  | 'value_error';
 
 export class V1Error extends Error {
   constructor(
@@ -64,6 +66,16 @@ export function v1ErrorResponse(err: unknown, extraHeaders: Record<string, strin
     return Response.json(
       { detail: `Moderation unavailable: ${err.message}` },
       { status: 503, headers: { 'Retry-After': '30', ...extraHeaders } },
+    );
+  }
+  // The keyed /v1 routes (jobs): 401/403 from the key checks, with their challenge header.
+  if (DomainError.is(err)) {
+    return Response.json({ detail: err.message }, { status: API_V1_STATUS[err.code], headers: { ...extraHeaders, ...err.headers } });
+  }
+  if (DatabaseUnavailableError.is(err)) {
+    return Response.json(
+      { detail: 'The database is unavailable. Retry later.' },
+      { status: 503, headers: { 'Retry-After': '5', ...extraHeaders } },
     );
   }
   const message = err instanceof Error ? err.message : String(err);

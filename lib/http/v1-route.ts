@@ -9,7 +9,11 @@ import { services, type Services } from '@/lib/server/services';
 import { requestLogger } from '@/lib/observability/logger';
 import { errorForLog } from '@/lib/observability/redact';
 import { metrics, routeTemplate, startRequest } from '@/lib/observability/metrics';
-import { RateLimitedError } from '@/lib/errors/domain-error';
+import { DomainError, RateLimitedError } from '@/lib/errors/domain-error';
+import { authorizeApiV1, requireScope, type Principal } from '@/lib/auth/authorize-request';
+import { bearerToken } from '@/lib/auth/api-keys';
+import type { Scope } from '@/lib/contracts/scopes';
+import { checkPresentedKey } from './key-lockout';
 import { requestClient, type RequestClient } from './request-client';
 import { requestIdOf } from './request-id';
 import { clientClosed, clientClosedResponse } from './client-closed';
@@ -21,36 +25,66 @@ export interface V1Context {
   /** Who sent it: the address its budgets and fair share are counted under, its review quota. */
   client: RequestClient;
   services: Services;
+  /** The route's path parameters (`/v1/jobs/[id]`). */
+  params: Record<string, string>;
+  /** Who calls, on the keyed routes (`scope` set); undefined on the open moderation routes. */
+  principal?: Principal;
 }
 
 export interface V1RouteOptions {
   rateLimited?: boolean;
+  /**
+   * The keyed /v1 routes (bulk jobs): the caller is checked as on /api/v1 (an API key or a session
+   * when API_KEYS is set, else loopback; wrong keys counted by the lockout) and needs this scope.
+   * The moderation routes stay open, as their contract has no authentication.
+   */
+  scope?: Scope;
 }
+
+type RouteContext = { params?: Promise<Record<string, string | string[]>> };
 
 export function v1Route(
   handler: (ctx: V1Context) => Promise<unknown>,
   options: V1RouteOptions = {},
-): (request: Request) => Promise<Response> {
-  return async (request) => {
+): (request: Request, context?: RouteContext) => Promise<Response> {
+  return async (request, context) => {
     const requestId = requestIdOf(request);
     const log = requestLogger(requestId);
     const done = startRequest(metrics(), 'v1', request.method);
     let headers: Record<string, string> = { 'X-Request-Id': requestId, 'Cache-Control': 'no-store' };
     let response: Response;
     try {
+      const raw = (await context?.params) ?? {};
+      const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]));
       const svc = services();
       const client = requestClient(request, env());
+      let principal: Principal | undefined;
+      if (options.scope) {
+        const config = env();
+        const authorization = request.headers.get('authorization');
+        if (config.API_KEYS.length > 0 && authorization !== null) {
+          await checkPresentedKey(client.address, bearerToken(authorization), config.API_KEYS);
+        }
+        principal = await authorizeApiV1(request, config, 'standard', svc.findActiveSession);
+        requireScope(principal, options.scope);
+      }
       if (options.rateLimited) {
         const decision = await svc.limiters().moderation.consume(client.address);
         headers = { ...headers, ...decision.headers };
       }
-      const body = await handler({ request, client, services: svc });
-      response = Response.json(body, { status: 200, headers });
+      const body = await handler({ request, client, services: svc, params, principal });
+      if (body instanceof Response) {
+        for (const [k, v] of Object.entries(headers)) if (!body.headers.has(k)) body.headers.set(k, v);
+        response = body;
+      } else {
+        response = Response.json(body, { status: 200, headers });
+      }
     } catch (err) {
       if (clientClosed(request)) {
         response = clientClosedResponse(headers);
       } else {
-        if (!V1Error.is(err) && !RateLimitedError.is(err)) log.error({ err: errorForLog(err) }, 'v1 request failed');
+        if (!V1Error.is(err) && !RateLimitedError.is(err) && !DomainError.is(err))
+          log.error({ err: errorForLog(err) }, 'v1 request failed');
         response = v1ErrorResponse(err, headers);
       }
     }

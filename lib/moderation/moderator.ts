@@ -23,6 +23,11 @@ export interface ModerationRequest {
    * any work: it spends the client's budget, so a request refused for a full queue costs none.
    */
   admitted?: () => Promise<void>;
+  /**
+   * Bulk-job work (docs/decisions/165-bulk-moderation-jobs.md): in the pool, a background lane that
+   * runs only while no interactive client has a task ready. In this thread it changes nothing.
+   */
+  background?: boolean;
   /** Milliseconds spent in each model for these texts (summed over chunks in the pool), for the metrics. */
   onModelTime?: (model: ModelName, ms: number) => void;
 }

@@ -31,10 +31,11 @@ function fakeWorkers() {
 
 function scheduler(
   workers: ReturnType<typeof fakeWorkers>,
-  options: { slots?: number; maxUnitsPerClient?: number; maxWaiting?: number } = {},
+  options: { slots?: number; maxUnitsPerClient?: number; maxWaiting?: number; maxBackgroundRunning?: number } = {},
 ) {
   return createFairScheduler<string, string>({
     slots: options.slots ?? 1,
+    maxBackgroundRunning: options.maxBackgroundRunning,
     maxUnitsPerClient: options.maxUnitsPerClient ?? 0,
     maxWaiting: options.maxWaiting ?? 100,
     execute: workers.execute,
@@ -42,8 +43,8 @@ function scheduler(
 }
 
 /** Submits `n` tasks named `${name}1..n` as one request of `n` units; resolves when all are done. */
-function submit(s: ReturnType<typeof scheduler>, client: string, name: string, n: number) {
-  const job = s.admit(client, n);
+function submit(s: ReturnType<typeof scheduler>, client: string, name: string, n: number, background = false) {
+  const job = s.admit(client, n, { background });
   const all = Promise.all(Array.from({ length: n }, (_, i) => job.run(`${name}${i + 1}`, 1)));
   return all.finally(() => job.close());
 }
@@ -149,6 +150,44 @@ describe('createFairScheduler', () => {
     await workers.finish('a1');
     await expect(runs[0]).resolves.toBe('a1');
     expect(workers.started).toEqual(['a1']);
-    expect(s.load()).toEqual({ running: 0, queued: 0, clients: 0 });
+    expect(s.load()).toEqual({ running: 0, queued: 0, clients: 0, background: 0 });
+  });
+
+  describe('background lanes (bulk jobs)', () => {
+    it('run only while no interactive client has a task ready, and keep a slot free for one', async () => {
+      const workers = fakeWorkers();
+      const s = scheduler(workers, { slots: 2 });
+      const job = submit(s, 'jobs', 'j', 3, true);
+      // Two slots, but the default leaves one free: one background task runs.
+      expect(workers.started).toEqual(['j1']);
+      const a = submit(s, 'A', 'a', 2);
+      expect(workers.started).toEqual(['j1', 'a1']);
+      await workers.finish('j1');
+      // The interactive client's next task goes before the background lane's.
+      expect(workers.started).toEqual(['j1', 'a1', 'a2']);
+      await workers.finish('a1');
+      await workers.finish('a2');
+      await a;
+      expect(workers.started).toEqual(['j1', 'a1', 'a2', 'j2']);
+      await workers.finish('j2');
+      await workers.finish('j3');
+      await job;
+      expect(s.load()).toEqual({ running: 0, queued: 0, clients: 0, background: 0 });
+    });
+
+    it('never count against the caps interactive requests are refused by', async () => {
+      const workers = fakeWorkers();
+      const s = scheduler(workers, { slots: 1, maxWaiting: 1, maxUnitsPerClient: 2 });
+      const jobs = [submit(s, 'jobs', 'j', 3, true), submit(s, 'jobs', 'k', 3, true)];
+      // Two background requests of 3 texts each: neither the waiting room nor a client's cap is full.
+      expect(() => s.check('A', 1)).not.toThrow();
+      const a = submit(s, 'A', 'a', 1);
+      await workers.finish('j1');
+      expect(workers.started).toEqual(['j1', 'a1']);
+      await workers.finish('a1');
+      await a;
+      for (const t of ['j2', 'j3', 'k1', 'k2', 'k3']) await workers.finish(t);
+      await Promise.all(jobs);
+    });
   });
 });

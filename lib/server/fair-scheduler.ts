@@ -15,6 +15,11 @@
  * - when `maxWaiting` requests already wait beyond the ones being served, InferenceBusyError
  *   (503 + Retry-After), the pool's former queue bound, against many clients at once.
  *
+ * Background lanes (bulk jobs, docs/decisions/165-bulk-moderation-jobs.md) come last: a background
+ * task starts only when no interactive client has a task ready, and at most `maxBackgroundRunning`
+ * of them run at once, so a slot stays free for the next interactive text. Their requests are not
+ * counted against either cap (the job runner bounds its own work).
+ *
  * The scheduler knows nothing of workers: `execute` runs one task (piscina in inference-pool.ts, a
  * fake in the unit tests), and at most `slots` tasks run at once.
  */
@@ -33,6 +38,8 @@ export interface FairSchedulerOptions<T, R> {
   maxRunningPerClient?: number;
   /** Requests that may wait beyond the `slots` being served, over all clients. */
   maxWaiting: number;
+  /** Background tasks that may run at once (default `slots - 1`, at least 1): the rest stay free for interactive work. */
+  maxBackgroundRunning?: number;
   execute: (task: T) => Promise<R>;
   /** Milliseconds since some origin (tests pass a fake clock); default performance.now. */
   now?: () => number;
@@ -50,11 +57,11 @@ export interface FairScheduler<T, R> {
    * Admits a request of `units` (texts) from `client`, or throws RateLimitedError (the client's
    * queue is full) or InferenceBusyError (too many requests wait in all).
    */
-  admit(client: string, units: number): FairJob<T, R>;
+  admit(client: string, units: number, options?: { background?: boolean }): FairJob<T, R>;
   /** Throws what admit() would for a request of `units`, admitting nothing (before a body is read). */
   check(client: string, units: number): void;
   /** Tasks running and waiting (for /metrics and tests). */
-  load(): { running: number; queued: number; clients: number };
+  load(): { running: number; queued: number; clients: number; background: number };
 }
 
 interface Pending<T, R> {
@@ -70,6 +77,8 @@ interface Job<T, R> {
 
 interface Lane<T, R> {
   key: string;
+  /** A bulk-job lane: served only when no interactive lane has a task ready. */
+  background: boolean;
   /** Admitted, unfinished requests, oldest first. */
   jobs: Job<T, R>[];
   /** Units of those requests. */
@@ -90,25 +99,34 @@ export function createFairScheduler<T, R>(options: FairSchedulerOptions<T, R>): 
   const { slots, maxUnitsPerClient, maxWaiting, execute } = options;
   const maxRunningPerClient = options.maxRunningPerClient ?? slots;
   const now = options.now ?? (() => performance.now());
+  const maxBackgroundRunning = options.maxBackgroundRunning ?? Math.max(1, slots - 1);
   /** Clients with admitted work, in order of arrival (which breaks ties). */
   const lanes = new Map<string, Lane<T, R>>();
   let running = 0;
+  let backgroundRunning = 0;
   let dispatched = 0;
   let openJobs = 0;
   let msPerUnit = INITIAL_MS_PER_UNIT;
 
   const readyJob = (lane: Lane<T, R>) => lane.jobs.find((j) => j.ready.length > 0);
 
-  /** The next task: the ready client with the fewest tasks running, then the one served longest ago. */
+  /**
+   * The next task: the ready interactive client with the fewest tasks running, then the one served
+   * longest ago; a background lane only when no interactive client has a task ready.
+   */
   function next(): { lane: Lane<T, R>; pending: Pending<T, R> } | undefined {
     let best: { lane: Lane<T, R>; job: Job<T, R> } | undefined;
-    for (const lane of lanes.values()) {
-      if (lane.running >= maxRunningPerClient) continue;
-      const job = readyJob(lane);
-      if (!job) continue;
-      if (!best || lane.running < best.lane.running || (lane.running === best.lane.running && lane.lastServed < best.lane.lastServed)) {
-        best = { lane, job };
+    for (const background of [false, true]) {
+      if (background && backgroundRunning >= maxBackgroundRunning) break;
+      for (const lane of lanes.values()) {
+        if (lane.background !== background || lane.running >= maxRunningPerClient) continue;
+        const job = readyJob(lane);
+        if (!job) continue;
+        if (!best || lane.running < best.lane.running || (lane.running === best.lane.running && lane.lastServed < best.lane.lastServed)) {
+          best = { lane, job };
+        }
       }
+      if (best) break;
     }
     return best && { lane: best.lane, pending: best.job.ready.shift()! };
   }
@@ -116,7 +134,7 @@ export function createFairScheduler<T, R>(options: FairSchedulerOptions<T, R>): 
   /** Clients with a task ready (they share the slots: what Retry-After is estimated from). */
   const readyLanes = () => {
     let n = 0;
-    for (const lane of lanes.values()) if (readyJob(lane)) n++;
+    for (const lane of lanes.values()) if (!lane.background && readyJob(lane)) n++;
     return n;
   };
 
@@ -132,6 +150,7 @@ export function createFairScheduler<T, R>(options: FairSchedulerOptions<T, R>): 
       const { lane, pending } = picked;
       running++;
       lane.running++;
+      if (lane.background) backgroundRunning++;
       lane.lastServed = dispatched++;
       const started = now();
       // A task that throws at once fails like one that rejects.
@@ -151,6 +170,7 @@ export function createFairScheduler<T, R>(options: FairSchedulerOptions<T, R>): 
         .finally(() => {
           running--;
           lane.running--;
+          if (lane.background) backgroundRunning--;
           forgetIfIdle(lane);
           pump();
         });
@@ -178,20 +198,32 @@ export function createFairScheduler<T, R>(options: FairSchedulerOptions<T, R>): 
     if (openJobs - Math.min(openJobs, slots) >= maxWaiting) throw new InferenceBusyError();
   }
 
-  const newLane = (client: string): Lane<T, R> => ({ key: client, jobs: [], units: 0, running: 0, lastServed: -1, msPerUnit });
+  const newLane = (client: string, background = false): Lane<T, R> => ({
+    key: client,
+    background,
+    jobs: [],
+    units: 0,
+    running: 0,
+    lastServed: -1,
+    msPerUnit,
+  });
 
   return {
     check(client, units) {
       refuse(lanes.get(client) ?? newLane(client), units);
     },
-    admit(client, units) {
-      const lane = lanes.get(client) ?? newLane(client);
-      refuse(lane, units);
+    admit(client, units, admitOptions) {
+      const background = admitOptions?.background === true;
+      const lane = lanes.get(client) ?? newLane(client, background);
+      if (lane.background !== background) throw new Error(`lane ${client} is ${lane.background ? '' : 'not '}a background lane`);
+      if (!background) refuse(lane, units);
       lanes.set(client, lane);
       const job: Job<T, R> = { ready: [] };
       lane.jobs.push(job);
       lane.units += units;
-      openJobs++;
+      // Background requests never fill the waiting room that interactive ones are refused from.
+      const counted = background ? 0 : 1;
+      openJobs += counted;
       let closed = false;
       return {
         run(task, taskUnits) {
@@ -204,7 +236,7 @@ export function createFairScheduler<T, R>(options: FairSchedulerOptions<T, R>): 
         close() {
           if (closed) return;
           closed = true;
-          openJobs--;
+          openJobs -= counted;
           lane.units -= units;
           lane.jobs.splice(lane.jobs.indexOf(job), 1);
           // Tasks never run once their request gave up (a failed chunk fails the whole batch).
@@ -216,7 +248,7 @@ export function createFairScheduler<T, R>(options: FairSchedulerOptions<T, R>): 
     load() {
       let queued = 0;
       for (const lane of lanes.values()) for (const job of lane.jobs) queued += job.ready.length;
-      return { running, queued, clients: lanes.size };
+      return { running, queued, clients: lanes.size, background: backgroundRunning };
     },
   };
 }

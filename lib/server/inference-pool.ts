@@ -47,6 +47,12 @@ export interface InferencePool {
       client: string;
       /** Called once the request has a place in the client's queue, before any work (spends its budget: a refused request costs none). */
       admitted?: () => Promise<void>;
+      /**
+       * Bulk-job work (docs/decisions/165-bulk-moderation-jobs.md): runs in a background lane that
+       * gets a worker only while no interactive client has a task ready, and never fills a slot
+       * kept for them. `client` names the lane.
+       */
+      background?: boolean;
     },
   ): Promise<{ results: ModerationResponse[]; modelMs: ModelTimes }>;
   /**
@@ -61,7 +67,7 @@ export interface InferencePool {
    */
   checkModeration(client: string): void;
   /** Tasks running and waiting, and clients with work queued (for tests and diagnostics). */
-  load(): { running: number; queued: number; clients: number };
+  load(): { running: number; queued: number; clients: number; background: number };
   close(): Promise<void>;
 }
 
@@ -73,6 +79,8 @@ export interface FairShareOptions {
   chunkTexts: number;
   /** Normalised characters per chunk of a batch (one longer text is a chunk by itself). */
   chunkChars: number;
+  /** Background (bulk-job) tasks that may run at once (JOBS_POOL_TASKS); default all places but one. */
+  backgroundTasks?: number;
 }
 
 const DEFAULT_FAIR_SHARE: FairShareOptions = { maxTextsPerClient: 300, chunkTexts: 32, chunkChars: 4_000 };
@@ -108,6 +116,7 @@ export function createInferencePool(
     maxRunningPerClient: threads,
     maxUnitsPerClient: fairShare.maxTextsPerClient,
     maxWaiting: maxQueue,
+    maxBackgroundRunning: fairShare.backgroundTasks,
     execute: ({ task, transfer }) => run(task, transfer),
   });
 
@@ -139,8 +148,8 @@ export function createInferencePool(
     checkModeration(client) {
       scheduler.check(`text:${client}`, 1);
     },
-    async moderate(texts, { explain, limits, client, admitted }) {
-      const job = scheduler.admit(`text:${client}`, texts.length);
+    async moderate(texts, { explain, limits, client, admitted, background }) {
+      const job = scheduler.admit(background ? `job:${client}` : `text:${client}`, texts.length, { background });
       try {
         await admitted?.();
         // A batch the budget may cut is measured first (one short task), so each chunk reads
@@ -218,6 +227,7 @@ export function inferencePool(): InferencePool | undefined {
         maxTextsPerClient: e.INFERENCE_CLIENT_QUEUE_TEXTS,
         chunkTexts: e.INFERENCE_CHUNK_TEXTS,
         chunkChars: e.INFERENCE_CHUNK_CHARS,
+        backgroundTasks: e.JOBS_POOL_TASKS,
       };
       pool = createInferencePool(WORKER_BUNDLE, threads, e.INFERENCE_QUEUE_MAX, fairShare);
       logger().info({ threads, maxQueue: e.INFERENCE_QUEUE_MAX, ...fairShare }, 'inference pool started');

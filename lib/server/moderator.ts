@@ -25,11 +25,11 @@ export function poolModerator(pool: InferencePool): Moderator {
   return createModerator({
     status,
     check: (client) => pool.checkModeration(client),
-    async moderate(texts, { explain, limits, client, admitted, onModelTime }) {
+    async moderate(texts, { explain, limits, client, admitted, background, onModelTime }) {
       // 503 before a task is queued or any budget spent, while a model is not loaded in the workers.
       const statuses = await status();
       if (!statuses.every((s) => s.loaded)) throw modelsUnavailableError(statuses);
-      const { results, modelMs } = await pool.moderate(texts, { explain, limits, client, admitted });
+      const { results, modelMs } = await pool.moderate(texts, { explain, limits, client, admitted, background });
       if (onModelTime) for (const [model, ms] of Object.entries(modelMs)) onModelTime(model as ModelName, ms);
       return results;
     },

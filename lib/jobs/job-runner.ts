@@ -1,0 +1,117 @@
+/**
+ * Works bulk moderation jobs (docs/decisions/165-bulk-moderation-jobs.md): claims a chunk, moderates
+ * its texts in the background lane of the inference pool (so interactive requests go first), writes
+ * the results, and repeats. `concurrency` chunks are in flight per instance, so one is moderated
+ * while another's results are written.
+ *
+ * Where a chunk comes from is the ChunkSource's business: on the embedded database, the runner
+ * polls the chunk table itself (one process owns it); on PostgreSQL, pg-boss hands chunks to every
+ * instance (pg-boss-source.ts). Either way the chunk table's lease decides who may write a chunk's
+ * results, and the store writes each line's result once.
+ */
+import type { ModerationResponse } from '@/lib/contracts/moderation';
+import type { ChunkRef, ClaimedChunk, JobStore } from './job-store';
+
+export interface JobRunnerOptions {
+  store: JobStore;
+  /** Moderates a chunk's texts (in the pool's background lane). */
+  moderate: (texts: string[], explain: boolean) => Promise<ModerationResponse[]>;
+  /** How long a claimed chunk is ours without renewal; renewed every third of it. */
+  leaseMs: number;
+  /** Tries of one chunk before its job fails. */
+  maxAttempts: number;
+  /** A job finished (succeeded or failed): its callback may be sent. */
+  onJobFinished?: (jobId: string) => void;
+  /** Something went wrong that the runner survived (logged by the caller). */
+  onError?: (err: unknown, ref?: ChunkRef) => void;
+}
+
+/** Moderates one claimed chunk and stores its results; renews the lease while it works. */
+export async function runChunk(o: JobRunnerOptions, ref: ChunkRef, attempt: number): Promise<void> {
+  const renew = setInterval(
+    () => {
+      o.store.renew(ref, o.leaseMs).catch((err: unknown) => o.onError?.(err, ref));
+    },
+    Math.max(100, Math.floor(o.leaseMs / 3)),
+  );
+  try {
+    const work = await o.store.work(ref);
+    const responses =
+      work.lines.length > 0
+        ? await o.moderate(
+            work.lines.map((l) => l.text),
+            work.explain,
+          )
+        : [];
+    const results = work.lines.map((l, i) => ({ line: l.line, result: responses[i] }));
+    const { jobFinished } = await o.store.complete(ref, results);
+    if (jobFinished) o.onJobFinished?.(ref.jobId);
+  } catch (err) {
+    o.onError?.(err, ref);
+    if (attempt >= o.maxAttempts) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (await o.store.fail(ref.jobId, `A chunk failed ${attempt} times: ${message}`)) o.onJobFinished?.(ref.jobId);
+    } else {
+      await o.store.release(ref);
+    }
+    throw err;
+  } finally {
+    clearInterval(renew);
+  }
+}
+
+export interface TableRunner {
+  /** Wakes idle loops at once (a job was queued here). */
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * The embedded database's runner: `concurrency` loops that each claim the next chunk from the
+ * table, or sleep `idleMs` (or until woken) when there is none.
+ */
+export function startTableRunner(o: JobRunnerOptions & { concurrency: number; idleMs: number }): TableRunner {
+  let stopped = false;
+  const sleepers = new Set<() => void>();
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        sleepers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      sleepers.add(done);
+    });
+  async function loop() {
+    while (!stopped) {
+      let ref: ClaimedChunk | null = null;
+      try {
+        ref = await o.store.claim(o.leaseMs);
+      } catch (err) {
+        o.onError?.(err);
+      }
+      if (!ref) {
+        await sleep(o.idleMs);
+        continue;
+      }
+      try {
+        await runChunk(o, ref, ref.attempt);
+      } catch {
+        // runChunk gave the chunk back (or failed its job); a short pause before the next claim.
+        await sleep(Math.min(o.idleMs, 1_000));
+      }
+    }
+  }
+  const loops = Array.from({ length: o.concurrency }, () => loop());
+  return {
+    wake() {
+      for (const wake of [...sleepers]) wake();
+    },
+    async stop() {
+      stopped = true;
+      for (const wake of [...sleepers]) wake();
+      await Promise.allSettled(loops);
+    },
+  };
+}

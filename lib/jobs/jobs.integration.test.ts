@@ -1,0 +1,229 @@
+/**
+ * Bulk jobs on a real database (docs/decisions/165-bulk-moderation-jobs.md), with a fake moderator
+ * behind the runner's `moderate` seam: every input line gets exactly one result, in order, also
+ * when a chunk runs twice or its runner dies; counts add up; a cancelled job stops. PGlite always;
+ * with TEST_DATABASE_URL (npm run test:postgres) also two pg-boss "instances" on one PostgreSQL.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadEnv } from '@/lib/env';
+import type { ModerationResponse } from '@/lib/contracts/moderation';
+import { migrate } from '@/lib/db/migrate';
+import { openDatabase, type Database } from '@/lib/db/open-database';
+import { createJobStore, type JobStore } from './job-store';
+import { runChunk, startTableRunner, type JobRunnerOptions } from './job-runner';
+import { readJsonLines } from './read-job-input';
+import { receiveJob } from './receive-job';
+
+/** A stand-in for the models: the result names the text, so a test can check which line got which. */
+const fakeModerate = async (texts: string[]) => texts.map((text) => ({ text, fake: true }) as unknown as ModerationResponse);
+
+const check = (value: unknown) =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { text?: unknown }).text === 'string' &&
+  (value as { text: string }).text !== ''
+    ? { text: (value as { text: string }).text }
+    : { status: 400, detail: [{ loc: ['body', 'text'], msg: 'Field required', type: 'missing' }] };
+
+async function* bytes(text: string, pieces = 7): AsyncGenerator<Uint8Array> {
+  const all = Buffer.from(text);
+  const step = Math.ceil(all.length / pieces);
+  for (let i = 0; i < all.length; i += step) yield all.subarray(i, i + step);
+}
+
+function body(n: number, bad: Set<number> = new Set()): string {
+  return Array.from({ length: n }, (_, i) => (bad.has(i + 1) ? '{"text": 3}' : JSON.stringify({ text: `text number ${i + 1}` }))).join(
+    '\n',
+  );
+}
+
+async function newJob(store: JobStore, n: number, chunkTexts: number, bad: Set<number> = new Set()) {
+  const id = randomUUID();
+  const received = await receiveJob({
+    store,
+    job: { id, owner: 'key:test', format: 'jsonl', explain: false },
+    lines: readJsonLines(bytes(body(n, bad)), { maxLineBytes: 1_000, maxBytes: 1_000_000, maxTexts: 1_000_000, check }),
+    chunkTexts,
+    insertBatch: 7,
+  });
+  return { id, received };
+}
+
+async function allResults(store: JobStore, id: string) {
+  const out: { line: number; result: unknown }[] = [];
+  let after = 0;
+  for (;;) {
+    const { rows, complete } = await store.results(id, after, 9);
+    out.push(...rows);
+    if (rows.length > 0) after = rows[rows.length - 1]!.line;
+    if (complete || rows.length === 0) return out;
+  }
+}
+
+async function until(predicate: () => Promise<boolean>, ms = 20_000) {
+  const end = Date.now() + ms;
+  while (!(await predicate())) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function suite(name: string, open: () => Promise<Database>) {
+  describe(name, () => {
+    let database: Database;
+    let store: JobStore;
+    const options = (): JobRunnerOptions => ({ store, moderate: fakeModerate, leaseMs: 5_000, maxAttempts: 3 });
+
+    it('stores a streamed body in chunks and answers every line once, in order, bad lines as errors', async () => {
+      database = await open();
+      store = createJobStore(database.db);
+      const { id, received } = await newJob(store, 53, 10, new Set([4, 20]));
+      expect(received).toEqual({ state: 'queued', total: 53, failed: 2, chunks: 6 });
+      const runner = startTableRunner({ ...options(), concurrency: 2, idleMs: 20 });
+      await until(async () => (await store.get(id))?.state === 'succeeded');
+      await runner.stop();
+      const job = (await store.get(id))!;
+      expect({ total: job.total, done: job.done, failed: job.failed }).toEqual({ total: 53, done: 53, failed: 2 });
+      const results = await allResults(store, id);
+      expect(results.map((r) => r.line)).toEqual(Array.from({ length: 53 }, (_, i) => i + 1));
+      expect(results[3]!.result).toMatchObject({ error: { status: 400 } });
+      expect(results[52]!.result).toMatchObject({ text: 'text number 53' });
+    });
+
+    it('writes and counts a chunk once when two runners finish it (a lease that ran out)', async () => {
+      const { id } = await newJob(store, 12, 12);
+      const first = await store.claim(1, { jobId: id, chunk: 0 });
+      expect(first).not.toBeNull();
+      await new Promise((r) => setTimeout(r, 20));
+      // The first runner looks dead: its lease ran out, so the chunk is claimed again.
+      const second = await store.claim(5_000, { jobId: id, chunk: 0 });
+      expect(second?.attempt).toBe(2);
+      await runChunk(options(), second!, second!.attempt);
+      await runChunk(options(), first!, first!.attempt);
+      const job = (await store.get(id))!;
+      expect(job.state).toBe('succeeded');
+      expect(job.done).toBe(12);
+      expect((await allResults(store, id)).length).toBe(12);
+    });
+
+    it('lets nobody claim a chunk whose lease is alive, and streams a partial prefix', async () => {
+      const { id } = await newJob(store, 6, 3);
+      const held = await store.claim(60_000, { jobId: id, chunk: 0 });
+      expect(await store.claim(60_000, { jobId: id, chunk: 0 })).toBeNull();
+      expect(await store.chunkState({ jobId: id, chunk: 0 })).toBe('running');
+      const later = (await store.claim(60_000, { jobId: id, chunk: 1 }))!;
+      await runChunk(options(), later, 1);
+      // Lines 4-6 are done, 1-3 are not: the results stop before line 1.
+      expect(await allResults(store, id)).toEqual([]);
+      await runChunk(options(), held!, 1);
+      expect((await allResults(store, id)).map((r) => r.line)).toEqual([1, 2, 3, 4, 5, 6]);
+    });
+
+    it('cancels: no chunk is claimed after, results so far stay', async () => {
+      const { id } = await newJob(store, 9, 3);
+      const c = (await store.claim(60_000, { jobId: id, chunk: 0 }))!;
+      await runChunk(options(), c, 1);
+      const cancelled = await store.cancel(id, 'key:test');
+      expect(cancelled?.state).toBe('cancelled');
+      expect(await store.claim(60_000, { jobId: id, chunk: 1 })).toBeNull();
+      expect(await store.cancel(id, 'key:other')).toBeNull();
+      expect((await allResults(store, id)).map((r) => r.line)).toEqual([1, 2, 3]);
+    });
+
+    it('fails a job whose chunk keeps failing, and gives a chunk back before that', async () => {
+      const { id } = await newJob(store, 3, 3);
+      const broken: JobRunnerOptions = { ...options(), moderate: async () => Promise.reject(new Error('model exploded')) };
+      const a = (await store.claim(60_000, { jobId: id, chunk: 0 }))!;
+      await expect(runChunk(broken, a, a.attempt)).rejects.toThrow('model exploded');
+      expect(await store.chunkState({ jobId: id, chunk: 0 })).toBe('pending');
+      const b = (await store.claim(60_000, { jobId: id, chunk: 0 }))!;
+      await expect(runChunk({ ...broken, maxAttempts: 2 }, b, b.attempt)).rejects.toThrow();
+      const job = (await store.get(id))!;
+      expect(job.state).toBe('failed');
+      expect(job.error).toMatch(/model exploded/);
+    });
+
+    it('discards an upload that breaks off, leaving nothing behind', async () => {
+      const id = randomUUID();
+      async function* broken() {
+        yield Buffer.from('{"text":"a"}\n{"text":"b"}\n');
+        throw new Error('connection reset');
+      }
+      await expect(
+        receiveJob({
+          store,
+          job: { id, owner: 'key:test', format: 'jsonl', explain: false },
+          lines: readJsonLines(broken(), { maxLineBytes: 1_000, maxBytes: 1_000_000, maxTexts: 10, check }),
+          chunkTexts: 1,
+        }),
+      ).rejects.toThrow('connection reset');
+      expect(await store.get(id)).toBeNull();
+      expect(await store.results(id, 0, 10)).toEqual({ rows: [], complete: true });
+    });
+
+    afterAll(async () => {
+      await database?.close();
+    });
+  });
+}
+
+suite('bulk jobs on PGlite', async () => {
+  const db = await openDatabase(loadEnv({ DATA_DIR: ':memory:' }));
+  await migrate(db);
+  return db;
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)(
+  'bulk jobs on PostgreSQL (skipped unless TEST_DATABASE_URL is set: npm run test:postgres)',
+  () => {
+    const opened: Database[] = [];
+    const open = async () => {
+      const db = await openDatabase(loadEnv({ DATABASE_URL: process.env.TEST_DATABASE_URL, DATABASE_DRIVER: 'pg' }));
+      await migrate(db);
+      opened.push(db);
+      return db;
+    };
+    afterAll(async () => {
+      for (const db of opened) await db.close();
+    });
+
+    it('two instances working one job through pg-boss score every line exactly once', async () => {
+      const { startPgBossSource } = await import('./pg-boss-source');
+      const [a, b] = await Promise.all([open(), open()]);
+      const storeA = createJobStore(a.db);
+      const storeB = createJobStore(b.db);
+      const seen = new Map<string, number>();
+      const counting = (who: string) => async (texts: string[]) => {
+        seen.set(who, (seen.get(who) ?? 0) + texts.length);
+        await new Promise((r) => setTimeout(r, 5));
+        return fakeModerate(texts);
+      };
+      const common = {
+        leaseMs: 5_000,
+        maxAttempts: 3,
+        connectionString: process.env.TEST_DATABASE_URL!,
+        concurrency: 2,
+        expireInSeconds: 30,
+      };
+      const bossA = await startPgBossSource({ ...common, store: storeA, moderate: counting('a') });
+      const bossB = await startPgBossSource({ ...common, store: storeB, moderate: counting('b') });
+      const id = randomUUID();
+      await receiveJob({
+        store: storeA,
+        job: { id, owner: 'key:pg', format: 'jsonl', explain: false },
+        lines: readJsonLines(bytes(body(400)), { maxLineBytes: 1_000, maxBytes: 1_000_000, maxTexts: 1_000, check }),
+        chunkTexts: 10,
+        enqueue: (chunks) => bossA.enqueue(chunks),
+      });
+      await until(async () => (await storeB.get(id))?.state === 'succeeded', 60_000);
+      await Promise.all([bossA.stop(), bossB.stop()]);
+      const results = await allResults(storeA, id);
+      expect(results.map((r) => r.line)).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
+      expect((await storeA.get(id))!.done).toBe(400);
+      // Both instances took chunks.
+      expect(seen.get('a')).toBeGreaterThan(0);
+      expect(seen.get('b')).toBeGreaterThan(0);
+    }, 90_000);
+  },
+);

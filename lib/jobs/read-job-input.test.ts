@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import {
+  detectDelimiter,
+  JobInputFormatError,
+  JobInputTooLargeError,
+  readCsvRows,
+  readJsonLines,
+  type JobInputLine,
+} from './read-job-input';
+
+const check = (value: unknown) => {
+  const text = (value as { text?: unknown } | null)?.text;
+  if (typeof text !== 'string')
+    return { status: 422, detail: [{ loc: ['body', 'text'], msg: 'Input should be a valid string', type: 'string_type' }] };
+  if (text === '')
+    return { status: 400, detail: [{ loc: ['body', 'text'], msg: 'String should have at least 1 character', type: 'string_too_short' }] };
+  return { text };
+};
+const options = { maxLineBytes: 64, maxBytes: 10_000, maxTexts: 100, check };
+
+/** The body in pieces of `size` bytes, so lines and characters are split across chunks. */
+async function* pieces(text: string | Buffer, size = 5): AsyncGenerator<Uint8Array> {
+  const all = Buffer.isBuffer(text) ? text : Buffer.from(text);
+  for (let i = 0; i < all.length; i += size) yield all.subarray(i, i + size);
+}
+
+async function collect(lines: AsyncIterable<JobInputLine>) {
+  const out: JobInputLine[] = [];
+  for await (const l of lines) out.push(l);
+  return out;
+}
+
+describe('readJsonLines', () => {
+  it('reads one object per line across chunk borders, keeps line numbers past blank lines, answers bad lines with errors', async () => {
+    const body = '\ufeff{"text":"héllo 😀"}\r\n\n{"text": 3}\n{not json\n{"text":""}\n{"text":"last"}';
+    const lines = await collect(readJsonLines(pieces(body, 3), options));
+    expect(lines.map((l) => [l.line, l.text ?? l.error?.status])).toEqual([
+      [1, 'héllo 😀'],
+      [3, 422],
+      [4, 422],
+      [5, 400],
+      [6, 'last'],
+    ]);
+    expect(lines[2]!.error!.detail).toEqual([{ loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid' }]);
+  });
+
+  it('answers a line over the limit with 413 without holding it, and goes on', async () => {
+    const long = JSON.stringify({ text: 'x'.repeat(500) });
+    const lines = await collect(readJsonLines(pieces(`${long}\n{"text":"ok"}\n`, 7), options));
+    expect(lines.map((l) => [l.line, l.text ?? l.error?.status])).toEqual([
+      [1, 413],
+      [2, 'ok'],
+    ]);
+  });
+
+  it('answers invalid UTF-8 as a bad line', async () => {
+    const body = Buffer.concat([Buffer.from('{"text":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n{"text":"fine"}')]);
+    const lines = await collect(readJsonLines(pieces(body), options));
+    expect(lines[0]!.error!.detail).toEqual([{ loc: ['body', 0], msg: 'The line is not valid UTF-8.', type: 'json_invalid' }]);
+    expect(lines[1]!.text).toBe('fine');
+  });
+
+  it('refuses a body over its byte or text limit', async () => {
+    const many = Array.from({ length: 5 }, () => '{"text":"a"}').join('\n');
+    await expect(collect(readJsonLines(pieces(many), { ...options, maxTexts: 4 }))).rejects.toBeInstanceOf(JobInputTooLargeError);
+    await expect(collect(readJsonLines(pieces(many), { ...options, maxBytes: 20 }))).rejects.toMatchObject({ limit: 'bytes' });
+  });
+});
+
+describe('readCsvRows', () => {
+  it('detects the delimiter, understands quotes and a BOM, keeps rows, and reports bad rows by line', async () => {
+    let header: string[] = [];
+    const body = '\ufeffid;text;lang\r\n1;"hello; world";en\n2;;en\n3;"two\nlines";en\n';
+    const lines = await collect(readCsvRows(pieces(body, 4), { ...options, textColumn: 'text', onHeader: (h) => (header = h) }));
+    expect(header).toEqual(['id', 'text', 'lang']);
+    expect(lines.map((l) => [l.line, l.text ?? l.error?.status])).toEqual([
+      [2, 'hello; world'],
+      [3, 400],
+      [5, 'two\nlines'],
+    ]);
+    expect(lines[0]!.row).toEqual(['1', 'hello; world', 'en']);
+  });
+
+  it('refuses a header without the text column, naming the columns', async () => {
+    const read = collect(readCsvRows(pieces('id,body\n1,x\n'), { ...options, textColumn: 'text', onHeader: () => undefined }));
+    await expect(read).rejects.toThrow(JobInputFormatError);
+    await expect(
+      collect(readCsvRows(pieces('id,body\n1,x\n'), { ...options, textColumn: 'text', onHeader: () => undefined })),
+    ).rejects.toThrow(/columns: id, body/);
+  });
+
+  it('picks the most frequent delimiter outside quotes', () => {
+    expect(detectDelimiter('a,b,c')).toBe(',');
+    expect(detectDelimiter('a;b;"c,d,e"')).toBe(';');
+    expect(detectDelimiter('a\tb\tc')).toBe('\t');
+    expect(detectDelimiter('text')).toBe(',');
+  });
+});

@@ -1,0 +1,230 @@
+/**
+ * Reads a bulk job's body as it streams in (docs/decisions/165-bulk-moderation-jobs.md): JSON Lines
+ * (one `{"text": ...}` object per line) or CSV with a header row. Each input line becomes one
+ * JobInputLine, with its text or the error /v1/moderate/text would have answered for it, so a bad
+ * line never fails the job. Memory stays bounded: a line is held only up to `maxLineBytes` (the rest
+ * of a longer one is skipped, and the line answers 413), and nothing else is kept.
+ */
+import { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
+import type { JobLineError } from '@/lib/contracts/jobs';
+
+export interface JobInputLine {
+  /** 1-based line of the body (CSV: of the file, the header being line 1). */
+  line: number;
+  text?: string;
+  /** CSV: the row's values, kept in CSV results. */
+  row?: string[];
+  error?: JobLineError;
+}
+
+export interface ReadJobInputOptions {
+  /** Largest line (JSON Lines) or record (CSV), in bytes. */
+  maxLineBytes: number;
+  /** Largest body, in bytes: beyond, JobInputTooLargeError. */
+  maxBytes: number;
+  /** Most texts (lines that are not blank): beyond, JobInputTooLargeError. */
+  maxTexts: number;
+  /** The text of a line's object (`{text}`), or the error the single endpoint answers for it. */
+  check: (value: unknown) => { text: string } | JobLineError;
+}
+
+/** A body over the job limits: the whole job is refused (413) and nothing of it is kept. */
+export class JobInputTooLargeError extends Error {
+  constructor(
+    readonly limit: 'bytes' | 'texts',
+    readonly max: number,
+  ) {
+    super(limit === 'bytes' ? `The job's body is over ${max} bytes.` : `The job has more than ${max} texts.`);
+    this.name = 'JobInputTooLargeError';
+  }
+}
+
+/** A CSV whose header does not name the text column, or that cannot be parsed at all. */
+export class JobInputFormatError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JobInputFormatError';
+  }
+}
+
+const NEWLINE = 0x0a;
+
+const lineError = (status: number, detail: JobLineError['detail']): JobLineError => ({ status, detail });
+
+/** Counts bytes through the body and stops it at `maxBytes`. */
+async function* limitBytes(body: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
+  let seen = 0;
+  for await (const chunk of body) {
+    seen += chunk.byteLength;
+    if (seen > maxBytes) throw new JobInputTooLargeError('bytes', maxBytes);
+    yield chunk;
+  }
+}
+
+/** The lines of a byte stream (without `\n`, a trailing `\r` removed), each cut at `maxLineBytes` with a flag. */
+async function* splitLines(body: AsyncIterable<Uint8Array>, maxLineBytes: number): AsyncGenerator<{ bytes: Uint8Array; tooLong: boolean }> {
+  let parts: Uint8Array[] = [];
+  let held = 0;
+  let tooLong = false;
+  const take = (piece: Uint8Array) => {
+    if (tooLong) return;
+    if (held + piece.byteLength > maxLineBytes) {
+      tooLong = true;
+      parts = [];
+      held = 0;
+      return;
+    }
+    parts.push(piece);
+    held += piece.byteLength;
+  };
+  const finish = () => {
+    let bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+    if (bytes.byteLength > 0 && bytes[bytes.byteLength - 1] === 0x0d) bytes = bytes.subarray(0, bytes.byteLength - 1);
+    const out = { bytes, tooLong };
+    parts = [];
+    held = 0;
+    tooLong = false;
+    return out;
+  };
+  for await (const chunk of body) {
+    let start = 0;
+    for (let i = chunk.indexOf(NEWLINE); i !== -1; i = chunk.indexOf(NEWLINE, start)) {
+      take(chunk.subarray(start, i));
+      yield finish();
+      start = i + 1;
+    }
+    if (start < chunk.byteLength) take(chunk.subarray(start));
+  }
+  if (held > 0 || tooLong) yield finish();
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const isBlank = (bytes: Uint8Array) => bytes.every((b) => b === 0x20 || b === 0x09 || b === 0x0d);
+
+/** JSON Lines: one object with a `text` per line; blank lines are skipped (their numbers still count). */
+export async function* readJsonLines(body: AsyncIterable<Uint8Array>, o: ReadJobInputOptions): AsyncGenerator<JobInputLine> {
+  let line = 0;
+  let texts = 0;
+  for await (const { bytes, tooLong } of splitLines(limitBytes(body, o.maxBytes), o.maxLineBytes)) {
+    line++;
+    if (!tooLong && isBlank(bytes)) continue;
+    if (++texts > o.maxTexts) throw new JobInputTooLargeError('texts', o.maxTexts);
+    if (tooLong) {
+      yield { line, error: lineError(413, `The line is over ${o.maxLineBytes} bytes (MAX_BODY_BYTES, the single endpoint's body limit).`) };
+      continue;
+    }
+    let value: unknown;
+    try {
+      // A BOM at the start of the file is not part of the first object.
+      value = JSON.parse(
+        utf8.decode(line === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes),
+      );
+    } catch (err) {
+      const msg = err instanceof TypeError ? 'The line is not valid UTF-8.' : 'JSON decode error';
+      yield { line, error: lineError(422, [{ loc: ['body', 0], msg, type: 'json_invalid' }]) };
+      continue;
+    }
+    const checked = o.check(value);
+    yield 'text' in checked ? { line, text: checked.text } : { line, error: checked };
+  }
+}
+
+/** The likeliest delimiter of a CSV header line: the most frequent of `,` `;` tab `|` outside quotes (`,` on a tie or none). */
+export function detectDelimiter(header: string): string {
+  const counts = new Map<string, number>([
+    [',', 0],
+    [';', 0],
+    ['\t', 0],
+    ['|', 0],
+  ]);
+  let quoted = false;
+  for (const ch of header) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && counts.has(ch)) counts.set(ch, counts.get(ch)! + 1);
+  }
+  let best = ',';
+  for (const [d, n] of counts) if (n > counts.get(best)!) best = d;
+  return best;
+}
+
+/**
+ * The body's first line (up to `maxLineBytes`) and the whole body again: the delimiter is chosen
+ * from the header before the parser starts.
+ */
+async function peekFirstLine(
+  body: AsyncIterable<Uint8Array>,
+  maxLineBytes: number,
+): Promise<{ first: string; body: AsyncIterable<Uint8Array> }> {
+  const it = body[Symbol.asyncIterator]();
+  const held: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const next = await it.next();
+    if (next.done) break;
+    held.push(next.value);
+    size += next.value.byteLength;
+    if (next.value.includes(NEWLINE) || size > maxLineBytes) break;
+  }
+  const start = Buffer.concat(held);
+  const end = start.indexOf(NEWLINE);
+  const first = start.subarray(0, end === -1 ? Math.min(start.length, maxLineBytes) : end).toString('utf8');
+  async function* again(): AsyncGenerator<Uint8Array> {
+    if (start.length > 0) yield start;
+    for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
+  }
+  return { first, body: again() };
+}
+
+/**
+ * CSV with a header row: the delimiter is detected from the header (`,` `;` tab `|`), quotes and a
+ * BOM are understood, and `textColumn` names the text. Each record's values are kept as `row`.
+ * `onHeader` receives the header's columns before the first line.
+ */
+export async function* readCsvRows(
+  body: AsyncIterable<Uint8Array>,
+  o: ReadJobInputOptions & { textColumn: string; onHeader: (columns: string[]) => void },
+): AsyncGenerator<JobInputLine> {
+  const peeked = await peekFirstLine(limitBytes(body, o.maxBytes), o.maxLineBytes);
+  const parser = Readable.from(peeked.body).pipe(
+    parse({
+      delimiter: detectDelimiter(peeked.first),
+      // Files mix line endings (a header written on Windows, rows appended elsewhere): both end a record.
+      record_delimiter: ['\r\n', '\n'],
+      bom: true,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+      max_record_size: o.maxLineBytes,
+      info: true,
+    }),
+  );
+  let header: string[] | undefined;
+  let textIndex = -1;
+  let texts = 0;
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      const line = info.lines;
+      if (!header) {
+        header = record.map((c) => c.trim());
+        textIndex = header.indexOf(o.textColumn);
+        if (textIndex === -1) {
+          throw new JobInputFormatError(
+            `The CSV header has no column '${o.textColumn}' (columns: ${header.join(', ')}); name it with text_column.`,
+          );
+        }
+        o.onHeader(header);
+        continue;
+      }
+      if (++texts > o.maxTexts) throw new JobInputTooLargeError('texts', o.maxTexts);
+      const checked = o.check({ text: record[textIndex] ?? '' });
+      yield 'text' in checked ? { line, text: checked.text, row: record } : { line, row: record, error: checked };
+    }
+  } catch (err) {
+    parser.destroy();
+    if (err instanceof JobInputTooLargeError || err instanceof JobInputFormatError) throw err;
+    const message = err instanceof Error ? err.message : String(err);
+    throw new JobInputFormatError(`The CSV could not be read: ${message}`);
+  }
+  if (!header) throw new JobInputFormatError('The CSV is empty: it needs a header row naming the text column.');
+}

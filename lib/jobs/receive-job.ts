@@ -1,0 +1,80 @@
+/**
+ * Stores a job's body as it streams in (docs/decisions/165-bulk-moderation-jobs.md): lines are
+ * written in batches, cut into chunks of `chunkTexts` texts, and the job is queued once the whole
+ * body is stored. A body that breaks off, or goes over the limits, leaves nothing behind.
+ */
+import type { JobState } from '@/lib/contracts/jobs';
+import type { ChunkRef, JobStore, NewJob, StoredLine } from './job-store';
+import type { JobInputLine } from './read-job-input';
+
+export interface ReceiveJobOptions {
+  store: JobStore;
+  job: NewJob;
+  /** The body's lines (read-job-input.ts). */
+  lines: AsyncIterable<JobInputLine>;
+  chunkTexts: number;
+  /** Lines written per insert. */
+  insertBatch?: number;
+  /** The CSV header, once read. */
+  columns?: () => string[] | undefined;
+  /** Hands the chunks to the queue that spreads them (pg-boss), before the job is queued. */
+  enqueue?: (chunks: ChunkRef[]) => Promise<void>;
+}
+
+export interface ReceivedJob {
+  state: JobState;
+  total: number;
+  failed: number;
+  chunks: number;
+}
+
+export async function receiveJob(o: ReceiveJobOptions): Promise<ReceivedJob> {
+  const batchSize = o.insertBatch ?? 500;
+  const { store, job } = o;
+  await store.create(job);
+  try {
+    let pending: StoredLine[] = [];
+    let pendingChunks: ChunkRef[] = [];
+    const allChunks: ChunkRef[] = [];
+    let total = 0;
+    let failed = 0;
+    let chunkFirst = -1;
+    let chunkTexts = 0;
+    let lastTextLine = -1;
+    const closeChunk = () => {
+      if (chunkTexts === 0) return;
+      const ref = { jobId: job.id, chunk: allChunks.length, firstLine: chunkFirst, lastLine: lastTextLine };
+      allChunks.push(ref);
+      pendingChunks.push(ref);
+      chunkTexts = 0;
+    };
+    const flush = async () => {
+      // Lines first: a chunk never names lines that are not stored.
+      await store.appendLines(job.id, pending);
+      await store.appendChunks(pendingChunks);
+      pending = [];
+      pendingChunks = [];
+    };
+    for await (const line of o.lines) {
+      total++;
+      pending.push(line);
+      if (line.error) {
+        failed++;
+      } else {
+        if (chunkTexts === 0) chunkFirst = line.line;
+        chunkTexts++;
+        lastTextLine = line.line;
+        if (chunkTexts >= o.chunkTexts) closeChunk();
+      }
+      if (pending.length >= batchSize) await flush();
+    }
+    closeChunk();
+    await flush();
+    if (o.enqueue && allChunks.length > 0) await o.enqueue(allChunks);
+    const state = await store.finishReceiving(job.id, { total, failed, columns: o.columns?.() }, allChunks.length);
+    return { state, total, failed, chunks: allChunks.length };
+  } catch (err) {
+    await store.discard(job.id).catch(() => undefined);
+    throw err;
+  }
+}

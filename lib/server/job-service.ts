@@ -1,0 +1,146 @@
+/**
+ * Bulk moderation jobs, put together (docs/decisions/165-bulk-moderation-jobs.md): the job store on
+ * the process's database, the runner that works chunks (the chunk table polled in this process on
+ * PGlite; pg-boss across every instance on PostgreSQL), moderation in the inference pool's
+ * background lane, and callbacks. Started when the server starts, so a job interrupted by a
+ * restart resumes without a request.
+ */
+import 'server-only';
+import { env } from '@/lib/env';
+import { keyId } from '@/lib/auth/api-keys';
+import { createJobStore, type ChunkRef, type JobStore } from '@/lib/jobs/job-store';
+import { startTableRunner, type JobRunnerOptions, type TableRunner } from '@/lib/jobs/job-runner';
+import { startPgBossSource, type PgBossSource } from '@/lib/jobs/pg-boss-source';
+import { callbackSecret, deliverCallback } from '@/lib/jobs/send-callback';
+import { jobView } from '@/lib/jobs/job-view';
+import type { ModerationResponse } from '@/lib/contracts/moderation';
+import type { WorkLimits } from '@/lib/moderation/bound-work';
+import { logger } from '@/lib/observability/logger';
+import { errorForLog } from '@/lib/observability/redact';
+import { cachedPromise, type CachedPromise } from '@/lib/process/cached-promise';
+import { dropSingleton, singleton } from '@/lib/process/singleton';
+import { database } from './database';
+import { moderator } from './moderator';
+
+export interface JobService {
+  store: JobStore;
+  /** PostgreSQL: hands a new job's chunks to pg-boss. Undefined on PGlite (the table is the queue). */
+  enqueue?: (chunks: ChunkRef[]) => Promise<void>;
+  /** A job was queued here: idle runners look at once. */
+  queued(): void;
+  stop(): Promise<void>;
+}
+
+/** Uploads still `receiving` this long after they began belong to an instance that died. */
+const STALE_UPLOAD_MS = 60 * 60 * 1000;
+
+function jobWorkLimits(): WorkLimits {
+  const e = env();
+  return {
+    maxTextNormalizedChars: e.MAX_TEXT_NORMALIZED_CHARS,
+    maxTextTokens: e.MAX_TEXT_TOKENS,
+    maxBatchNormalizedChars: e.MAX_BATCH_NORMALIZED_CHARS,
+  };
+}
+
+/** A chunk's texts, in the pool's background lane (or in this thread without a pool). */
+function moderateChunk(texts: string[], explain: boolean): Promise<ModerationResponse[]> {
+  return moderator().moderate(texts, { explain, limits: jobWorkLimits(), client: 'bulk', background: true });
+}
+
+/** The secret `owner`'s callbacks are signed with, or undefined when there is none. */
+export function callbackSecretOf(owner: string): string | undefined {
+  const e = env();
+  if (owner.startsWith('key:')) {
+    const id = owner.slice(4);
+    const key = e.API_KEYS.find((k) => keyId(k) === id);
+    return key ? callbackSecret(key) : undefined;
+  }
+  return e.JOB_CALLBACK_SECRET;
+}
+
+async function sendCallback(store: JobStore, jobId: string): Promise<void> {
+  const job = await store.get(jobId);
+  if (!job?.callbackUrl || job.callbackState !== 'pending') return;
+  const e = env();
+  const secret = callbackSecretOf(job.owner);
+  const log = logger().child({ job: jobId });
+  if (!secret) {
+    log.warn('job callback not sent: no signing secret for its owner (its key was removed, or JOB_CALLBACK_SECRET is unset)');
+    await store.recordCallback(jobId, 'failed');
+    return;
+  }
+  const delivered = await deliverCallback(job.callbackUrl, jobId, jobView(job), {
+    policy: { allowedHosts: e.JOB_CALLBACK_ALLOWED_HOSTS },
+    secret,
+    maxAttempts: e.JOB_CALLBACK_MAX_ATTEMPTS,
+    baseDelayMs: 2_000,
+    onAttempt: (attempt, outcome) =>
+      log.info({ attempt, outcome: typeof outcome === 'number' ? outcome : outcome.message }, 'job callback attempt'),
+  });
+  await store.recordCallback(jobId, delivered ? 'delivered' : 'failed');
+}
+
+async function start(): Promise<JobService> {
+  const db = await database();
+  const e = env();
+  const store = createJobStore(db.db);
+  const log = logger();
+  const callback = (jobId: string) => {
+    sendCallback(store, jobId).catch((err: unknown) => log.error({ err: errorForLog(err), job: jobId }, 'job callback failed'));
+  };
+  const runner: JobRunnerOptions = {
+    store,
+    moderate: moderateChunk,
+    leaseMs: e.JOBS_LEASE_MS,
+    maxAttempts: e.JOBS_MAX_ATTEMPTS,
+    onJobFinished: callback,
+    onError: (err, ref) => log.warn({ err: errorForLog(err), job: ref?.jobId, chunk: ref?.chunk }, 'job chunk failed'),
+  };
+  // The embedded database belongs to this process alone: an upload left `receiving` died with it.
+  const stale = await store.discardStaleUploads(db.kind === 'pglite' ? 0 : STALE_UPLOAD_MS);
+  if (stale > 0) log.warn({ jobs: stale }, 'discarded job uploads that never finished');
+
+  let table: TableRunner | undefined;
+  let boss: PgBossSource | undefined;
+  if (e.JOBS_CONCURRENCY > 0) {
+    if (db.kind === 'pglite' || !e.DATABASE_URL) {
+      table = startTableRunner({ ...runner, concurrency: e.JOBS_CONCURRENCY, idleMs: 2_000 });
+    } else {
+      boss = await startPgBossSource({
+        ...runner,
+        connectionString: e.DATABASE_URL,
+        concurrency: e.JOBS_CONCURRENCY,
+        expireInSeconds: e.JOBS_QUEUE_EXPIRE_SECONDS,
+        onBossError: (err) => log.error({ err: errorForLog(err) }, 'pg-boss error'),
+      });
+    }
+  }
+  for (const job of await store.pendingCallbacks()) callback(job.id);
+  log.info({ runner: boss ? 'pg-boss' : table ? 'table' : 'none', concurrency: e.JOBS_CONCURRENCY }, 'bulk jobs started');
+  return {
+    store,
+    enqueue: boss ? (chunks) => boss.enqueue(chunks) : undefined,
+    queued: () => table?.wake(),
+    async stop() {
+      await table?.stop();
+      await boss?.stop();
+    },
+  };
+}
+
+const NAME = 'job-service';
+const cached = () => singleton<CachedPromise<JobService>>(NAME, () => cachedPromise(start));
+
+/** The process's job service, started on first use (and at server start, instrumentation.ts). */
+export function jobService(): Promise<JobService> {
+  return cached().get();
+}
+
+/** Graceful shutdown: runners stop claiming and finish their chunks (or give them back by lease). */
+export async function stopJobService(): Promise<void> {
+  const svc = await dropSingleton<CachedPromise<JobService>>(NAME)
+    ?.peek()
+    ?.catch(() => undefined);
+  await svc?.stop();
+}

@@ -1,0 +1,179 @@
+/**
+ * `npm run bench:jobs`: bulk moderation jobs against the production build (docs/decisions/165).
+ * Needs `npm run build` first.
+ *
+ * Texts: rows of the shared toxicity corpora (../shared/data or --data), in file order, cycled to
+ * --texts (default 100,000). Reports, for one server on the embedded database:
+ * - throughput of back-to-back 100-text /v1/moderate/batch requests over the first --batch-texts
+ *   texts (default 5,000), texts per second;
+ * - throughput of one job of --texts texts, from the first byte of the upload to `succeeded`
+ *   (upload included), and its ratio to the batches' (target ≥ 0.9);
+ * - that the results are complete and in order (every line once, 1..n);
+ * - single-text /v1/moderate/text p50/p99 idle and while the job runs (--singles each, default 200;
+ *   target: p99 while the job runs ≤ 2 × idle p99);
+ * - the server's RSS before, at its highest during and after the job.
+ * With --database-url, the job runs on PostgreSQL instead, with --instances servers (default 1)
+ * on that database, the job submitted to the first: per-instance and total throughput.
+ */
+import { readCorpora } from '@/lib/corpora/toxicity-corpora';
+import { resolveDataDir } from '@/lib/corpora/data-dir';
+import { postJson, rssMiB, startServer, type RunningServer } from '../lib/server';
+import { percentile } from '../lib/stats';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const strArg = (name: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const N = arg('texts', 100_000);
+const BATCH_TEXTS = arg('batch-texts', 5_000);
+const SINGLES = arg('singles', 200);
+const INSTANCES = arg('instances', 1);
+const DATABASE_URL = strArg('database-url');
+
+function corpusTexts(n: number): string[] {
+  const rows = readCorpora(resolveDataDir(args))
+    .map((r) => r.text)
+    .filter((t) => t.trim().length > 0 && t.length <= 10_000);
+  if (rows.length === 0) throw new Error('no corpus rows: pass --data <dir>');
+  return Array.from({ length: n }, (_, i) => rows[i % rows.length]!);
+}
+
+async function batchesThroughput(server: RunningServer, texts: string[]): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < texts.length; i += 100) {
+    const res = await postJson(`${server.url}/v1/moderate/batch`, { texts: texts.slice(i, i + 100) });
+    if (res.status !== 200) throw new Error(`batch answered ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer();
+  }
+  return texts.length / ((performance.now() - started) / 1000);
+}
+
+async function singles(server: RunningServer, n: number, text: (i: number) => string): Promise<number[]> {
+  const ms: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    const res = await postJson(`${server.url}/v1/moderate/text`, { text: text(i) });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`single answered ${res.status}`);
+    ms.push(performance.now() - t0);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return ms;
+}
+
+interface JobState {
+  state: string;
+  counts: { total: number; done: number; failed: number };
+}
+
+async function jobState(server: RunningServer, id: string): Promise<JobState> {
+  return (await (await fetch(`${server.url}/v1/jobs/${id}`)).json()) as JobState;
+}
+
+async function checkResults(server: RunningServer, id: string, n: number): Promise<string> {
+  const res = await fetch(`${server.url}/v1/jobs/${id}/results`);
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let rest = '';
+  let expected = 1;
+  let errors = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    rest += decoder.decode(value, { stream: true });
+    const lines = rest.split('\n');
+    rest = lines.pop()!;
+    for (const l of lines) {
+      const parsed = JSON.parse(l) as { line: number; error?: unknown };
+      if (parsed.line !== expected) throw new Error(`results out of order: line ${parsed.line} where ${expected} was expected`);
+      if (parsed.error) errors++;
+      expected++;
+    }
+  }
+  if (expected - 1 !== n) throw new Error(`results hold ${expected - 1} lines, not ${n}`);
+  return `complete and in order (${n} lines, ${errors} refused lines)`;
+}
+
+async function main() {
+  const texts = corpusTexts(N);
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'vigil-bench-jobs-'));
+  const env: Record<string, string> = {
+    RATE_LIMIT_PER_MINUTE: '0',
+    JOBS_MAX_TEXTS_PER_DAY: String(10 * N),
+    JOBS_MAX_TEXTS: String(Math.max(N, 1_000_000)),
+    REVIEW_QUEUE: 'off',
+    LOG_LEVEL: 'warn',
+    ...(DATABASE_URL ? { DATABASE_URL, DATABASE_DRIVER: 'pg' } : { DATA_DIR: dataDir }),
+  };
+  const servers: RunningServer[] = [];
+  try {
+    for (let i = 0; i < INSTANCES; i++) servers.push(await startServer(env, { outputLimit: 20_000 }));
+    const [server] = servers as [RunningServer];
+    console.log(
+      `bench:jobs: ${N} texts from the shared corpora, ${INSTANCES} instance(s), ${DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}`,
+    );
+
+    const idle = await singles(server, SINGLES, (i) => texts[i]!);
+    const batchRate = await batchesThroughput(server, texts.slice(0, Math.min(BATCH_TEXTS, N)));
+    console.log(`back-to-back 100-text batches: ${batchRate.toFixed(1)} texts/s`);
+
+    const rssBefore = rssMiB(server.process.pid!);
+    const body = `${texts.map((text) => JSON.stringify({ text })).join('\n')}\n`;
+    const t0 = performance.now();
+    const created = await fetch(`${server.url}/v1/jobs`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body });
+    if (created.status !== 202) throw new Error(`job answered ${created.status}: ${await created.text()}`);
+    const { id } = (await created.json()) as { id: string };
+    const uploadS = (performance.now() - t0) / 1000;
+    let rssMax = rssBefore ?? 0;
+    let during: number[] = [];
+    let measured = false;
+    for (;;) {
+      const s = await jobState(server, id);
+      rssMax = Math.max(rssMax, rssMiB(server.process.pid!) ?? 0);
+      if (s.state === 'succeeded' || s.state === 'failed' || s.state === 'cancelled') {
+        if (s.state !== 'succeeded') throw new Error(`job ${s.state}`);
+        break;
+      }
+      if (!measured && s.counts.done > 0.1 * N) {
+        measured = true;
+        during = await singles(server, SINGLES, (i) => texts[(i + 7) % texts.length]!);
+      } else {
+        await new Promise((r) => setTimeout(r, 1_000));
+      }
+    }
+    const jobS = (performance.now() - t0) / 1000;
+    const jobRate = N / jobS;
+    console.log(
+      `job: ${N} texts in ${jobS.toFixed(1)} s (upload ${uploadS.toFixed(1)} s): ${jobRate.toFixed(1)} texts/s, ${(jobRate / batchRate).toFixed(3)} × the batches (target ≥ 0.9)`,
+    );
+    console.log(`results: ${await checkResults(server, id, N)}`);
+    const p = (xs: number[], q: number) => percentile(xs, q).toFixed(1);
+    console.log(`single text idle: p50 ${p(idle, 50)} ms, p99 ${p(idle, 99)} ms`);
+    if (during.length > 0) {
+      console.log(
+        `single text while the job runs: p50 ${p(during, 50)} ms, p99 ${p(during, 99)} ms (${(percentile(during, 99) / percentile(idle, 99)).toFixed(2)} × idle p99; target ≤ 2)`,
+      );
+    } else {
+      console.log('single text while the job runs: not measured (the job finished before 10 % was reported)');
+    }
+    console.log(
+      `server RSS: ${rssBefore?.toFixed(0)} MiB before the job, ${rssMax.toFixed(0)} MiB at most during it, ${rssMiB(server.process.pid!)?.toFixed(0)} MiB after`,
+    );
+  } finally {
+    for (const s of servers) await s.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
