@@ -25,6 +25,8 @@ import { BatchChart } from './batch-chart';
 import { BatchStatus } from './batch-status';
 import { ErrorAlert } from './error-alert';
 import { FilterSelect, optionsOf } from './filter-select';
+import { JobUploadStatus } from './job-upload-status';
+import { useJobUpload } from './use-job-upload';
 import { EnsembleBadge } from './verdict-view';
 import styles from './console.module.css';
 
@@ -75,6 +77,7 @@ export function BatchTab() {
   const abort = useRef<AbortController | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const summaryRef = useRef<HTMLDivElement>(null);
+  const jobUpload = useJobUpload();
 
   const source: BatchSource = file ? file.source : readLines(pasted);
   const columns = columnsOf(source);
@@ -111,6 +114,8 @@ export function BatchTab() {
 
   async function run() {
     if (sourceRows.length === 0) return;
+    // Large runs go to the server as a bulk job (docs/decisions/166-console-jobs.md).
+    if (await jobUpload.sendIfLarge({ source, file: file ? fileInput.current?.files?.[0] : undefined, column: file ? column : 0 })) return;
     if (sourceRows.length > MAX_ROWS) {
       setFileError({
         message: `At most ${MAX_ROWS.toLocaleString('en')} rows per run; this one has ${sourceRows.length.toLocaleString('en')}. Split the file.`,
@@ -269,6 +274,7 @@ export function BatchTab() {
           </button>
         )}
       </div>
+      <JobUploadStatus upload={jobUpload} rows={sourceRows.length} />
       {progress && <BatchStatus progress={progress} phase={phase} failed={failed} notQueued={notQueued} summaryRef={summaryRef} />}
       {(phase === 'done' || phase === 'cancelled') && results.length > 0 && <BatchChart results={results} />}
       {finished.length > 0 && (
