@@ -34,11 +34,11 @@ export function JobCard({ job, cancelling, onCancel }: JobCardProps) {
   const title = `Job of ${when(job.created_at)}`;
   const titleId = `job-title-${job.id}`;
   return (
-    <li className={styles.jobCard} data-testid="job" data-job-id={job.id} data-state={job.state} aria-labelledby={titleId}>
+    <li className={styles.jobCard} data-testid="job" data-job-id={job.id} data-state={job.state}>
       <div className={styles.jobHead}>
-        <h3 id={titleId} className={styles.jobTitle}>
+        <h2 id={titleId} className={styles.jobTitle}>
           {title}
-        </h3>
+        </h2>
         <span className={`badge ${STATE_TONE[job.state]}`} data-testid="job-state">
           {JOB_STATE_LABELS[job.state]}
         </span>
