@@ -115,3 +115,36 @@ test('a CSV over the threshold becomes a job: progress to 100 %, CSV results wit
   }
   expect(c.errors.errors).toEqual([]);
 });
+
+test('pasted lines over the threshold become a JSON Lines job whose line numbers are the source lines', async ({ page }) => {
+  test.setTimeout(600_000);
+  const c = new ConsolePage(page);
+  await c.goto();
+  await c.tab('batch');
+  // Every tenth source line is blank: the job's results must still point at the right lines.
+  const source = Array.from({ length: 2_300 }, (_, i) => (i % 10 === 9 ? '' : `${SAMPLES[i % SAMPLES.length]} [${i + 1}]`));
+  const texts = source.filter((l) => l !== '').length;
+  await page.getByTestId('batch-input').fill(source.join('\n'));
+  await expect(c.batchRun).toHaveText(`Moderate ${texts} texts`);
+
+  const created = page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/jobs' && r.request().method() === 'POST');
+  await c.batchRun.click();
+  const res = await created;
+  expect(res.status()).toBe(202);
+  expect(res.request().headers()['content-type']).toBe('application/x-ndjson');
+
+  const job = page.getByTestId('job-upload').getByTestId('job');
+  await expect(job).toHaveAttribute('data-state', 'succeeded', { timeout: 540_000 });
+  await expect(job.getByRole('progressbar')).toHaveAttribute('aria-valuenow', String(texts));
+  const download = page.waitForEvent('download');
+  await job.getByTestId('job-download-jsonl').click();
+  const lines = Buffer.concat(await (await (await download).createReadStream()).toArray())
+    .toString('utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { line: number });
+  expect(lines).toHaveLength(texts);
+  // Line n of the results is line n of what was pasted (its text ends in [n]).
+  expect(lines.map((l) => l.line)).toEqual(source.flatMap((l, i) => (l === '' ? [] : [i + 1])));
+  expect(c.errors.errors).toEqual([]);
+});
