@@ -3,6 +3,7 @@
  * The Batch tab's word on a large run (docs/decisions/166-console-jobs.md): that it will go as a
  * job, that the file is being sent, then the job itself with its progress, or why it could not go.
  */
+import { useEffect, useRef } from 'react';
 import { JOB_THRESHOLD_ROWS, sendsAsJob } from '@/lib/browser/job-upload';
 import { ErrorAlert } from './error-alert';
 import { JobCard } from './job-card';
@@ -13,6 +14,14 @@ import styles from './console.module.css';
 export function JobUploadStatus({ upload, rows }: { upload: JobUploadHandle; rows: number }) {
   const { state, controller, showJobs } = useJobs();
   const s = upload.state;
+  // Another file or text (its row count changed): the last job's word no longer applies to it.
+  const shownFor = useRef(rows);
+  const { reset } = upload;
+  useEffect(() => {
+    if (shownFor.current === rows) return;
+    shownFor.current = rows;
+    reset();
+  }, [rows, reset]);
   const job = s.phase === 'sent' ? state.jobs.find((j) => j.id === s.jobId) : undefined;
   return (
     <div data-testid="job-upload" data-phase={s.phase}>

@@ -58,7 +58,12 @@ export function useJobUpload() {
     return true;
   }
 
-  return { state, sendIfLarge };
+  /** Forgets the last outcome (another file or text was chosen); a send in flight keeps its state. */
+  function reset() {
+    if (!sending.current) setState({ phase: 'idle' });
+  }
+
+  return { state, sendIfLarge, reset };
 }
 
 export type JobUploadHandle = ReturnType<typeof useJobUpload>;
