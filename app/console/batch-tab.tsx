@@ -17,8 +17,10 @@ import { BatchInputs } from './batch-inputs';
 import { BatchResults } from './batch-results';
 import { BatchStatus } from './batch-status';
 import { ErrorAlert } from './error-alert';
+import { JobUploadStatus } from './job-upload-status';
 import { MAX_CHARS, useBatchRun } from './use-batch-run';
 import { useBatchSource } from './use-batch-source';
+import { useJobUpload } from './use-job-upload';
 
 const MAX_ROWS = 10_000;
 
@@ -29,10 +31,21 @@ export function BatchTab() {
   const s = useBatchSource(b.clearResults);
   const summaryRef = useRef<HTMLDivElement>(null);
   const { rows, meta, phase, running } = b;
+  const jobUpload = useJobUpload();
 
   async function run() {
     const { sourceRows, file } = s;
     if (sourceRows.length === 0) return;
+    // Large runs go to the server as a bulk job (docs/decisions/166-console-jobs.md).
+    if (
+      await jobUpload.sendIfLarge({
+        source: s.source,
+        file: file ? s.fileInput.current?.files?.[0] : undefined,
+        column: file ? s.column : 0,
+      })
+    ) {
+      return;
+    }
     if (sourceRows.length > MAX_ROWS) {
       s.setFileError({
         message: `At most ${MAX_ROWS.toLocaleString('en')} rows per run; this one has ${sourceRows.length.toLocaleString('en')}. Split the file.`,
@@ -79,6 +92,7 @@ export function BatchTab() {
           </button>
         )}
       </div>
+      <JobUploadStatus upload={jobUpload} rows={s.sourceRows.length} />
       {meta?.restoredFrom && (
         <p className="alert alert-ok" data-testid="batch-restored" data-interrupted={meta.interrupted ? 'true' : 'false'}>
           Results of {meta.name === 'pasted' ? 'pasted texts' : meta.name}, kept in this browser from {when(meta.restoredFrom)}

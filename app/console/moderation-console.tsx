@@ -1,11 +1,14 @@
 'use client';
 /**
- * The moderation console: four tabs (Moderate, Batch, Review queue, Audit log) beside the server
- * status. One browser-inference Worker serves the live preview for the whole page.
+ * The moderation console: five tabs (Moderate, Batch, Jobs, Review queue, Audit log) beside the
+ * server status. One browser-inference Worker serves the live preview for the whole page; one
+ * JobsProvider holds the bulk jobs the Batch and Jobs tabs both show.
  */
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useRef, useState, type KeyboardEvent } from 'react';
 import { AuditTab } from './audit-tab';
 import { BatchTab } from './batch-tab';
+import { JobsProvider } from './jobs-context';
+import { JobsTab } from './jobs-tab';
 import { ModerateTab } from './moderate-tab';
 import { ReviewTab } from './review-tab';
 import { StatusPanel } from './status-panel';
@@ -14,6 +17,7 @@ import styles from './console.module.css';
 const TABS = [
   { id: 'moderate', label: 'Moderate' },
   { id: 'batch', label: 'Batch' },
+  { id: 'jobs', label: 'Jobs' },
   { id: 'reviews', label: 'Review queue' },
   { id: 'audit', label: 'Audit log' },
 ] as const;
@@ -23,6 +27,10 @@ export function ModerationConsole() {
   const [tab, setTab] = useState<TabId>('moderate');
   const [auditVersion, setAuditVersion] = useState(0);
   const tabRefs = useRef<Record<string, HTMLButtonElement | null>>({});
+  const showJobs = useCallback(() => {
+    setTab('jobs');
+    tabRefs.current.jobs?.focus();
+  }, []);
 
   // WAI-ARIA tabs: arrows move between tabs, Home/End jump, focus follows selection.
   function onKeyDown(e: KeyboardEvent<HTMLDivElement>) {
@@ -40,47 +48,52 @@ export function ModerationConsole() {
   }
 
   return (
-    <main className={styles.layout}>
-      <div className={styles.mainColumn}>
-        <h1>Moderation console</h1>
-        <div role="tablist" aria-label="Console sections" className={styles.tabs} onKeyDown={onKeyDown}>
-          {TABS.map((t) => (
-            <button
-              key={t.id}
-              ref={(el) => {
-                tabRefs.current[t.id] = el;
-              }}
-              type="button"
-              role="tab"
-              id={`tab-${t.id}`}
-              aria-selected={tab === t.id}
-              aria-controls={`panel-${t.id}`}
-              tabIndex={tab === t.id ? 0 : -1}
-              className={styles.tab}
-              data-testid={`tab-${t.id}`}
-              onClick={() => setTab(t.id)}
-            >
-              {t.label}
-            </button>
-          ))}
+    <JobsProvider showJobs={showJobs}>
+      <main className={styles.layout}>
+        <div className={styles.mainColumn}>
+          <h1>Moderation console</h1>
+          <div role="tablist" aria-label="Console sections" className={styles.tabs} onKeyDown={onKeyDown}>
+            {TABS.map((t) => (
+              <button
+                key={t.id}
+                ref={(el) => {
+                  tabRefs.current[t.id] = el;
+                }}
+                type="button"
+                role="tab"
+                id={`tab-${t.id}`}
+                aria-selected={tab === t.id}
+                aria-controls={`panel-${t.id}`}
+                tabIndex={tab === t.id ? 0 : -1}
+                className={styles.tab}
+                data-testid={`tab-${t.id}`}
+                onClick={() => setTab(t.id)}
+              >
+                {t.label}
+              </button>
+            ))}
+          </div>
+          {/* Panels stay mounted (hidden) so a running batch or a typed text survives a tab switch. */}
+          <section role="tabpanel" id="panel-moderate" aria-labelledby="tab-moderate" hidden={tab !== 'moderate'}>
+            <ModerateTab />
+          </section>
+          <section role="tabpanel" id="panel-batch" aria-labelledby="tab-batch" hidden={tab !== 'batch'}>
+            <BatchTab />
+          </section>
+          <section role="tabpanel" id="panel-jobs" aria-labelledby="tab-jobs" hidden={tab !== 'jobs'}>
+            <JobsTab active={tab === 'jobs'} />
+          </section>
+          <section role="tabpanel" id="panel-reviews" aria-labelledby="tab-reviews" hidden={tab !== 'reviews'}>
+            <ReviewTab active={tab === 'reviews'} onDecided={() => setAuditVersion((v) => v + 1)} />
+          </section>
+          <section role="tabpanel" id="panel-audit" aria-labelledby="tab-audit" hidden={tab !== 'audit'}>
+            <AuditTab active={tab === 'audit'} version={auditVersion} />
+          </section>
         </div>
-        {/* Panels stay mounted (hidden) so a running batch or a typed text survives a tab switch. */}
-        <section role="tabpanel" id="panel-moderate" aria-labelledby="tab-moderate" hidden={tab !== 'moderate'}>
-          <ModerateTab />
-        </section>
-        <section role="tabpanel" id="panel-batch" aria-labelledby="tab-batch" hidden={tab !== 'batch'}>
-          <BatchTab />
-        </section>
-        <section role="tabpanel" id="panel-reviews" aria-labelledby="tab-reviews" hidden={tab !== 'reviews'}>
-          <ReviewTab active={tab === 'reviews'} onDecided={() => setAuditVersion((v) => v + 1)} />
-        </section>
-        <section role="tabpanel" id="panel-audit" aria-labelledby="tab-audit" hidden={tab !== 'audit'}>
-          <AuditTab active={tab === 'audit'} version={auditVersion} />
-        </section>
-      </div>
-      <aside className={styles.side}>
-        <StatusPanel />
-      </aside>
-    </main>
+        <aside className={styles.side}>
+          <StatusPanel />
+        </aside>
+      </main>
+    </JobsProvider>
   );
 }

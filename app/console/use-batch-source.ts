@@ -92,6 +92,7 @@ export function useBatchSource(onNewInput: () => void) {
   return {
     pasted,
     setPasted,
+    source,
     file,
     column,
     setColumn,

@@ -59,6 +59,18 @@ export interface ReviewListFilters {
   to?: string;
 }
 import { sessionEnvelopeSchema, type SessionStatus } from '@/lib/contracts/session';
+import { jobListSchema, jobSchema, type Job, type JobFormat, type JobList } from '@/lib/contracts/jobs';
+
+/** POST /v1/jobs: the file itself is the body; these go in the query. */
+export interface CreateJobOptions {
+  /** `text/csv` or `application/x-ndjson`. */
+  contentType: string;
+  /** CSV: the header's name of the column to moderate. */
+  textColumn?: string;
+  explain?: boolean;
+  metadata?: Record<string, unknown>;
+  signal?: AbortSignal;
+}
 
 /** A failed request: `status` 0 means the server was not reached (offline, DNS, reset). */
 export class ApiError extends Error {
@@ -139,6 +151,30 @@ export const api = {
     v1(moderationResponseSchema, '/v1/moderate/text', jsonInit('POST', { text, explain })),
   moderateBatch: (texts: string[], options: { explain?: boolean; signal?: AbortSignal } = {}): Promise<BatchResponse> =>
     v1(batchResponseSchema, '/v1/moderate/batch', { ...jsonInit('POST', { texts, explain: options.explain }), signal: options.signal }),
+  /** A bulk job from a whole file, streamed by the browser as the request body (docs/decisions/166). */
+  createJob: (body: Blob, o: CreateJobOptions): Promise<Job> => {
+    const q = new URLSearchParams();
+    if (o.textColumn !== undefined) q.set('text_column', o.textColumn);
+    if (o.explain !== undefined) q.set('explain', String(o.explain));
+    if (o.metadata !== undefined) q.set('metadata', JSON.stringify(o.metadata));
+    const query = q.toString();
+    return v1(jobSchema, `/v1/jobs${query ? `?${query}` : ''}`, {
+      method: 'POST',
+      headers: { 'content-type': o.contentType },
+      body,
+      signal: o.signal,
+    });
+  },
+  /** The caller's jobs, newest first; `before` is the previous page's `next_before`. */
+  listJobs: (page: { limit?: number; before?: string } = {}, signal?: AbortSignal): Promise<JobList> => {
+    const q = new URLSearchParams();
+    if (page.limit !== undefined) q.set('limit', String(page.limit));
+    if (page.before) q.set('before', page.before);
+    const query = q.toString();
+    return v1(jobListSchema, `/v1/jobs${query ? `?${query}` : ''}`, { signal });
+  },
+  getJob: (id: string, signal?: AbortSignal): Promise<Job> => v1(jobSchema, `/v1/jobs/${encodeURIComponent(id)}`, { signal }),
+  cancelJob: (id: string): Promise<Job> => v1(jobSchema, `/v1/jobs/${encodeURIComponent(id)}/cancel`, { method: 'POST' }),
   health: (): Promise<HealthResponse> => v1(healthResponseSchema, '/v1/health'),
   models: (): Promise<ModelsResponse> => v1(modelsResponseSchema, '/v1/models'),
 
@@ -199,6 +235,9 @@ export const api = {
 /** A stored face photo's address (GET, same-origin: the session cookie goes with it). */
 export const faceImageUrl = (personId: string, faceId: string) =>
   `/api/v1/persons/${encodeURIComponent(personId)}/faces/${encodeURIComponent(faceId)}/image`;
+
+/** A job's results as a download (GET, same-origin: the session cookie goes with it); partial while it runs. */
+export const jobResultsUrl = (id: string, format: JobFormat) => `/v1/jobs/${encodeURIComponent(id)}/results?format=${format}`;
 
 /** What to tell a person for each /api/v1 error code (registration, photos, recognition). */
 export const ERROR_HELP: Record<string, string> = {

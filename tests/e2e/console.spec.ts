@@ -43,7 +43,7 @@ test.describe('moderation console', () => {
     await expect(page.getByTestId('tab-batch')).toBeFocused();
     await page.keyboard.press('End');
     await expect(page.getByTestId('tab-audit')).toHaveAttribute('aria-selected', 'true');
-    for (const tab of ['moderate', 'batch', 'reviews', 'audit']) {
+    for (const tab of ['moderate', 'batch', 'jobs', 'reviews', 'audit']) {
       await page.getByTestId(`tab-${tab}`).click();
       expect(await unlabelledControls(page), `unlabelled controls on the ${tab} tab`).toEqual([]);
     }

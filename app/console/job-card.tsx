@@ -1,0 +1,87 @@
+'use client';
+/**
+ * One bulk job: its state, an accessible progress bar (done of total, with the same words as
+ * text), the time left, Cancel while it runs, and its results as CSV or JSON Lines downloads
+ * (served from the server, so from any browser; the results so far while it runs).
+ */
+import { isActiveJob, JOB_STATE_LABELS, jobProgress, jobTimeLeft } from '@/lib/browser/job-progress';
+import { jobResultsUrl } from '@/lib/browser/vigil-api';
+import type { Job } from '@/lib/contracts/jobs';
+import { ErrorAlert } from './error-alert';
+import styles from './console.module.css';
+
+const STATE_TONE: Record<Job['state'], string> = {
+  receiving: 'badge-medium',
+  queued: 'badge-medium',
+  running: 'badge-medium',
+  succeeded: 'badge-low',
+  failed: 'badge-high',
+  cancelled: 'badge-high',
+};
+
+const when = (iso: string) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+
+interface JobCardProps {
+  job: Job;
+  cancelling: boolean;
+  onCancel: (id: string) => void;
+}
+
+export function JobCard({ job, cancelling, onCancel }: JobCardProps) {
+  const progress = jobProgress(job);
+  const active = isActiveJob(job);
+  const left = jobTimeLeft(job);
+  const title = `Job of ${when(job.created_at)}`;
+  const titleId = `job-title-${job.id}`;
+  return (
+    <li className={styles.jobCard} data-testid="job" data-job-id={job.id} data-state={job.state}>
+      <div className={styles.jobHead}>
+        <h2 id={titleId} className={styles.jobTitle}>
+          {title}
+        </h2>
+        <span className={`badge ${STATE_TONE[job.state]}`} data-testid="job-state">
+          {JOB_STATE_LABELS[job.state]}
+        </span>
+      </div>
+      <div
+        role="progressbar"
+        aria-labelledby={titleId}
+        aria-valuemin={0}
+        aria-valuemax={progress.total}
+        aria-valuenow={progress.done}
+        aria-valuetext={progress.text}
+        className={styles.jobTrack}
+        data-testid="job-progress"
+        data-percent={progress.percent}
+      >
+        <span className={styles.jobFill} style={{ width: `${progress.percent}%` }} />
+      </div>
+      <p className={styles.jobMeta} data-testid="job-progress-text">
+        {progress.text}
+        {job.counts.failed > 0 ? `, ${job.counts.failed.toLocaleString('en')} could not be moderated` : ''}
+        {left ? ` · ${left}` : ''}
+      </p>
+      {job.error && <ErrorAlert message={`The job failed: ${job.error}`} testId="job-error" />}
+      <div className={styles.actions}>
+        {active && (
+          <button type="button" className="secondary" data-testid="job-cancel" disabled={cancelling} onClick={() => onCancel(job.id)}>
+            {cancelling ? 'Cancelling…' : 'Cancel'}
+            <span className="visually-hidden"> ({title})</span>
+          </button>
+        )}
+        {job.counts.done > 0 && (
+          <>
+            <a className="button secondary" href={jobResultsUrl(job.id, 'csv')} download data-testid="job-download-csv">
+              Download CSV{active ? ' (so far)' : ''}
+              <span className="visually-hidden"> ({title})</span>
+            </a>
+            <a className="button secondary" href={jobResultsUrl(job.id, 'jsonl')} download data-testid="job-download-jsonl">
+              Download JSON Lines{active ? ' (so far)' : ''}
+              <span className="visually-hidden"> ({title})</span>
+            </a>
+          </>
+        )}
+      </div>
+    </li>
+  );
+}
