@@ -286,6 +286,12 @@ export const envSchema = z
      * all but one, so an interactive text always finds a free place.
      */
     JOBS_POOL_TASKS: int(1, 256).optional(),
+    /**
+     * Padded tokens per transformer run while moderating job texts (rows × the longest row, one row
+     * at least; at most TOXICITY_MAX_BATCH rows): an interactive text that arrives while a job runs
+     * waits for at most one such run. 512 = 8 rows of 64 tokens, 4 windows of 128.
+     */
+    JOBS_TOKENS_PER_RUN: int(1, 1_000_000).default(512),
     /** Hosts (`host` or `host:port`, comma-separated) a job callback may reach over plain http or on a private address. */
     JOB_CALLBACK_ALLOWED_HOSTS: z
       .string()

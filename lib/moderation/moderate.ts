@@ -32,6 +32,8 @@ export interface ModerateOptions {
    * (bound-work.ts batchShares()); only read with `limits`.
    */
   batchShares?: readonly number[];
+  /** Padded tokens per transformer run (bulk jobs: a shorter wait for the next interactive text). */
+  maxTokensPerRun?: number;
 }
 
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
@@ -49,7 +51,7 @@ export async function moderate(
   const timed = options.onModelTime;
   const toxicityStarted = performance.now();
   const toxicityPromise = models.toxicity.scoreDetailed
-    ? models.toxicity.scoreDetailed(pre)
+    ? models.toxicity.scoreDetailed(pre, { maxTokensPerRun: options.maxTokensPerRun })
     : models.toxicity.score(pre).then((scores) => scores.map((s): ToxicityDetail => ({ scores: s, auxiliary: {} })));
   const rulesStarted = performance.now();
   const rules = pre.map((p) => models.rules.evaluate(p));

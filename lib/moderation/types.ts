@@ -7,6 +7,16 @@ export { RULES_VERSION, SEVERITIES, SEXISM_VERSION, TOXICITY_VERSION };
 export const MODEL_VERSIONS = [SEXISM_VERSION, TOXICITY_VERSION, RULES_VERSION] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
+/** How one call runs the transformer. */
+export interface ScoreOptions {
+  /**
+   * Padded tokens per transformer run (rows × the longest row; one row at least), besides the
+   * model's own batch (TOXICITY_MAX_BATCH). Bulk jobs cap it, so an interactive text sharing the
+   * worker waits for a short run.
+   */
+  maxTokensPerRun?: number;
+}
+
 export interface SexismLabel {
   score: number;
   severity: Severity;
@@ -75,7 +85,7 @@ export interface ToxicityModel {
   /** Batched inference: one score set per input, same order. */
   score(texts: readonly Preprocessed[]): Promise<ToxicityScores[]>;
   /** The same run, with the logits of the labels outside the five heads (absent in fakes). */
-  scoreDetailed?(texts: readonly Preprocessed[]): Promise<ToxicityDetail[]>;
+  scoreDetailed?(texts: readonly Preprocessed[], options?: ScoreOptions): Promise<ToxicityDetail[]>;
 }
 
 export interface RulesEngine {

@@ -81,6 +81,8 @@ export interface FairShareOptions {
   chunkChars: number;
   /** Background (bulk-job) tasks that may run at once (JOBS_POOL_TASKS); default all places but one. */
   backgroundTasks?: number;
+  /** Padded tokens per transformer run of a background task (JOBS_TOKENS_PER_RUN): an interactive text waits for at most one such run. */
+  backgroundTokensPerRun?: number;
 }
 
 const DEFAULT_FAIR_SHARE: FairShareOptions = { maxTextsPerClient: 300, chunkTexts: 32, chunkChars: 4_000 };
@@ -178,6 +180,7 @@ export function createInferencePool(
                 explain,
                 limits,
                 ...(shares ? { batchShares: ids.map((i) => shares[i]!) } : {}),
+                ...(background && fairShare.backgroundTokensPerRun ? { maxTokensPerRun: fairShare.backgroundTokensPerRun } : {}),
               },
               end - start,
               'moderate',
@@ -228,6 +231,7 @@ export function inferencePool(): InferencePool | undefined {
         chunkTexts: e.INFERENCE_CHUNK_TEXTS,
         chunkChars: e.INFERENCE_CHUNK_CHARS,
         backgroundTasks: e.JOBS_POOL_TASKS,
+        backgroundTokensPerRun: e.JOBS_TOKENS_PER_RUN,
       };
       pool = createInferencePool(WORKER_BUNDLE, threads, e.INFERENCE_QUEUE_MAX, fairShare);
       logger().info({ threads, maxQueue: e.INFERENCE_QUEUE_MAX, ...fairShare }, 'inference pool started');

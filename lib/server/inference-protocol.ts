@@ -19,7 +19,7 @@ export type InferenceTask =
   /** NFKC length of each text, so a batch split into chunks shares its budget as a whole (bound-work.ts). */
   | { kind: 'measure'; texts: string[] }
   /** `batchShares`: the chunk's part of its batch's budget (absent: the texts are the whole batch). */
-  | { kind: 'moderate'; texts: string[]; explain: boolean; limits?: WorkLimits; batchShares?: number[] };
+  | { kind: 'moderate'; texts: string[]; explain: boolean; limits?: WorkLimits; batchShares?: number[]; maxTokensPerRun?: number };
 
 export type InferenceFailure = {
   /** models_unavailable -> /v1 503; failed -> 500. */

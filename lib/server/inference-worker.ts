@@ -49,6 +49,7 @@ export default async function runInference(task: InferenceTask): Promise<Inferen
         explain: task.explain,
         limits: task.limits,
         batchShares: task.batchShares,
+        maxTokensPerRun: task.maxTokensPerRun,
         onModelTime: (model, ms) => (modelMs[model] = ms),
       });
       return { ok: true, kind: 'moderate', results, modelMs };

@@ -78,6 +78,28 @@ describe('createToxicityRuntime', () => {
     expect(runtime.thresholds.overall).toBe(0.5);
   });
 
+  it('caps the padded tokens of a run when asked (bulk jobs), with the same scores', async () => {
+    const calls: Call[] = [];
+    const { model } = fakeModel(6, calls);
+    const runtime = createToxicityRuntime({ tokenizer: fakeTokenizer, model, config, Tensor, maxBatch: 4 });
+    const texts = ['abcde', 'a', 'abc', 'ab'].map(preprocess);
+    const whole = await runtime.scoreDetailed(texts);
+    expect(calls.map((c) => c.dims)).toEqual([[4, 7]]);
+    calls.length = 0;
+    // Rows of 3, 4, 5 and 7 tokens under 10 padded tokens a run: [3, 4] (2 × 4), then [5] and [7] alone.
+    const capped = await runtime.scoreDetailed(texts, { maxTokensPerRun: 10 });
+    expect(calls.map((c) => c.dims)).toEqual([
+      [2, 4],
+      [1, 5],
+      [1, 7],
+    ]);
+    expect(capped).toEqual(whole);
+    calls.length = 0;
+    // A row longer than the cap still runs, alone.
+    await runtime.scoreDetailed(texts, { maxTokensPerRun: 1 });
+    expect(calls.map((c) => c.dims[0])).toEqual([1, 1, 1, 1]);
+  });
+
   it("reads a long text whole, in overlapping windows, and takes each head's highest window", async () => {
     // One token per character; 'z' is token 9, anything else 7. The model flags a row that holds a 9.
     const charTokenizer = Object.assign(() => undefined, {

@@ -10,7 +10,14 @@
  */
 import type { PreTrainedModel, PreTrainedTokenizer, Tensor } from '@huggingface/transformers';
 import type { Preprocessed } from '../preprocess';
-import { TOXICITY_HEADS, TOXICITY_VERSION, type ToxicityDetail, type ToxicityModel, type ToxicityScores } from '../types';
+import {
+  TOXICITY_HEADS,
+  TOXICITY_VERSION,
+  type ScoreOptions,
+  type ToxicityDetail,
+  type ToxicityModel,
+  type ToxicityScores,
+} from '../types';
 import { encodeWindows, padByLength } from './encode-for-model';
 import type { ToxicityModelConfig } from './toxicity-config';
 
@@ -25,7 +32,7 @@ export interface ToxicityRuntimeParts {
 }
 
 export interface LoadedToxicityModel extends ToxicityModel {
-  scoreDetailed(texts: readonly Preprocessed[]): Promise<ToxicityDetail[]>;
+  scoreDetailed(texts: readonly Preprocessed[], options?: ScoreOptions): Promise<ToxicityDetail[]>;
   readonly config: ToxicityModelConfig;
   /** Per-head decision thresholds from config.json (`vigil.thresholds`, 0.5 where absent). */
   readonly thresholds: ToxicityScores;
@@ -71,7 +78,7 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
     async score(texts: readonly Preprocessed[]): Promise<ToxicityScores[]> {
       return (await runtime.scoreDetailed(texts)).map((d) => d.scores);
     },
-    async scoreDetailed(texts: readonly Preprocessed[]): Promise<ToxicityDetail[]> {
+    async scoreDetailed(texts: readonly Preprocessed[], options?: ScoreOptions): Promise<ToxicityDetail[]> {
       if (disposed) throw new Error('toxicity model: score() after dispose()');
       if (texts.length === 0) return [];
       // The whole text is read: a long one is scored window by window, and each head takes its
@@ -84,7 +91,7 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
       );
       const result: ToxicityDetail[] = new Array(texts.length);
       let ms = 0;
-      for (const b of padByLength(rows, padId, maxBatch)) {
+      for (const b of padByLength(rows, padId, maxBatch, options?.maxTokensPerRun)) {
         const dims = [b.batchSize, b.seqLen];
         const t0 = performance.now();
         // token_type_ids, when the graph has that input, are filled with zeros by transformers.js.

@@ -97,13 +97,25 @@ export interface PaddedBatch {
 /**
  * Split encoded rows into batches of at most `maxBatch`, sorted by length so each batch pads only
  * to its own longest row (on 2 CPU cores, small length-sorted batches were the fastest way to run
- * 100 texts; docs/benchmarks.md). The caller restores its order through `indices`.
+ * 100 texts; docs/benchmarks.md). With `maxTokens`, a batch also holds at most that many padded
+ * tokens (rows × its longest row; one row at least), so every run stays short. The caller restores
+ * its order through `indices`.
  */
-export function padByLength(rows: readonly number[][], padId: number, maxBatch: number): PaddedBatch[] {
+export function padByLength(
+  rows: readonly number[][],
+  padId: number,
+  maxBatch: number,
+  maxTokens = Number.POSITIVE_INFINITY,
+): PaddedBatch[] {
   const order = rows.map((_, i) => i).sort((a, b) => rows[a]!.length - rows[b]!.length || a - b);
   const batches: PaddedBatch[] = [];
-  for (let s = 0; s < order.length; s += Math.max(1, maxBatch)) {
-    const indices = order.slice(s, s + Math.max(1, maxBatch));
+  const cap = Math.max(1, maxBatch);
+  for (let s = 0; s < order.length; ) {
+    // Sorted by length: the row added last is the longest, so the padded size is count × its length.
+    let e = s + 1;
+    while (e < order.length && e - s < cap && (e - s + 1) * rows[order[e]!]!.length <= maxTokens) e++;
+    const indices = order.slice(s, e);
+    s = e;
     const seqLen = Math.max(1, ...indices.map((i) => rows[i]!.length));
     const inputIds = new BigInt64Array(indices.length * seqLen).fill(BigInt(padId));
     const attentionMask = new BigInt64Array(indices.length * seqLen);
