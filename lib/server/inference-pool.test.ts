@@ -24,7 +24,7 @@ export default async function (task) {
   if (task.kind === 'measure') return { ok: true, kind: 'measure', lengths: task.texts.map((t) => t.length) };
   if (task.kind === 'moderate') {
     for (const text of task.texts) if (text.startsWith('busy')) { const until = Date.now() + 10; while (Date.now() < until); }
-    return { ok: true, kind: 'moderate', results: task.texts.map((text, i) => ({ text, explained: task.explain, ...(task.explain ? { explanations: { rules: [], sexism: [{ feature: text, weight: 1 }] } } : {}), share: task.batchShares?.[i], ...(task.texts.length > 1 ? { mates: task.texts } : {}) })), modelMs: { rules: 1 } };
+    return { ok: true, kind: 'moderate', results: task.texts.map((text, i) => ({ text, explained: task.explain, ...(task.explain ? { explanations: { rules: [], sexism: [{ feature: text, weight: 1 }] } } : {}), share: task.batchShares?.[i], cap: task.maxTokensPerRun, ...(task.texts.length > 1 ? { mates: task.texts } : {}) })), modelMs: { rules: 1 } };
   }
   return { ok: false, error: { kind: 'failed', message: 'unexpected task' } };
 }`;
@@ -191,6 +191,27 @@ describe('fair share of the pool between clients', () => {
       await expect(pool.moderate(['x'], { explain: false, limits, client: 'B', admitted })).resolves.toBeDefined();
       expect(spent).toBe(1);
       await first;
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe('background (bulk-job) work in the pool', () => {
+  it('runs at full batch while no interactive request came in the last seconds, and in short runs after one', async () => {
+    const pool = createInferencePool(path.join(dir, 'worker.mjs'), 1, 4, {
+      maxTextsPerClient: 0,
+      chunkTexts: 32,
+      chunkChars: 4_000,
+      backgroundTokensPerRun: 512,
+    });
+    try {
+      const bulk = () => pool.moderate(['job text'], { explain: false, client: 'bulk', background: true });
+      const alone = await bulk();
+      expect((alone.results[0] as unknown as { cap?: number }).cap).toBeUndefined();
+      await pool.moderate(['a live text'], { explain: false, client: 'someone' });
+      const beside = await bulk();
+      expect((beside.results[0] as unknown as { cap?: number }).cap).toBe(512);
     } finally {
       await pool.close();
     }

@@ -96,6 +96,9 @@ const DEFAULT_FAIR_SHARE: FairShareOptions = { maxTextsPerClient: 300, chunkText
  */
 const TASKS_PER_WORKER = 2;
 
+/** How long after an interactive request background tasks keep their transformer runs short. */
+const INTERACTIVE_WINDOW_MS = 5_000;
+
 export function createInferencePool(
   filename: string,
   threads: number,
@@ -113,24 +116,35 @@ export function createInferencePool(
   });
   const run = (task: InferenceTask, transfer?: ArrayBuffer[]): Promise<InferenceResult> =>
     pool.run(task, transfer ? { transferList: transfer } : undefined);
-  const scheduler = createFairScheduler<{ task: InferenceTask; transfer?: ArrayBuffer[] }, InferenceResult>({
+  /** When an interactive request last arrived (performance.now(); -Infinity = never). */
+  let lastInteractive = Number.NEGATIVE_INFINITY;
+  /**
+   * A background task is cut into short transformer runs only while interactive requests arrive:
+   * decided when it starts, so a job alone runs at full batch and a job beside live traffic leaves
+   * each new interactive text a short wait (docs/decisions/165-bulk-moderation-jobs.md).
+   */
+  const backgroundTask = (task: InferenceTask): InferenceTask =>
+    task.kind === 'moderate' && fairShare.backgroundTokensPerRun && performance.now() - lastInteractive < INTERACTIVE_WINDOW_MS
+      ? { ...task, maxTokensPerRun: fairShare.backgroundTokensPerRun }
+      : task;
+  const scheduler = createFairScheduler<{ task: InferenceTask; transfer?: ArrayBuffer[]; background?: boolean }, InferenceResult>({
     slots: threads * TASKS_PER_WORKER,
     maxRunningPerClient: threads,
     maxUnitsPerClient: fairShare.maxTextsPerClient,
     maxWaiting: maxQueue,
     maxBackgroundRunning: fairShare.backgroundTasks,
-    execute: ({ task, transfer }) => run(task, transfer),
+    execute: ({ task, transfer, background }) => run(background ? backgroundTask(task) : task, transfer),
   });
 
   /** Runs `job`'s task and returns its answer of the expected kind, or throws the worker's error. */
   async function answer<K extends InferenceResult & { ok: true }>(
-    job: FairJob<{ task: InferenceTask; transfer?: ArrayBuffer[] }, InferenceResult>,
+    job: FairJob<{ task: InferenceTask; transfer?: ArrayBuffer[]; background?: boolean }, InferenceResult>,
     task: InferenceTask,
     units: number,
     kind: K['kind'],
-    transfer?: ArrayBuffer[],
+    background?: boolean,
   ): Promise<K> {
-    const result = await job.run({ task, transfer }, units);
+    const result = await job.run({ task, background }, units);
     if (!result.ok) fail(result);
     if (result.kind !== kind) throw new Error('unexpected worker answer');
     return result as K;
@@ -151,6 +165,7 @@ export function createInferencePool(
       scheduler.check(`text:${client}`, 1);
     },
     async moderate(texts, { explain, limits, client, admitted, background }) {
+      if (!background) lastInteractive = performance.now();
       const job = scheduler.admit(background ? `job:${client}` : `text:${client}`, texts.length, { background });
       try {
         await admitted?.();
@@ -180,10 +195,10 @@ export function createInferencePool(
                 explain,
                 limits,
                 ...(shares ? { batchShares: ids.map((i) => shares[i]!) } : {}),
-                ...(background && fairShare.backgroundTokensPerRun ? { maxTokensPerRun: fairShare.backgroundTokensPerRun } : {}),
               },
               end - start,
               'moderate',
+              background,
             ).then((answer) => ({ ids, answer }));
           }),
         );
