@@ -63,7 +63,7 @@ export function PolicyChange(p: PolicyChangeProps) {
   const hasReason = reason.trim().length > 0;
   return (
     <section className={styles.panel} aria-labelledby="policy-change-title" data-testid="policy-change">
-      <h3 id="policy-change-title">Adjust the {name} threshold</h3>
+      <h2 id="policy-change-title">Adjust the {name} threshold</h2>
       <p className="muted">
         In force: {p.category.threshold}; shipped: {p.category.shipped}. A saved change is applied by every instance within a few seconds.
       </p>

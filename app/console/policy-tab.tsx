@@ -69,13 +69,13 @@ export function PolicyTab({ active }: { active: boolean }) {
                 {policy.categories.map((c) => (
                   <tr key={c.category} data-testid="policy-row" data-category={c.category} data-threshold={c.threshold}>
                     <th scope="row">{label(c.category)}</th>
-                    <td>
+                    <td data-label="Threshold">
                       {c.threshold}
                       {c.overridden && <span className="muted"> (shipped {c.shipped})</span>}
                     </td>
-                    <td>{c.measured.flagged}</td>
-                    <td>{pct(c.measured.precision)}</td>
-                    <td>{pct(c.measured.relative_recall)}</td>
+                    <td data-label="Flagged">{c.measured.flagged}</td>
+                    <td data-label="Precision">{pct(c.measured.precision)}</td>
+                    <td data-label="Relative recall">{pct(c.measured.relative_recall)}</td>
                     <td>
                       <button
                         type="button"
@@ -108,7 +108,7 @@ export function PolicyTab({ active }: { active: boolean }) {
               onCancel={() => select(undefined)}
             />
           )}
-          <h3 className={styles.smallHeading}>Rules (fixed risks, not adjustable)</h3>
+          <h2 className={styles.smallHeading}>Rules (fixed risks, not adjustable)</h2>
           <ul data-testid="policy-rules" className={styles.impactList}>
             {policy.rules.map((r) => (
               <li key={r.flag}>
@@ -119,7 +119,7 @@ export function PolicyTab({ active }: { active: boolean }) {
           </ul>
         </>
       )}
-      <h3 className={styles.smallHeading}>Versions</h3>
+      <h2 className={styles.smallHeading}>Versions</h2>
       {!state.selected && state.saveError !== undefined && <ErrorAlert error={state.saveError} testId="policy-revert-error" />}
       <PolicyHistory versions={versions} saving={state.saving} onRevert={revert} />
     </div>
