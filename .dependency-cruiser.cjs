@@ -11,7 +11,7 @@ const LAYERS = [
   ['request handlers', '^lib/handlers/'],
   ['route wrappers and error mapping', '^lib/http/'],
   ['composition root', '^lib/server/'],
-  ['domain', '^lib/(faces|moderation|reviews|batch|corpora|browser|jobs)/'],
+  ['domain', '^lib/(faces|moderation|reviews|batch|corpora|browser|jobs|policy)/'],
   ['database', '^lib/db/'],
   ['observability', '^lib/observability/'],
   ['auth and rate limits', '^lib/(auth|rate-limit)/'],

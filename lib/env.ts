@@ -182,6 +182,11 @@ export const envSchema = z
     REVIEW_QUOTA_PER_KEY_PER_HOUR: int(0, 10_000_000).default(20_000),
     /** Most review items stored; beyond it the oldest pending items are evicted. */
     REVIEW_MAX_ITEMS: int(10, 100_000_000).default(50_000),
+    /**
+     * Seconds a moderation may go on with the policy thresholds it read last: a threshold change
+     * made on another instance is applied here within this time (docs/decisions/172).
+     */
+    POLICY_REFRESH_SECONDS: int(1, 300).default(5),
     /** Seconds during which a review decision can be undone. */
     REVIEW_UNDO_SECONDS: int(0, 86_400).default(120),
     /**

@@ -1,6 +1,6 @@
 'use client';
 /**
- * The moderation console: five tabs (Moderate, Batch, Jobs, Review queue, Audit log) beside the
+ * The moderation console: six tabs (Moderate, Batch, Jobs, Review queue, Audit log, Policy) beside the
  * server status. One browser-inference Worker serves the live preview for the whole page; one
  * JobsProvider holds the bulk jobs the Batch and Jobs tabs both show.
  */
@@ -10,6 +10,7 @@ import { BatchTab } from './batch-tab';
 import { JobsProvider } from './jobs-context';
 import { JobsTab } from './jobs-tab';
 import { ModerateTab } from './moderate-tab';
+import { PolicyTab } from './policy-tab';
 import { ReviewTab } from './review-tab';
 import { StatusPanel } from './status-panel';
 import styles from './console.module.css';
@@ -20,6 +21,7 @@ const TABS = [
   { id: 'jobs', label: 'Jobs' },
   { id: 'reviews', label: 'Review queue' },
   { id: 'audit', label: 'Audit log' },
+  { id: 'policy', label: 'Policy' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
 
@@ -88,6 +90,9 @@ export function ModerationConsole() {
           </section>
           <section role="tabpanel" id="panel-audit" aria-labelledby="tab-audit" hidden={tab !== 'audit'}>
             <AuditTab active={tab === 'audit'} version={auditVersion} />
+          </section>
+          <section role="tabpanel" id="panel-policy" aria-labelledby="tab-policy" hidden={tab !== 'policy'}>
+            <PolicyTab active={tab === 'policy'} />
           </section>
         </div>
         <aside className={styles.side}>

@@ -59,6 +59,16 @@ export interface ReviewListFilters {
   to?: string;
 }
 import { sessionEnvelopeSchema, type SessionStatus } from '@/lib/contracts/session';
+import {
+  impactEnvelopeSchema,
+  policyEnvelopeSchema,
+  versionEnvelopeSchema,
+  versionsEnvelopeSchema,
+  type Impact,
+  type Policy,
+  type PolicyCategory,
+  type PolicyVersion,
+} from '@/lib/contracts/policy';
 import { jobListSchema, jobSchema, type Job, type JobFormat, type JobList } from '@/lib/contracts/jobs';
 
 /** POST /v1/jobs: the file itself is the body; these go in the query. */
@@ -204,6 +214,21 @@ export const api = {
   audit: (query: URLSearchParams, signal?: AbortSignal): Promise<AuditList> =>
     apiV1(auditListEnvelopeSchema, `/api/v1/reviews/audit?${query}`, { signal }),
 
+  /** The thresholds in force, measured on the decided items (docs/decisions/172). */
+  policy: (): Promise<Policy> => apiV1(policyEnvelopeSchema, '/api/v1/policy'),
+  policyVersions: (): Promise<{ versions: PolicyVersion[] }> => apiV1(versionsEnvelopeSchema, '/api/v1/policy/versions?limit=100'),
+  policyImpact: (category: PolicyCategory, threshold: number, signal?: AbortSignal): Promise<Impact> =>
+    apiV1(impactEnvelopeSchema, `/api/v1/policy/impact?category=${category}&threshold=${threshold}`, { signal }),
+  changeThreshold: (body: {
+    category: PolicyCategory;
+    threshold: number | null;
+    reason: string;
+    expected_version: number;
+    moderator: string;
+  }): Promise<PolicyVersion> => apiV1(versionEnvelopeSchema, '/api/v1/policy/versions', jsonInit('POST', body)),
+  revertPolicy: (version: number, body: { reason: string; expected_version: number; moderator: string }): Promise<PolicyVersion> =>
+    apiV1(versionEnvelopeSchema, `/api/v1/policy/versions/${version}/revert`, jsonInit('POST', body)),
+
   /** Whether the server wants a key, and whether this browser has a session (the HttpOnly cookie is invisible to script). */
   session: (): Promise<SessionStatus> => apiV1(sessionEnvelopeSchema, '/api/v1/session'),
   signIn: (apiKey: string): Promise<SessionStatus> =>
@@ -258,6 +283,7 @@ export const ERROR_HELP: Record<string, string> = {
   NOT_FOUND: 'Not found',
   UNDO_NOT_POSSIBLE: 'This decision can no longer be undone',
   REOPEN_NOT_POSSIBLE: 'This item has no decision to reopen',
+  POLICY_CONFLICT: 'The policy changed since this page loaded; it now shows the current thresholds: look again and retry',
   UNAUTHORIZED: 'Sign in first: this server needs an API key (Sign in, top right)',
   FORBIDDEN: 'This server does not allow that from here',
   INSUFFICIENT_SCOPE: 'The key you signed in with may not do this (see its scopes on the Sign in page)',

@@ -14,6 +14,7 @@ import {
 import { registerPersonPaths } from './persons-openapi';
 import { registerReviewPaths } from './reviews';
 import { registerReviewConsolePaths } from './review-console';
+import { registerPolicyPaths } from './policy';
 import { registerSessionPaths } from './session';
 import { registerJobPaths } from './jobs';
 
@@ -90,6 +91,7 @@ export function buildOpenApiDocument(limits: ModerationLimits, version: string) 
   registerPersonPaths(registry);
   registerReviewPaths(registry);
   registerReviewConsolePaths(registry);
+  registerPolicyPaths(registry);
   registerSessionPaths(registry);
   registerJobPaths(registry);
   // With API_KEYS set, /api/v1 (except /api/v1/session) takes this or the session cookie (docs/operations.md "Security").

@@ -16,8 +16,9 @@ import { parseCsvRecords, requireColumn } from '@/lib/ml/csv';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { sexismModelInput } from '@/lib/moderation/sexism/sexism-model';
 import { fnv1a } from '@/lib/ml/hash';
+import type { DecisionRow } from './decision-corpus';
 
-export type ExtraCorpus = 'cmsb' | 'cmsb_rewrite' | 'hateval' | 'toxigen' | 'convabuse';
+export type ExtraCorpus = 'cmsb' | 'cmsb_rewrite' | 'hateval' | 'toxigen' | 'convabuse' | 'review_decisions';
 
 export interface ExtraExample {
   corpus: ExtraCorpus;
@@ -72,8 +73,15 @@ function toInput(text: string): string {
   return sexismModelInput(preprocess(text.replace(/\bMENTION\d+\b/g, '@user')));
 }
 
-/** Every extra row, labels mapped, EDOS dev/test duplicates removed. `heldOutInputs` = EDOS dev + test model inputs. */
-export function loadExtraCorpora(dataDir: string, heldOutInputs: ReadonlySet<string>): ExtraExample[] {
+/**
+ * Every extra row, labels mapped, EDOS dev/test duplicates removed. `heldOutInputs` = EDOS dev + test model inputs.
+ * `decisions`: moderators' decisions (decision-corpus.ts); those with a sexism label join, with the same 10% hash slice held out.
+ */
+export function loadExtraCorpora(
+  dataDir: string,
+  heldOutInputs: ReadonlySet<string>,
+  decisions: readonly DecisionRow[] = [],
+): ExtraExample[] {
   const out: ExtraExample[] = [];
   const push = (corpus: ExtraCorpus, text: string, label: 0 | 1, part: 'train' | 'val') => {
     const input = toInput(text);
@@ -120,6 +128,10 @@ export function loadExtraCorpora(dataDir: string, heldOutInputs: ReadonlySet<str
     if (!Number.isFinite(share)) throw new Error('convabuse: sexist_share is not a number');
     if (share > 0 && share < 0.5) continue;
     push('convabuse', requireColumn(r, 'user'), share >= 0.5 ? 1 : 0, 'train');
+  }
+
+  for (const d of decisions) {
+    if (d.sexist !== undefined) push('review_decisions', d.text, d.sexist, hashPart(`review_decisions|${d.text}`));
   }
   return out;
 }

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCsvRecords } from '@/lib/ml/csv';
 import { TOXICITY_HEADS, type ToxicityHead } from '@/lib/moderation/types';
+import { DECISION_CORPUS, type DecisionRow } from './decision-corpus';
 
 export type HeadLabels = Partial<Record<ToxicityHead, number>>;
 
@@ -234,8 +235,11 @@ export const JIGSAW_CORPORA = new Set(['jigsaw_6label', 'jigsaw_binary', 'jigsaw
  */
 export const OUT_OF_DOMAIN_CORPORA = new Set(['stormfront']);
 
-/** Rows of the training corpora; `{ outOfDomain: true }` returns the held-out corpora instead. */
-export function readCorpora(dataDir: string, opts: { outOfDomain?: boolean } = {}): RawRow[] {
+/**
+ * Rows of the training corpora; `{ outOfDomain: true }` returns the held-out corpora instead.
+ * `decisions`: rows of moderators' decisions (decision-corpus.ts), added to the training corpora.
+ */
+export function readCorpora(dataDir: string, opts: { outOfDomain?: boolean; decisions?: readonly DecisionRow[] } = {}): RawRow[] {
   const rows: RawRow[] = [];
   for (const spec of CORPORA) {
     if (OUT_OF_DOMAIN_CORPORA.has(spec.name) !== (opts.outOfDomain ?? false)) continue;
@@ -246,6 +250,11 @@ export function readCorpora(dataDir: string, opts: { outOfDomain?: boolean } = {
       const labels = spec.labels(r);
       if (!labels) continue;
       rows.push({ text: decodeEntities(text), corpus: spec.name, lowercased: spec.lowercased ?? false, labels });
+    }
+  }
+  if (!opts.outOfDomain) {
+    for (const d of opts.decisions ?? []) {
+      if (Object.keys(d.labels).length > 0) rows.push({ text: d.text, corpus: DECISION_CORPUS, lowercased: false, labels: d.labels });
     }
   }
   return rows;

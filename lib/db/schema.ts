@@ -168,6 +168,36 @@ export const reviewNotQueued = pgTable(
   ],
 );
 
+/**
+ * Threshold changes (migration 0010, docs/decisions/172): append-only, one row per version;
+ * `thresholds` is every override in force from that version on (no row: the shipped thresholds).
+ */
+export const policyVersions = pgTable(
+  'policy_versions',
+  {
+    version: integer('version').primaryKey(),
+    category: text('category').notNull(),
+    /** The category's override before and after; NULL = its shipped threshold. */
+    oldThreshold: real('old_threshold'),
+    newThreshold: real('new_threshold'),
+    thresholds: jsonb('thresholds').$type<Record<string, number>>().notNull().default({}),
+    changedBy: text('changed_by').notNull(),
+    reason: text('reason').notNull(),
+    /** The version this row reverts. */
+    reverts: integer('reverts'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('policy_versions_version_check', sql`${t.version} > 0`),
+    check(
+      'policy_versions_category_check',
+      sql`${t.category} IN ('sexism', 'overall', 'insult', 'threat', 'identity_attack', 'profanity')`,
+    ),
+    check('policy_versions_new_threshold_check', sql`${t.newThreshold} IS NULL OR (${t.newThreshold} > 0 AND ${t.newThreshold} < 1)`),
+  ],
+);
+export type PolicyVersionRow = typeof policyVersions.$inferSelect;
+
 export type ReviewItemRow = typeof reviewItems.$inferSelect;
 export type ReviewDecisionRow = typeof reviewDecisions.$inferSelect;
 

@@ -37,9 +37,11 @@ type FaceErrorCode =
 type AuthErrorCode = 'UNAUTHORIZED' | 'FORBIDDEN' | 'INSUFFICIENT_SCOPE';
 /** Answered by the review handlers (lib/reviews/api) through ApiV1Error. */
 type ReviewErrorCode = 'NOT_FOUND' | 'UNDO_NOT_POSSIBLE' | 'REOPEN_NOT_POSSIBLE';
+/** Answered by the policy handlers (lib/policy): a threshold change decided on a stale version. */
+type PolicyErrorCode = 'POLICY_CONFLICT';
 type RequestErrorCode = 'VALIDATION_ERROR' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'NOT_FOUND';
 type AvailabilityErrorCode = 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE' | 'SERVER_BUSY' | 'DATABASE_UNAVAILABLE';
-export type DomainErrorCode = FaceErrorCode | AuthErrorCode | ReviewErrorCode | RequestErrorCode | AvailabilityErrorCode;
+export type DomainErrorCode = FaceErrorCode | AuthErrorCode | ReviewErrorCode | PolicyErrorCode | RequestErrorCode | AvailabilityErrorCode;
 
 /** Messages of the codes whose message never varies, so `new FaceError('NO_FACE_DETECTED')` says it all. */
 const DEFAULT_MESSAGES: Partial<Record<DomainErrorCode, string>> = {

@@ -27,6 +27,11 @@ const undo = await import('@/app/api/v1/reviews/[review_id]/undo/route');
 const reopen = await import('@/app/api/v1/reviews/[review_id]/reopen/route');
 const reviewConfig = await import('@/app/api/v1/reviews/config/route');
 const notQueued = await import('@/app/api/v1/reviews/not-queued/route');
+const policy = await import('@/app/api/v1/policy/route');
+const policyImpact = await import('@/app/api/v1/policy/impact/route');
+const policyVersions = await import('@/app/api/v1/policy/versions/route');
+const policyRevert = await import('@/app/api/v1/policy/versions/[version]/revert/route');
+const policyExport = await import('@/app/api/v1/policy/export/route');
 const sessions = await import('@/app/api/v1/sessions/route');
 const sessionById = await import('@/app/api/v1/sessions/[session_id]/route');
 const session = await import('@/app/api/v1/session/route');
@@ -97,6 +102,16 @@ const table: [string, Scope, (key: string) => Promise<Response>][] = [
   ['POST /api/v1/reviews/{id}/decision', 'review', call(decision.POST, 'POST', `/api/v1/reviews/${ID}/decision`, { review_id: ID })],
   ['GET /api/v1/reviews/{id}/explain', 'review', call(explain.GET, 'GET', `/api/v1/reviews/${ID}/explain`, { review_id: ID })],
   ['POST /api/v1/reviews/{id}/undo', 'review', call(undo.POST, 'POST', `/api/v1/reviews/${ID}/undo`, { review_id: ID })],
+  ['GET /api/v1/policy', 'review', call(policy.GET, 'GET', '/api/v1/policy')],
+  ['GET /api/v1/policy/impact', 'review', call(policyImpact.GET, 'GET', '/api/v1/policy/impact')],
+  ['GET /api/v1/policy/versions', 'review', call(policyVersions.GET, 'GET', '/api/v1/policy/versions')],
+  ['POST /api/v1/policy/versions', 'admin', call(policyVersions.POST, 'POST', '/api/v1/policy/versions')],
+  [
+    'POST /api/v1/policy/versions/{v}/revert',
+    'admin',
+    call(policyRevert.POST, 'POST', '/api/v1/policy/versions/1/revert', { version: '1' }),
+  ],
+  ['GET /api/v1/policy/export', 'review', call(policyExport.GET, 'GET', '/api/v1/policy/export')],
   ['POST /v1/jobs', 'moderate', call(jobs.POST, 'POST', '/v1/jobs')],
   ['GET /v1/jobs', 'moderate', call(jobs.GET, 'GET', '/v1/jobs')],
   ['GET /v1/jobs/{id}', 'moderate', call(job.GET, 'GET', `/v1/jobs/${ID}`, { id: ID })],
@@ -140,6 +155,11 @@ const SCOPED_FILES = new Set([
   'app/api/v1/reviews/[review_id]/reopen/route.ts',
   'app/api/v1/reviews/config/route.ts',
   'app/api/v1/reviews/not-queued/route.ts',
+  'app/api/v1/policy/route.ts',
+  'app/api/v1/policy/impact/route.ts',
+  'app/api/v1/policy/versions/route.ts',
+  'app/api/v1/policy/versions/[version]/revert/route.ts',
+  'app/api/v1/policy/export/route.ts',
   'app/metrics/route.ts',
   'app/v1/jobs/route.ts',
   'app/v1/jobs/[id]/route.ts',

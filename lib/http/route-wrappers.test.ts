@@ -157,7 +157,17 @@ describe('the context each wrapper hands its handler, built once per request', (
       data: {
         address: '203.0.113.9',
         principal: keyId(KEY),
-        services: ['findActiveSession', 'limiters', 'memoryBank', 'moderator', 'reviewQueue', 'reviewStore', 'sessionStore'],
+        services: [
+          'findActiveSession',
+          'limiters',
+          'memoryBank',
+          'moderator',
+          'policyChanged',
+          'policyStore',
+          'reviewQueue',
+          'reviewStore',
+          'sessionStore',
+        ],
       },
       error: null,
     });

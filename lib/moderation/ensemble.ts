@@ -7,6 +7,7 @@
  * is the maximum risk: monotone in every input and easy to explain ("it is the threat risk").
  */
 import type { PrimaryIssue, Summary } from '@/lib/contracts/moderation';
+import type { ThresholdOverrides } from '@/lib/contracts/policy';
 import type { RulesLabel, Severity, SexismLabel, ToxicityScores } from './types';
 
 export interface EnsemblePolicy {
@@ -14,6 +15,19 @@ export interface EnsemblePolicy {
   sexismThreshold: number;
   /** Per-head decision thresholds of the toxicity model (tuned on its validation split). */
   toxicityThresholds: ToxicityScores;
+}
+
+/**
+ * The shipped policy with a policy version's overrides applied (docs/decisions/172): a category
+ * the overrides do not name keeps its shipped threshold.
+ */
+export function withOverrides(shipped: EnsemblePolicy, overrides: ThresholdOverrides | undefined): EnsemblePolicy {
+  if (!overrides || Object.keys(overrides).length === 0) return shipped;
+  const { sexism, ...heads } = overrides;
+  return {
+    sexismThreshold: sexism ?? shipped.sexismThreshold,
+    toxicityThresholds: { ...shipped.toxicityThresholds, ...heads },
+  };
 }
 
 export interface Ensemble {

@@ -57,3 +57,25 @@ describe('moderate() with work limits', () => {
     expect(Object.keys(r!.meta).sort()).toEqual(['models_used', 'processing_time_ms']);
   });
 });
+
+describe('moderate() with policy thresholds (docs/decisions/172)', () => {
+  it('applies the overrides over the shipped thresholds, and names none without them', async () => {
+    const models = await new ModelRegistry(loaders()).models();
+    // Fake insult score 0.95 and sexism 0.9 against shipped thresholds of 0.5.
+    const [shipped] = await moderate(models, ['women, you idiot']);
+    expect(shipped!.ensemble.primary_issue).toBe('insult');
+    const [moved] = await moderate(models, ['women, you idiot'], { thresholds: { sexism: 0.95, insult: 0.97, overall: 0.97 } });
+    expect(moved!.ensemble.summary).toBe('likely_safe');
+    expect(moved!.label.sexism.threshold_met).toBe(false);
+    expect(moved!.label.sexism.score).toBe(0.9);
+    const [empty] = await moderate(models, ['women, you idiot'], { thresholds: {} });
+    expect(empty!.ensemble).toEqual(shipped!.ensemble);
+    expect(empty!.label.sexism.threshold_met).toBe(true);
+  });
+
+  it('explains the decision with the threshold in force', async () => {
+    const models = await new ModelRegistry(loaders()).models();
+    const [r] = await moderate(models, ['women'], { explain: true, thresholds: { sexism: 0.8 } });
+    expect(r!.explanations!.decision).toMatchObject({ issue: 'sexism', threshold: 0.8 });
+  });
+});

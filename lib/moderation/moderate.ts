@@ -5,7 +5,8 @@
  */
 import type { ModerationResponse } from '@/lib/contracts/moderation';
 import { boundTexts, type BoundedText, type WorkLimits } from './bound-work';
-import { combine } from './ensemble';
+import type { ThresholdOverrides } from '@/lib/contracts/policy';
+import { combine, withOverrides } from './ensemble';
 import { detectLanguage } from './detect-language';
 import { explainDecision } from './explain-decision';
 import type { LoadedModels } from './model-registry';
@@ -34,6 +35,11 @@ export interface ModerateOptions {
   batchShares?: readonly number[];
   /** Padded tokens per transformer run (bulk jobs: a shorter wait for the next interactive text). */
   maxTokensPerRun?: number;
+  /**
+   * The policy version's thresholds (docs/decisions/172), applied over the models' shipped ones;
+   * absent or empty: the shipped thresholds.
+   */
+  thresholds?: ThresholdOverrides;
 }
 
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
@@ -73,6 +79,9 @@ export async function moderate(
   // A batch's shared work is split evenly between its texts: meta.processing_time_ms is each
   // text's share, and the batch total is reported separately by the batch endpoint.
   const perText = Math.round((performance.now() - started) / Math.max(1, texts.length));
+  const policy = withOverrides(models.policy, options.thresholds);
+  // A moved sexism threshold moves the label's `threshold_met` with the verdict; its severity bands stay the model's.
+  const sexismMoved = policy.sexismThreshold !== models.policy.sexismThreshold;
 
   return texts.map((text, i) => {
     const s = sexism[i]!;
@@ -81,7 +90,7 @@ export async function moderate(
     const response: ModerationResponse = {
       text,
       label: {
-        sexism: { ...s, score: round4(s.score) },
+        sexism: { ...s, score: round4(s.score), ...(sexismMoved ? { threshold_met: s.score >= policy.sexismThreshold } : {}) },
         toxicity: {
           overall: round4(t.overall),
           insult: round4(t.insult),
@@ -92,7 +101,7 @@ export async function moderate(
         },
         rules: r.label,
       },
-      ensemble: combine(s, t, r.label, models.policy),
+      ensemble: combine(s, t, r.label, policy),
       meta: { processing_time_ms: perText, models_used: [...MODEL_VERSIONS] },
     };
     const truncated = bounded[i]!.truncated;
@@ -101,7 +110,7 @@ export async function moderate(
       response.explanations = {
         rules: r.matches.map((m) => ({ flag: m.flag, term: m.term, start: m.start, end: m.end })),
         sexism: models.sexism.explain(pre[i]!, options.explainTop ?? 10, encoder?.[i]),
-        decision: explainDecision(s, t, r.label, models.policy, response.ensemble),
+        decision: explainDecision(s, t, r.label, policy, response.ensemble),
         language: detectLanguage(text),
       };
     }

@@ -5,7 +5,9 @@
  * Handlers, the explain endpoint and the health report see only this interface.
  */
 import type { ModerationResponse } from '@/lib/contracts/moderation';
+import type { ThresholdOverrides } from '@/lib/contracts/policy';
 import type { WorkLimits } from './bound-work';
+import type { EnsemblePolicy } from './ensemble';
 import { moderate } from './moderate';
 import type { ModelRegistry, ModelStatus } from './model-registry';
 
@@ -30,6 +32,8 @@ export interface ModerationRequest {
   background?: boolean;
   /** Milliseconds spent in each model for these texts (summed over chunks in the pool), for the metrics. */
   onModelTime?: (model: ModelName, ms: number) => void;
+  /** The policy version's thresholds over the shipped ones (docs/decisions/172); absent: the shipped ones. */
+  thresholds?: ThresholdOverrides;
 }
 
 export interface Moderator {
@@ -43,7 +47,9 @@ export interface Moderator {
   /** Verdicts in input order; ModelsUnavailableError (503) while a model is not loaded. */
   moderate(texts: string[], request: ModerationRequest): Promise<ModerationResponse[]>;
   /** The explanations of one text, as moderate() with `explain` gives them (nothing is spent or recorded). */
-  explain(text: string, request: { client: string }): Promise<Explanations>;
+  explain(text: string, request: { client: string; thresholds?: ThresholdOverrides }): Promise<Explanations>;
+  /** The shipped thresholds (the models' own files); ModelsUnavailableError while a model is not loaded. */
+  shippedPolicy(): Promise<EnsemblePolicy>;
 }
 
 /** The parts a backend provides; explain() is moderate() of one text with `explain`. */
@@ -52,8 +58,8 @@ export type ModeratorBackend = Omit<Moderator, 'explain'>;
 export function createModerator(backend: ModeratorBackend): Moderator {
   return {
     ...backend,
-    async explain(text, { client }) {
-      const [result] = await backend.moderate([text], { explain: true, client });
+    async explain(text, { client, thresholds }) {
+      const [result] = await backend.moderate([text], { explain: true, client, thresholds });
       return result!.explanations!;
     },
   };
@@ -67,9 +73,12 @@ export function inThreadModerator(registry: ModelRegistry): Moderator {
       return registry.status();
     },
     check() {},
-    async moderate(texts, { explain, limits, admitted, onModelTime }) {
+    async moderate(texts, { explain, limits, admitted, onModelTime, thresholds }) {
       await admitted?.();
-      return moderate(await registry.models(), texts, { explain, limits, onModelTime });
+      return moderate(await registry.models(), texts, { explain, limits, onModelTime, thresholds });
+    },
+    async shippedPolicy() {
+      return (await registry.models()).policy;
     },
   });
 }

@@ -24,7 +24,7 @@ export default async function (task) {
   if (task.kind === 'measure') return { ok: true, kind: 'measure', lengths: task.texts.map((t) => t.length) };
   if (task.kind === 'moderate') {
     for (const text of task.texts) if (text.startsWith('busy')) { const until = Date.now() + 10; while (Date.now() < until); }
-    return { ok: true, kind: 'moderate', results: task.texts.map((text, i) => ({ text, explained: task.explain, ...(task.explain ? { explanations: { rules: [], sexism: [{ feature: text, weight: 1 }] } } : {}), share: task.batchShares?.[i], cap: task.maxTokensPerRun, ...(task.texts.length > 1 ? { mates: task.texts } : {}) })), modelMs: { rules: 1 } };
+    return { ok: true, kind: 'moderate', results: task.texts.map((text, i) => ({ text, explained: task.explain, ...(task.explain ? { explanations: { rules: [], sexism: [{ feature: text, weight: 1 }] } } : {}), share: task.batchShares?.[i], thresholds: task.thresholds, cap: task.maxTokensPerRun, ...(task.texts.length > 1 ? { mates: task.texts } : {}) })), modelMs: { rules: 1 } };
   }
   return { ok: false, error: { kind: 'failed', message: 'unexpected task' } };
 }`;
@@ -37,6 +37,27 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the Moderator backed by an inference pool', () => {
+  it('reports the shipped thresholds the workers loaded and sends the policy thresholds with every chunk (decision 172)', async () => {
+    delete process.env.FAKE_WORKER_BROKEN;
+    const pool = createInferencePool(path.join(dir, 'worker.mjs'), 1, 4);
+    try {
+      const moderator = poolModerator(pool);
+      expect(await moderator.shippedPolicy()).toEqual({
+        sexismThreshold: 0.42,
+        toxicityThresholds: { overall: 0.5, insult: 0.6, threat: 0.3, identity_attack: 0.4, profanity: 0.7 },
+      });
+      const texts = Array.from({ length: 40 }, (_, i) => `t${i}`);
+      const results = (await moderator.moderate(texts, { explain: false, client: 'a', thresholds: { insult: 0.8 } })) as unknown as {
+        thresholds?: unknown;
+      }[];
+      expect(results.every((r) => JSON.stringify(r.thresholds) === '{"insult":0.8}')).toBe(true);
+      const [plain] = (await moderator.moderate(['x'], { explain: false, client: 'a' })) as unknown as { thresholds?: unknown }[];
+      expect(plain!.thresholds).toBeUndefined();
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('reports what the worker loaded and moderates in the pool, holding no models itself', async () => {
     delete process.env.FAKE_WORKER_BROKEN;
     const pool = createInferencePool(path.join(dir, 'worker.mjs'), 1, 4);

@@ -20,10 +20,10 @@ import { env } from '@/lib/env';
 import type { ModerationResponse } from '@/lib/contracts/moderation';
 import { ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
 import { batchBudgetMayBind, batchShares, type WorkLimits } from '@/lib/moderation/bound-work';
-import type { LoadReport } from '@/lib/moderation/model-registry';
+import type { ThresholdOverrides } from '@/lib/contracts/policy';
 import { logger } from '@/lib/observability/logger';
 import { dropSingleton, singleton } from '@/lib/process/singleton';
-import type { InferenceResult, InferenceTask, ModelTimes } from './inference-protocol';
+import type { InferenceResult, InferenceTask, ModelTimes, WorkerModels } from './inference-protocol';
 import { createFairScheduler, type FairJob } from './fair-scheduler';
 import { splitBatch } from './split-batch';
 import { defaultWorkerCount } from './thread-counts';
@@ -53,6 +53,8 @@ export interface InferencePool {
        * kept for them. `client` names the lane.
        */
       background?: boolean;
+      /** The policy version's thresholds, sent with every chunk (docs/decisions/172). */
+      thresholds?: ThresholdOverrides;
     },
   ): Promise<{ results: ModerationResponse[]; modelMs: ModelTimes }>;
   /**
@@ -60,7 +62,7 @@ export interface InferencePool {
    * kept). The request thread holds no moderation model: a second copy cost about 130-175 MB of
    * RSS (docs/decisions/110-memory-under-load.md).
    */
-  moderationModels(): Promise<LoadReport>;
+  moderationModels(): Promise<WorkerModels>;
   /**
    * Throws what moderate() would refuse a request of one text from `client` with (its queue is
    * full, or the pool is), before the request's body is read: a client over its cap costs no parsing.
@@ -150,7 +152,7 @@ export function createInferencePool(
     return result as K;
   }
 
-  let loadReport: Promise<LoadReport> | undefined;
+  let loadReport: Promise<WorkerModels> | undefined;
 
   function fail(result: Extract<InferenceResult, { ok: false }>): never {
     const { kind, message } = result.error;
@@ -164,7 +166,7 @@ export function createInferencePool(
     checkModeration(client) {
       scheduler.check(`text:${client}`, 1);
     },
-    async moderate(texts, { explain, limits, client, admitted, background }) {
+    async moderate(texts, { explain, limits, client, admitted, background, thresholds }) {
       if (!background) lastInteractive = performance.now();
       const job = scheduler.admit(background ? `job:${client}` : `text:${client}`, texts.length, { background });
       try {
@@ -194,6 +196,7 @@ export function createInferencePool(
                 texts: ids.map((i) => texts[i]!),
                 explain,
                 limits,
+                ...(thresholds && Object.keys(thresholds).length > 0 ? { thresholds } : {}),
                 ...(shares ? { batchShares: ids.map((i) => shares[i]!) } : {}),
               },
               end - start,
@@ -219,7 +222,7 @@ export function createInferencePool(
       loadReport ??= run({ kind: 'load-models' }).then((result) => {
         if (!result.ok) fail(result);
         if (result.kind !== 'load-models') throw new Error('unexpected worker answer');
-        return result.models.status;
+        return result.models;
       });
       return loadReport;
     },

@@ -5,6 +5,8 @@
  */
 import type { ModerationResponse } from '@/lib/contracts/moderation';
 import type { WorkLimits } from '@/lib/moderation/bound-work';
+import type { ThresholdOverrides } from '@/lib/contracts/policy';
+import type { EnsemblePolicy } from '@/lib/moderation/ensemble';
 import type { LoadReport } from '@/lib/moderation/model-registry';
 
 export type ModelTimes = Partial<Record<'sexism' | 'toxicity' | 'rules', number>>;
@@ -12,6 +14,8 @@ export type ModelTimes = Partial<Record<'sexism' | 'toxicity' | 'rules', number>
 /** Whether each moderation model loaded in a worker (the request thread's Moderator reports it). */
 export interface WorkerModels {
   status: LoadReport;
+  /** The shipped thresholds, when every model loaded (the policy view starts from them). */
+  policy?: EnsemblePolicy;
 }
 
 export type InferenceTask =
@@ -19,7 +23,16 @@ export type InferenceTask =
   /** NFKC length of each text, so a batch split into chunks shares its budget as a whole (bound-work.ts). */
   | { kind: 'measure'; texts: string[] }
   /** `batchShares`: the chunk's part of its batch's budget (absent: the texts are the whole batch). */
-  | { kind: 'moderate'; texts: string[]; explain: boolean; limits?: WorkLimits; batchShares?: number[]; maxTokensPerRun?: number };
+  /** `thresholds`: the policy version's, read by the request thread (docs/decisions/172); absent: the shipped ones. */
+  | {
+      kind: 'moderate';
+      texts: string[];
+      explain: boolean;
+      limits?: WorkLimits;
+      batchShares?: number[];
+      thresholds?: ThresholdOverrides;
+      maxTokensPerRun?: number;
+    };
 
 export type InferenceFailure = {
   /** models_unavailable -> /v1 503; failed -> 500. */

@@ -28,7 +28,8 @@ async function loadModels(): Promise<WorkerModels> {
   const status = Object.fromEntries(
     registry.status().map((s) => [s.key, s.error === undefined ? { loaded: s.loaded } : { loaded: s.loaded, error: s.error }]),
   );
-  return { status: status as WorkerModels['status'] };
+  const policy = registry.allLoaded() ? (await registry.models()).policy : undefined;
+  return { status: status as WorkerModels['status'], ...(policy ? { policy } : {}) };
 }
 
 export default async function runInference(task: InferenceTask): Promise<InferenceResult> {
@@ -50,6 +51,7 @@ export default async function runInference(task: InferenceTask): Promise<Inferen
         limits: task.limits,
         batchShares: task.batchShares,
         maxTokensPerRun: task.maxTokensPerRun,
+        thresholds: task.thresholds,
         onModelTime: (model, ms) => (modelMs[model] = ms),
       });
       return { ok: true, kind: 'moderate', results, modelMs };

@@ -9,11 +9,13 @@ import type { ActiveSession } from '@/lib/auth/authorize-request';
 import type { SessionStore } from '@/lib/db/session-store';
 import type { MemoryBank } from '@/lib/faces/memory-bank';
 import type { Moderator } from '@/lib/moderation/moderator';
+import type { PolicyState, PolicyStore } from '@/lib/policy/policy-store';
 import type { ReviewQueue } from '@/lib/reviews/record-for-review';
 import type { ReviewStore } from '@/lib/reviews/review-store';
 import { admitReviewItems, limiters, type Limiters } from './limiters';
 import { memoryBank } from './memory-bank';
 import { moderator } from './moderator';
+import { policyChanged, policyStore } from './policy-service';
 import { reviewStore } from './review-service';
 import { findActiveSession, sessionStore } from './session-service';
 
@@ -28,6 +30,10 @@ export interface Services {
   reviewStore(): Promise<ReviewStore>;
   /** The face memory bank; rejects with DatabaseUnavailableError while the database is unavailable. */
   memoryBank(): Promise<MemoryBank>;
+  /** Policy versions and the decided items they are measured on; rejects with DatabaseUnavailableError while the database is unavailable. */
+  policyStore(): Promise<PolicyStore>;
+  /** A policy version written by this instance: moderation here applies it at once (others within POLICY_REFRESH_SECONDS). */
+  policyChanged(state: PolicyState): void;
   /** Browser sessions on the process's database. */
   sessionStore(): Promise<SessionStore>;
   /** The unexpired session of a cookie token (the /api/v1 access check and the session endpoints). */
@@ -40,6 +46,8 @@ const SERVICES: Services = {
   reviewQueue: { store: reviewStore, admit: admitReviewItems },
   reviewStore,
   memoryBank,
+  policyStore,
+  policyChanged,
   sessionStore,
   findActiveSession,
 };

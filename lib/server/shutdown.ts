@@ -10,12 +10,14 @@ import { closeDatabase } from './database';
 import { disposeFaceModels } from './face-models';
 import { closeInferencePool } from './inference-pool';
 import { stopJobService } from './job-service';
+import { disposePolicyService } from './policy-service';
 import { disposeReviewService } from './review-service';
 
 export const SHUTDOWN_HOOK = Symbol.for('vigil.shutdown');
 
 export async function closeServerResources(): Promise<void> {
   disposeReviewService();
+  disposePolicyService();
   // Runners stop before the database closes: a chunk in flight finishes, or its lease runs out and another instance (or the next start) claims it again.
   await stopJobService().catch(() => undefined);
   await closeDatabase();

@@ -4,6 +4,7 @@
  * report-only validation sets (the extra corpora's hash slice, the validation templates).
  */
 import { edosModelInput, loadEdos } from '@/lib/corpora/edos';
+import type { DecisionRow } from '@/lib/corpora/decision-corpus';
 import { loadExtraCorpora, type ExtraCorpus } from '@/lib/corpora/sexism-corpora';
 import { sexismModelInput } from '@/lib/moderation/sexism/sexism-model';
 import { preprocess } from '@/lib/moderation/preprocess';
@@ -56,7 +57,8 @@ function rows(xs: { input: string; label: 0 | 1; source: Source }[]): Rows {
   return { inputs: xs.map((x) => x.input), labels: Uint8Array.from(xs.map((x) => x.label)), sources: xs.map((x) => x.source) };
 }
 
-export function loadSexismDataset(dataDir: string): SexismDataset {
+/** `decisions`: moderators' decisions exported from the console (lib/corpora/decision-corpus.ts), an extra corpus. */
+export function loadSexismDataset(dataDir: string, decisions: readonly DecisionRow[] = []): SexismDataset {
   const edos = loadEdos(dataDir);
   const edosRows = (split: string) =>
     edos.filter((e) => e.split === split).map((e) => ({ input: edosModelInput(e.text), label: e.label, source: 'edos' as Source }));
@@ -64,7 +66,7 @@ export function loadSexismDataset(dataDir: string): SexismDataset {
   const test = edosRows('test');
   const heldOut = new Set([...dev, ...test].map((r) => r.input));
 
-  const extra = loadExtraCorpora(dataDir, heldOut);
+  const extra = loadExtraCorpora(dataDir, heldOut, decisions);
   const file = loadTemplateFile();
   const known = new Set(KNOWN_FAILURE_CHECKS.map((k) => sexismModelInput(preprocess(k.text)).replace(/[.!?]+$/, '')));
   const strip = (s: string) => s.replace(/[.!?]+$/, '');

@@ -24,6 +24,7 @@ import { SentenceVectors, type Pooling, type SentenceVectorState } from '@/lib/m
 import { SEVERITIES, SEXISM_VERSION } from '@/lib/moderation/types';
 import { GLOVE_PACKAGE, GLOVE_VERSION, loadGlove } from '../glove';
 import { EXTRA_FILES } from '@/lib/corpora/sexism-corpora';
+import { decisionCorpusFiles, readDecisionCorpora } from '@/lib/corpora/decision-corpus';
 import { KNOWN_FAILURE_CHECKS, loadSexismDataset, type Rows, type Source } from './dataset';
 import { resolveDataDir } from '@/lib/corpora/data-dir';
 import { EDOS_FILE } from '@/lib/corpora/edos';
@@ -41,6 +42,8 @@ const SOURCE_WEIGHT: Record<Source, number> = {
   hateval: 0.1,
   toxigen: 0.1,
   convabuse: 0.1,
+  // Moderators' own decisions on this service's traffic (--decisions): in-domain labels, weighted as EDOS.
+  review_decisions: 1,
   template: 2,
 };
 /** Dense sentence features: poolings of the GloVe vectors (empty = TF-IDF only). */
@@ -97,7 +100,9 @@ async function main(): Promise<void> {
   const outDir = parseOut(argv);
   log(`data: ${dataDir}`);
 
-  const ds = loadSexismDataset(dataDir);
+  const decisionFiles = decisionCorpusFiles(argv);
+  if (decisionFiles.length > 0) log(`decision corpora: ${decisionFiles.join(', ')}`);
+  const ds = loadSexismDataset(dataDir, readDecisionCorpora(decisionFiles));
   const { train, dev, test } = ds;
   for (const [s, c] of Object.entries(ds.counts))
     log(`train rows from ${s}: ${c.n} (${c.sexist} sexist), weight ${SOURCE_WEIGHT[s as Source]}`);

@@ -6,6 +6,7 @@
  * Writes `.work/toxicity/` (train/val/test/identity_val JSONL, prepare-stats.json).
  *
  *   tsx models/toxic_transformer_v1/prepare.ts [--data ../shared/data] [--encoder <encoder package model dir>]
+ *     [--decisions <exported decisions.csv>[,…]]   (or VIGIL_DECISION_CORPORA: moderators' decisions as an extra corpus)
  *
  * Splits are fixed by a hash of the normalised text (duplicates across corpora share a split and
  * are merged), so they do not depend on file order or on which corpora are present.
@@ -18,6 +19,7 @@ import { preprocess } from '@/lib/moderation/preprocess';
 import { TOXICITY_HEADS } from '@/lib/moderation/types';
 import { encodeForModel } from '@/lib/moderation/toxicity/encode-for-model';
 import { loadToxicityTokenizer } from '@/lib/moderation/toxicity/load-toxicity-tokenizer';
+import { decisionCorpusFiles, readDecisionCorpora, type DecisionRow } from '@/lib/corpora/decision-corpus';
 import { readCorpora, denseLabels as denseHeadLabels, JIGSAW_CORPORA, type HeadLabels } from '@/lib/corpora/toxicity-corpora';
 import { dedupeKey, splitOf, type Split, stripPunctuation } from '@/lib/corpora/toxicity-split';
 import { fnv1a } from '@/lib/ml/hash';
@@ -68,9 +70,9 @@ function augment(clean: string, lowercased: boolean): string {
 }
 
 /** Corpora -> merged rows (labels averaged over duplicates; a head counts as labelled if any copy labels it). */
-export function mergedRows(dataDir: string): Row[] {
+export function mergedRows(dataDir: string, decisions: readonly DecisionRow[] = []): Row[] {
   const merged = new Map<string, { clean: string; corpora: string[]; lowercased: boolean; sums: number[]; counts: number[] }>();
-  for (const row of readCorpora(dataDir)) {
+  for (const row of readCorpora(dataDir, { decisions })) {
     const clean = preprocess(row.text).clean;
     if (clean.length === 0) continue;
     const key = dedupeKey(clean);
@@ -164,8 +166,8 @@ export function identityTrainingRows(): Row[] {
  * EDOS test is never read here. `heldOut` holds the EDOS dev and test texts, which no training row
  * of any head may repeat.
  */
-export function sexismRows(dataDir: string): { train: Row[]; dev: Row[]; heldOut: Set<string> } {
-  const data = loadSexismDataset(dataDir);
+export function sexismRows(dataDir: string, decisions: readonly DecisionRow[] = []): { train: Row[]; dev: Row[]; heldOut: Set<string> } {
+  const data = loadSexismDataset(dataDir, decisions);
   const masked = (label: number) => ({ y: [...TOXICITY_HEADS.map(() => 0), label], m: [...TOXICITY_HEADS.map(() => 0), 1] });
   const train: Row[] = [];
   data.train.inputs.forEach((input, i) => {
@@ -204,8 +206,10 @@ export function copyEncoderTokenizer(encoderDir: string): void {
 async function main(): Promise<void> {
   const dataDir = resolve(ROOT, arg('data') ?? process.env.VIGIL_DATA_DIR ?? '../shared/data');
   const t0 = Date.now();
-  const sexism = sexismRows(dataDir);
-  const toxicity = [...mergedRows(dataDir), ...identityTrainingRows()].filter(
+  const decisions = readDecisionCorpora(decisionCorpusFiles());
+  if (decisions.length > 0) console.log(`[prepare] ${decisions.length} rows from moderators' decisions (--decisions)`);
+  const sexism = sexismRows(dataDir, decisions);
+  const toxicity = [...mergedRows(dataDir, decisions), ...identityTrainingRows()].filter(
     (r) => r.split !== 'train' || !sexism.heldOut.has(dedupeKey(r.text)),
   );
   const heldOutTox = new Set(toxicity.filter((r) => r.split !== 'train').map((r) => dedupeKey(r.text)));

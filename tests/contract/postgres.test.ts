@@ -3,6 +3,8 @@
  * which provides TEST_DATABASE_URL and TEST_PG_CTL (a script taking `stop` or `start`).
  * - Two server processes on one database behave as one service: a rate limit is enforced across
  *   both, and a person registered through one is recognised through the other.
+ * - A policy threshold changed through one instance is applied by the other within
+ *   POLICY_REFRESH_SECONDS (docs/decisions/172), and so is its revert.
  * - PostgreSQL stopping under a running server gives 503 DATABASE_UNAVAILABLE (moderation keeps
  *   answering), and the server recovers by itself when PostgreSQL is back.
  */
@@ -15,6 +17,8 @@ import {
   personListEnvelopeSchema,
   recognizeEnvelopeSchema,
 } from '@/lib/contracts/persons';
+import { moderationResponseSchema } from '@/lib/contracts/moderation';
+import { policyEnvelopeSchema, versionEnvelopeSchema } from '@/lib/contracts/policy';
 import { expectEnvelopeError, imageForm, photo } from './fixtures';
 import { postJson, startServer, type RunningServer } from '../../scripts/lib/server';
 
@@ -25,6 +29,60 @@ describe.runIf(DATABASE_URL && PG_CTL)(
   'on one PostgreSQL (skipped unless TEST_DATABASE_URL and TEST_PG_CTL are set: npm run test:postgres)',
   () => {
     const pgEnv = { DATABASE_URL: DATABASE_URL!, DATABASE_DRIVER: 'pg' };
+
+    describe('a policy change made on one instance', () => {
+      let a: RunningServer;
+      let b: RunningServer;
+      beforeAll(async () => {
+        a = await startServer({ ...pgEnv, POLICY_REFRESH_SECONDS: '1', RATE_LIMIT_PER_MINUTE: '0', FACE_WARM_ON_START: 'false' });
+        b = await startServer({ ...pgEnv, POLICY_REFRESH_SECONDS: '1', RATE_LIMIT_PER_MINUTE: '0', FACE_WARM_ON_START: 'false' });
+      });
+      afterAll(async () => {
+        await Promise.all([a?.stop(), b?.stop()]);
+      });
+
+      const TEXT = 'You are a pathetic idiot and nobody will ever like you.';
+      const verdictOn = async (server: RunningServer) =>
+        moderationResponseSchema.parse(await (await postJson(`${server.url}/v1/moderate/text`, { text: TEXT, explain: true })).json());
+      /** Moderates on `server` until `done` holds (the bound is POLICY_REFRESH_SECONDS; 30 s is only a give-up). */
+      async function until(server: RunningServer, done: (score: number) => boolean): Promise<number> {
+        const started = Date.now();
+        while (Date.now() - started < 30_000) {
+          if (done((await verdictOn(server)).ensemble.score)) return Date.now() - started;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        throw new Error('the other instance never applied the policy change');
+      }
+
+      it('is applied by the other within POLICY_REFRESH_SECONDS, and so is its revert', async () => {
+        const before = await verdictOn(b);
+        const issue = before.explanations!.decision!.issue;
+        const category = issue === 'toxicity' ? 'overall' : issue;
+        const current = policyEnvelopeSchema.parse(await (await fetch(`${a.url}/api/v1/policy`)).json());
+        if (!current.success) throw new Error(current.error.message);
+        const saved = versionEnvelopeSchema.parse(
+          await (
+            await postJson(`${a.url}/api/v1/policy/versions`, {
+              category,
+              threshold: 0.99,
+              reason: 'scale-out test',
+              expected_version: current.data.version,
+            })
+          ).json(),
+        );
+        if (!saved.success) throw new Error(saved.error.message);
+        const appliedMs = await until(b, (score) => score < before.ensemble.score);
+        console.log(`policy change seen on the second instance after ${appliedMs} ms (POLICY_REFRESH_SECONDS=1)`);
+
+        const reverted = await postJson(`${a.url}/api/v1/policy/versions/${saved.data.version}/revert`, {
+          reason: 'back',
+          expected_version: saved.data.version,
+        });
+        expect(reverted.status).toBe(200);
+        await until(b, (score) => score === before.ensemble.score);
+        expect((await verdictOn(a)).ensemble).toEqual(before.ensemble);
+      });
+    });
 
     describe('two instances', () => {
       let a: RunningServer;

@@ -25,7 +25,7 @@ export class ConsolePage {
     await this.page.goto('/console');
   }
 
-  async tab(name: 'moderate' | 'batch' | 'jobs' | 'reviews' | 'audit'): Promise<void> {
+  async tab(name: 'moderate' | 'batch' | 'jobs' | 'reviews' | 'audit' | 'policy'): Promise<void> {
     await this.page.getByTestId(`tab-${name}`).click();
     await expect(this.page.getByTestId(`tab-${name}`)).toHaveAttribute('aria-selected', 'true');
   }

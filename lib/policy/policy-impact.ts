@@ -1,0 +1,52 @@
+/**
+ * Before a threshold moves: the decided items whose verdict would change (docs/decisions/172). The
+ * ensemble runs again on each item's stored scores under the policy in force and under the
+ * proposed one; an item changes when it goes from flagged to not flagged (summary `likely_safe`) or
+ * back, or stays flagged under another primary issue.
+ */
+import type { Impact, PolicyCategory, ThresholdOverrides } from '@/lib/contracts/policy';
+import { combine, withOverrides, type EnsemblePolicy } from '@/lib/moderation/ensemble';
+import type { DecidedSample } from './decided-sample';
+import { categoryIndex, thresholdOf } from './measure-policy';
+
+export function policyImpact(
+  samples: readonly DecidedSample[],
+  shipped: EnsemblePolicy,
+  overrides: ThresholdOverrides,
+  category: PolicyCategory,
+  threshold: number,
+): Impact {
+  const before = withOverrides(shipped, overrides);
+  const after = withOverrides(shipped, { ...overrides, [category]: threshold });
+  const out: Impact = {
+    category,
+    threshold,
+    current: thresholdOf(before, category),
+    decided: samples.length,
+    changed: 0,
+    unflagged_confirmed: 0,
+    unflagged_overturned: 0,
+    flagged_confirmed: 0,
+    flagged_overturned: 0,
+    issue_changed: 0,
+    measured: categoryIndex(samples, category)(threshold),
+  };
+  for (const s of samples) {
+    const a = combine(s.sexism, s.toxicity, s.rules, before);
+    const b = combine(s.sexism, s.toxicity, s.rules, after);
+    const wasFlagged = a.summary !== 'likely_safe';
+    const isFlagged = b.summary !== 'likely_safe';
+    const confirmed = s.decision === 'confirm';
+    if (wasFlagged && !isFlagged) {
+      if (confirmed) out.unflagged_confirmed++;
+      else out.unflagged_overturned++;
+    } else if (!wasFlagged && isFlagged) {
+      if (confirmed) out.flagged_confirmed++;
+      else out.flagged_overturned++;
+    } else if (wasFlagged && a.primary_issue !== b.primary_issue) {
+      out.issue_changed++;
+    } else continue;
+    out.changed++;
+  }
+  return out;
+}
