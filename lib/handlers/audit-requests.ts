@@ -9,6 +9,7 @@ import { auditFiltersSchema, listAuditQuerySchema, type AuditList } from '@/lib/
 import { notQueuedQuerySchema, reasonDecision, type NotQueued, type ReviewConfig } from '@/lib/contracts/review-console';
 import { env } from '@/lib/env';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
+import { csvDownload } from '@/lib/http/csv-download';
 import { apiV1ValidationError } from '@/lib/http/zod-issue-to-api-v1';
 import { AUDIT_CSV_HEADER, auditCsvRows } from '@/lib/reviews/audit-csv';
 import { recordingPausedUntil } from '@/lib/reviews/record-for-review';
@@ -29,31 +30,7 @@ export async function listAuditRequest({ request, services }: ApiV1Context): Pro
 export async function exportAuditCsvRequest({ request, services }: ApiV1Context): Promise<Response> {
   const parsed = auditFiltersSchema.safeParse(queryOf(request));
   if (!parsed.success) throw apiV1ValidationError(parsed.error, 'query');
-  const chunks = (await services.reviewStore()).auditChunks(parsed.data);
-  const first = await chunks.next();
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(encoder.encode(AUDIT_CSV_HEADER + (first.done ? '' : auditCsvRows(first.value))));
-      if (first.done) controller.close();
-    },
-    async pull(controller) {
-      const next = await chunks.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(auditCsvRows(next.value)));
-    },
-    async cancel() {
-      await chunks.return(undefined);
-    },
-  });
-  const day = new Date().toISOString().slice(0, 10);
-  return new Response(body, {
-    status: 200,
-    headers: {
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="vigil-audit-${day}.csv"`,
-    },
-  });
+  return csvDownload((await services.reviewStore()).auditChunks(parsed.data), AUDIT_CSV_HEADER, auditCsvRows, 'vigil-audit');
 }
 
 /** GET /api/v1/reviews/config: what the console must follow rather than hard-code. */

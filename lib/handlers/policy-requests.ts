@@ -17,6 +17,7 @@ import { env } from '@/lib/env';
 import { ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
 import { ApiV1Error, apiV1Errors } from '@/lib/http/api-v1-error';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
+import { csvDownload } from '@/lib/http/csv-download';
 import { readApiV1Json } from '@/lib/http/read-api-v1-json';
 import { apiV1ValidationError } from '@/lib/http/zod-issue-to-api-v1';
 import type { EnsemblePolicy } from '@/lib/moderation/ensemble';
@@ -125,29 +126,5 @@ export async function revertPolicyRequest(ctx: ApiV1Context): Promise<PolicyVers
  * before answering, so a database that is down answers the 503 envelope.
  */
 export async function exportDecisionsRequest({ services }: ApiV1Context): Promise<Response> {
-  const chunks = (await services.policyStore()).decidedItems();
-  const first = await chunks.next();
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(encoder.encode(DECISIONS_CSV_HEADER + (first.done ? '' : decisionsCsvRows(first.value))));
-      if (first.done) controller.close();
-    },
-    async pull(controller) {
-      const next = await chunks.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(decisionsCsvRows(next.value)));
-    },
-    async cancel() {
-      await chunks.return(undefined);
-    },
-  });
-  const day = new Date().toISOString().slice(0, 10);
-  return new Response(body, {
-    status: 200,
-    headers: {
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="vigil-decisions-${day}.csv"`,
-    },
-  });
+  return csvDownload((await services.policyStore()).decidedItems(), DECISIONS_CSV_HEADER, decisionsCsvRows, 'vigil-decisions');
 }
