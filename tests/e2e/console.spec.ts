@@ -41,9 +41,10 @@ test.describe('moderation console', () => {
     await page.keyboard.press('ArrowRight');
     await expect(page.getByTestId('tab-batch')).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByTestId('tab-batch')).toBeFocused();
+    // End selects the last tab, Policy.
     await page.keyboard.press('End');
-    await expect(page.getByTestId('tab-audit')).toHaveAttribute('aria-selected', 'true');
-    for (const tab of ['moderate', 'batch', 'jobs', 'reviews', 'audit']) {
+    await expect(page.getByTestId('tab-policy')).toHaveAttribute('aria-selected', 'true');
+    for (const tab of ['moderate', 'batch', 'jobs', 'reviews', 'audit', 'policy']) {
       await page.getByTestId(`tab-${tab}`).click();
       expect(await unlabelledControls(page), `unlabelled controls on the ${tab} tab`).toEqual([]);
     }
