@@ -18,9 +18,10 @@ describe('csvDownload', () => {
   });
 
   it('fails before answering when the first chunk fails (the caller answers the error envelope)', async () => {
-    async function* broken(): AsyncGenerator<string[]> {
-      throw new Error('database down');
+    async function* rows(databaseDown: boolean): AsyncGenerator<string[]> {
+      if (databaseDown) throw new Error('database down');
+      yield ['a'];
     }
-    await expect(csvDownload(broken(), 'h\r\n', () => '', 'vigil-x')).rejects.toThrow('database down');
+    await expect(csvDownload(rows(true), 'h\r\n', () => '', 'vigil-x')).rejects.toThrow('database down');
   });
 });
