@@ -20,7 +20,7 @@ import type { V1Context } from '@/lib/http/v1-route';
 import type { Services } from '@/lib/server/services';
 import type { RequestClient } from '@/lib/http/request-client';
 import { textUnits } from '@/lib/rate-limit/text-units';
-import type { WorkLimits } from '@/lib/moderation/bound-work';
+import { workLimitsOf } from '@/lib/moderation/bound-work';
 import { recordForReview } from '@/lib/reviews/record-for-review';
 import { metrics } from '@/lib/observability/metrics';
 
@@ -35,21 +35,12 @@ async function runModeration(services: Services, client: RequestClient, texts: s
   return services.moderator().moderate(texts, {
     explain,
     client: client.address,
-    limits: workLimits(),
+    limits: workLimitsOf(env()),
     admitted: async () => {
       await services.limiters().moderationWork.consume(client.address, textUnits(texts));
     },
     onModelTime: (model, ms) => m.modelInference.observe({ model }, ms / 1000),
   });
-}
-
-export function workLimits(): WorkLimits {
-  const e = env();
-  return {
-    maxTextNormalizedChars: e.MAX_TEXT_NORMALIZED_CHARS,
-    maxTextTokens: e.MAX_TEXT_TOKENS,
-    maxBatchNormalizedChars: e.MAX_BATCH_NORMALIZED_CHARS,
-  };
 }
 
 function schemas() {

@@ -9,6 +9,7 @@
  * is rejected: the response's `meta.truncated` says how much of the text the models read.
  */
 
+import type { Env } from '@/lib/env';
 export interface WorkLimits {
   /** Most NFKC-normalised characters (UTF-16 units) of one text that the models read. */
   maxTextNormalizedChars: number;
@@ -131,4 +132,13 @@ export function boundTexts(texts: readonly string[], limits: WorkLimits, batchSh
     const reason: TruncationReason = overTokens ? 'text_tokens' : cap < perText[i]! ? 'batch_chars' : 'text_chars';
     return { analyzed, truncated: { reason, analyzed_chars: codePoints(analyzed) } };
   });
+}
+
+/** The configured caps (MAX_TEXT_NORMALIZED_CHARS, MAX_TEXT_TOKENS, MAX_BATCH_NORMALIZED_CHARS), as every moderation call passes them. */
+export function workLimitsOf(e: Pick<Env, 'MAX_TEXT_NORMALIZED_CHARS' | 'MAX_TEXT_TOKENS' | 'MAX_BATCH_NORMALIZED_CHARS'>): WorkLimits {
+  return {
+    maxTextNormalizedChars: e.MAX_TEXT_NORMALIZED_CHARS,
+    maxTextTokens: e.MAX_TEXT_TOKENS,
+    maxBatchNormalizedChars: e.MAX_BATCH_NORMALIZED_CHARS,
+  };
 }

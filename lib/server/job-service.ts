@@ -14,7 +14,7 @@ import { startPgBossSource, type PgBossSource } from '@/lib/jobs/pg-boss-source'
 import { callbackSecret, deliverCallback } from '@/lib/jobs/send-callback';
 import { jobView } from '@/lib/jobs/job-view';
 import type { ModerationResponse } from '@/lib/contracts/moderation';
-import type { WorkLimits } from '@/lib/moderation/bound-work';
+import { workLimitsOf } from '@/lib/moderation/bound-work';
 import { logger } from '@/lib/observability/logger';
 import { errorForLog } from '@/lib/observability/redact';
 import { cachedPromise, type CachedPromise } from '@/lib/process/cached-promise';
@@ -34,18 +34,9 @@ export interface JobService {
 /** Uploads still `receiving` this long after they began belong to an instance that died. */
 const STALE_UPLOAD_MS = 60 * 60 * 1000;
 
-function jobWorkLimits(): WorkLimits {
-  const e = env();
-  return {
-    maxTextNormalizedChars: e.MAX_TEXT_NORMALIZED_CHARS,
-    maxTextTokens: e.MAX_TEXT_TOKENS,
-    maxBatchNormalizedChars: e.MAX_BATCH_NORMALIZED_CHARS,
-  };
-}
-
 /** A chunk's texts, in the pool's background lane (or in this thread without a pool). */
 function moderateChunk(texts: string[], explain: boolean): Promise<ModerationResponse[]> {
-  return moderator().moderate(texts, { explain, limits: jobWorkLimits(), client: 'bulk', background: true });
+  return moderator().moderate(texts, { explain, limits: workLimitsOf(env()), client: 'bulk', background: true });
 }
 
 /** The secret `owner`'s callbacks are signed with, or undefined when there is none. */
