@@ -12,6 +12,27 @@
 import type { ModerationResponse } from '@/lib/contracts/moderation';
 import type { ChunkRef, ClaimedChunk, JobStore } from './job-store';
 
+/**
+ * The steps of one chunk, timed for `vigil_job_chunk_step_seconds`: the store calls (claim, read,
+ * write) against the moderation itself, so where a job's time goes is measured.
+ */
+export type ChunkStep = 'claim' | 'read' | 'moderate' | 'write';
+
+/** Runs `step`, reporting its duration in seconds to `observe` (whether it succeeds or throws). */
+export async function timed<T>(
+  step: ChunkStep,
+  observe: ((step: ChunkStep, seconds: number) => void) | undefined,
+  fn: () => Promise<T>,
+): Promise<T> {
+  if (!observe) return fn();
+  const started = performance.now();
+  try {
+    return await fn();
+  } finally {
+    observe(step, (performance.now() - started) / 1000);
+  }
+}
+
 export interface JobRunnerOptions {
   store: JobStore;
   /** Moderates a chunk's texts (in the pool's background lane). */
@@ -24,6 +45,8 @@ export interface JobRunnerOptions {
   onJobFinished?: (jobId: string) => void;
   /** Something went wrong that the runner survived (logged by the caller). */
   onError?: (err: unknown, ref?: ChunkRef) => void;
+  /** How long each step of a chunk took (a claim is reported only when it got a chunk). */
+  onStep?: (step: ChunkStep, seconds: number) => void;
 }
 
 /** Moderates one claimed chunk and stores its results; renews the lease while it works. */
@@ -35,16 +58,18 @@ export async function runChunk(o: JobRunnerOptions, ref: ChunkRef, attempt: numb
     Math.max(100, Math.floor(o.leaseMs / 3)),
   );
   try {
-    const work = await o.store.work(ref);
+    const work = await timed('read', o.onStep, () => o.store.work(ref));
     const responses =
       work.lines.length > 0
-        ? await o.moderate(
-            work.lines.map((l) => l.text),
-            work.explain,
+        ? await timed('moderate', o.onStep, () =>
+            o.moderate(
+              work.lines.map((l) => l.text),
+              work.explain,
+            ),
           )
         : [];
     const results = work.lines.map((l, i) => ({ line: l.line, result: responses[i] }));
-    const { jobFinished } = await o.store.complete(ref, results);
+    const { jobFinished } = await timed('write', o.onStep, () => o.store.complete(ref, results));
     if (jobFinished) o.onJobFinished?.(ref.jobId);
   } catch (err) {
     o.onError?.(err, ref);
@@ -86,11 +111,13 @@ export function startTableRunner(o: JobRunnerOptions & { concurrency: number; id
   async function loop() {
     while (!stopped) {
       let ref: ClaimedChunk | null = null;
+      const started = performance.now();
       try {
         ref = await o.store.claim(o.leaseMs);
       } catch (err) {
         o.onError?.(err);
       }
+      if (ref) o.onStep?.('claim', (performance.now() - started) / 1000);
       if (!ref) {
         await sleep(o.idleMs);
         continue;

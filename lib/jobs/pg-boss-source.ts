@@ -63,7 +63,9 @@ export async function startPgBossSource(o: PgBossSourceOptions): Promise<PgBossS
   const store: JobStore = o.store;
   const handle = async ([message]: PgBoss.Job<ChunkMessage>[]) => {
     if (!message) return;
+    const started = performance.now();
     const ref = await store.claim(o.leaseMs, message.data);
+    if (ref) o.onStep?.('claim', (performance.now() - started) / 1000);
     if (!ref) {
       const state = await store.chunkState(message.data);
       // Done, cancelled, gone (its job was discarded): nothing to do. Otherwise another runner

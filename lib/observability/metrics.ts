@@ -27,6 +27,10 @@ export interface VigilMetrics {
   databaseStats?: { driver: string; read: () => PoolStats };
   /** Unplanned exits of the face engine process (crashes, kills, hangs), each followed by a restart. */
   faceEngineRestarts: Counter<never>;
+  /** Time per bulk-job chunk in each of its steps (lib/jobs/job-runner.ts ChunkStep). */
+  jobChunkSteps: Histogram<'step'>;
+  /** Finished jobs deleted by the retention sweep (JOBS_RETENTION_HOURS). */
+  jobsExpired: Counter<never>;
   /** Set when the face engine process starts (lib/server/face-models.ts); read at scrape time. */
   faceEngineStats?: () => Promise<FaceEngineStats>;
 }
@@ -89,6 +93,18 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Vigil
     faceEngineRestarts: new Counter({
       name: 'vigil_face_engine_restarts_total',
       help: 'Unplanned exits of the face engine process (crash, kill, hang), each followed by a restart with backoff.',
+      registers: [registry],
+    }),
+    jobChunkSteps: new Histogram({
+      name: 'vigil_job_chunk_step_seconds',
+      help: 'Time one bulk-job chunk spent in each step: claim (the lease), read (its lines), moderate (the inference pool, its queue included), write (results, chunk done and job counts, one transaction).',
+      labelNames: ['step'] as const,
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [registry],
+    }),
+    jobsExpired: new Counter({
+      name: 'vigil_jobs_expired_total',
+      help: 'Finished bulk jobs deleted with their lines and chunks once their results expired (JOBS_RETENTION_HOURS).',
       registers: [registry],
     }),
   };

@@ -16,6 +16,7 @@ import { jobView } from '@/lib/jobs/job-view';
 import type { ModerationResponse } from '@/lib/contracts/moderation';
 import { workLimitsOf } from '@/lib/moderation/bound-work';
 import { logger } from '@/lib/observability/logger';
+import { metrics } from '@/lib/observability/metrics';
 import { errorForLog } from '@/lib/observability/redact';
 import { cachedPromise, type CachedPromise } from '@/lib/process/cached-promise';
 import { dropSingleton, singleton } from '@/lib/process/singleton';
@@ -87,6 +88,7 @@ async function start(): Promise<JobService> {
     maxAttempts: e.JOBS_MAX_ATTEMPTS,
     onJobFinished: callback,
     onError: (err, ref) => log.warn({ err: errorForLog(err), job: ref?.jobId, chunk: ref?.chunk }, 'job chunk failed'),
+    onStep: (step, seconds) => metrics().jobChunkSteps.observe({ step }, seconds),
   };
   // The embedded database belongs to this process alone: an upload left `receiving` died with it.
   const stale = await store.discardStaleUploads(db.kind === 'pglite' ? 0 : STALE_UPLOAD_MS);

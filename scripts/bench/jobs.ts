@@ -11,7 +11,9 @@
  * - that the results are complete and in order (every line once, 1..n);
  * - single-text /v1/moderate/text p50/p99 idle and while a second job runs (--singles each,
  *   default 200, 20 ms apart; target: p99 while the job runs ≤ 2 × idle p99);
- * - the server's RSS before, at its highest during and after the job.
+ * - the server's RSS before, at its highest during and after the job;
+ * - where the job's chunk time went (vigil_job_chunk_step_seconds from /metrics): the store calls
+ *   (claim, read, write) against moderation, as shares of the chunks' summed step time.
  * With --database-url, the job runs on PostgreSQL instead, with --instances servers (default 1)
  * on that database, the job submitted to the first: per-instance and total throughput.
  */
@@ -78,6 +80,33 @@ async function jobState(server: RunningServer, id: string): Promise<JobState> {
   return (await (await fetch(`${server.url}/v1/jobs/${id}`)).json()) as JobState;
 }
 
+/** Sums and counts of vigil_job_chunk_step_seconds by step, read from /metrics. */
+async function chunkSteps(server: RunningServer): Promise<Map<string, { sum: number; count: number }>> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const steps = new Map<string, { sum: number; count: number }>();
+  for (const m of text.matchAll(/^vigil_job_chunk_step_seconds_(sum|count)\{step="(\w+)"\} (\S+)$/gm)) {
+    const s = steps.get(m[2]!) ?? { sum: 0, count: 0 };
+    s[m[1] as 'sum' | 'count'] = Number(m[3]);
+    steps.set(m[2]!, s);
+  }
+  return steps;
+}
+
+/** Where the job's chunk time went: each step's share of the chunks' summed step time, and its mean. */
+function stepSplit(before: Map<string, { sum: number; count: number }>, after: Map<string, { sum: number; count: number }>): string {
+  const delta = [...after].map(([step, a]) => {
+    const b = before.get(step) ?? { sum: 0, count: 0 };
+    return { step, sum: a.sum - b.sum, count: a.count - b.count };
+  });
+  const total = delta.reduce((t, d) => t + d.sum, 0);
+  if (total <= 0) return '(no chunk steps recorded)';
+  const store = delta.filter((d) => d.step !== 'moderate').reduce((t, d) => t + d.sum, 0);
+  const parts = delta.map(
+    (d) => `${d.step} ${((100 * d.sum) / total).toFixed(1)} % (${((1000 * d.sum) / Math.max(1, d.count)).toFixed(1)} ms × ${d.count})`,
+  );
+  return `${parts.join(', ')}; store calls ${((100 * store) / total).toFixed(1)} % of chunk time`;
+}
+
 async function checkResults(server: RunningServer, id: string, n: number): Promise<string> {
   const res = await fetch(`${server.url}/v1/jobs/${id}/results`);
   const reader = res.body!.getReader();
@@ -135,6 +164,7 @@ async function main() {
       return ((await created.json()) as { id: string }).id;
     };
     // 1. Throughput: the job alone, as the batches ran alone.
+    const stepsBefore = await chunkSteps(server);
     const t0 = performance.now();
     const id = await submit(texts);
     const uploadS = (performance.now() - t0) / 1000;
@@ -153,6 +183,7 @@ async function main() {
     console.log(
       `job: ${N} texts in ${jobS.toFixed(1)} s (upload ${uploadS.toFixed(1)} s): ${jobRate.toFixed(1)} texts/s, ${(jobRate / batchRate).toFixed(3)} × the batches (target ≥ 0.9)`,
     );
+    console.log(`chunk steps: ${stepSplit(stepsBefore, await chunkSteps(server))}`);
     console.log(`results: ${await checkResults(server, id, N)}`);
     const rssAfter = rssMiB(server.process.pid!);
 
