@@ -282,6 +282,8 @@ export const envSchema = z
     JOBS_MAX_ATTEMPTS: int(1, 100).default(5),
     /** PostgreSQL: seconds pg-boss leaves a chunk with one worker before handing it out again. */
     JOBS_QUEUE_EXPIRE_SECONDS: int(10, 86_400).default(60),
+    /** Hours a finished job (succeeded, failed, cancelled) and its results are kept; then it answers 404 and is deleted. 0 = kept for ever. */
+    JOBS_RETENTION_HOURS: int(0, 87_600).default(168),
     /** Jobs one key (or, without API_KEYS, all local clients) may have receiving, queued or running at once. */
     JOBS_MAX_ACTIVE_PER_KEY: int(1, 1_000).default(2),
     /** Texts one key may send in jobs per 24 hours. */

@@ -15,6 +15,7 @@ function job(n: number, state: JobState = 'succeeded', done = 10): Job {
     created_at: new Date(Date.UTC(2026, 0, 1, 0, n)).toISOString(),
     started_at: null,
     finished_at: null,
+    expires_at: null,
     estimated_seconds_left: null,
     explain: false,
     columns: ['text'],

@@ -44,6 +44,12 @@ export const jobSchema = z.object({
   created_at: z.string(),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
+  expires_at: z
+    .string()
+    .nullable()
+    .describe(
+      'When the job and its results are deleted (JOBS_RETENTION_HOURS after it finished); from then on the job answers 404. Null while it runs, or when results are kept for ever.',
+    ),
   estimated_seconds_left: z.number().int().nullable().describe('From the job’s own pace so far; null before its first chunk.'),
   explain: z.boolean(),
   columns: z.array(z.string()).nullable().describe('CSV: the input header, kept in CSV results.'),

@@ -190,7 +190,7 @@ export async function createJobRequest({ request, principal }: V1Context): Promi
   svc.queued();
   const job = await svc.store.get(id, owner);
   if (!job) throw new Error('the job vanished after it was stored');
-  return Response.json(jobView(job), { status: 202, headers: { Location: `/v1/jobs/${id}` } });
+  return Response.json(jobView(job, svc.store.expiresAt(job)), { status: 202, headers: { Location: `/v1/jobs/${id}` } });
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -204,15 +204,15 @@ async function ownJob(params: Record<string, string>, principal: Principal | und
 }
 
 export async function getJobRequest({ params, principal }: V1Context): Promise<Job> {
-  const { job } = await ownJob(params, principal);
-  return jobView(job);
+  const { svc, job } = await ownJob(params, principal);
+  return jobView(job, svc.store.expiresAt(job));
 }
 
 export async function cancelJobRequest({ params, principal }: V1Context): Promise<Job> {
   const { svc, job } = await ownJob(params, principal);
   const cancelled = await svc.store.cancel(job.id, job.owner);
   if (!cancelled) throw new V1Error(404, 'Job not found.');
-  return jobView(cancelled);
+  return jobView(cancelled, svc.store.expiresAt(cancelled));
 }
 
 export async function listJobsRequest({ request, principal }: V1Context): Promise<JobList> {
@@ -220,7 +220,10 @@ export async function listJobsRequest({ request, principal }: V1Context): Promis
   const svc = await jobService();
   const rows = await svc.store.list(jobOwner(principal), q.limit + 1, q.before);
   const page = rows.slice(0, q.limit);
-  return { jobs: page.map((j) => jobView(j)), next_before: rows.length > q.limit ? page[page.length - 1]!.id : null };
+  return {
+    jobs: page.map((j) => jobView(j, svc.store.expiresAt(j))),
+    next_before: rows.length > q.limit ? page[page.length - 1]!.id : null,
+  };
 }
 
 const RESULTS_PAGE = 1_000;

@@ -6,8 +6,12 @@
  * lease that its runner renews; a chunk whose lease ran out (its instance died) is claimed again.
  * Results are written only to lines that have none, in the transaction that marks the chunk done
  * and adds to its job's counts, so a chunk run twice writes and counts every line once.
+ *
+ * A finished job expires `retentionMs` after it finished (docs/decisions/186-job-expiry.md): from
+ * then on the store answers as if it did not exist, and the sweep (expire-jobs.ts) deletes its
+ * lines, chunks and row in short statements.
  */
-import { and, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { AppDb } from '@/lib/db/open-database';
 import { moderationJobChunks, moderationJobLines, moderationJobs, type ModerationJobRow } from '@/lib/db/schema';
 import type { JobFormat, JobLineError, JobState } from '@/lib/contracts/jobs';
@@ -56,13 +60,43 @@ export interface ResultRow {
 }
 
 const ACTIVE_STATES: JobState[] = ['receiving', 'queued', 'running'];
+const FINISHED_STATES: JobState[] = ['succeeded', 'failed', 'cancelled'];
+
+export interface JobStoreOptions {
+  /** How long a finished job's results are kept; 0 = for ever. */
+  retentionMs?: number;
+  /** The clock expiry is judged by (tests move it). */
+  now?: () => Date;
+}
 
 function rowsOf<T>(result: unknown): T[] {
   return ((result as { rows?: T[] }).rows ?? (Array.isArray(result) ? result : [])) as T[];
 }
 
-export function createJobStore(db: AppDb) {
+export function createJobStore(db: AppDb, options: JobStoreOptions = {}) {
+  const retentionMs = options.retentionMs ?? 0;
+  const now = options.now ?? (() => new Date());
+  /** Jobs that finished before this have expired (null: nothing expires). */
+  const expiryCutoff = (): Date | null => (retentionMs > 0 ? new Date(now().getTime() - retentionMs) : null);
+  /** A job that has not expired: unfinished, or finished within the retention. */
+  const notExpired = (): SQL | undefined => {
+    const cutoff = expiryCutoff();
+    return cutoff ? or(isNull(moderationJobs.finishedAt), gte(moderationJobs.finishedAt, cutoff)) : undefined;
+  };
+  /** Guards the sweep's deletes: the job has expired (false when nothing expires). */
+  const expired = (jobId: string): SQL => {
+    const cutoff = expiryCutoff();
+    return cutoff
+      ? sql`EXISTS (SELECT 1 FROM moderation_jobs j WHERE j.id = ${jobId}::uuid
+                     AND j.state IN ('succeeded', 'failed', 'cancelled') AND j.finished_at < ${cutoff.toISOString()}::timestamptz)`
+      : sql`false`;
+  };
   return {
+    /** When a job's results expire: `retentionMs` after it finished; null while it runs or when nothing expires. */
+    expiresAt(job: Pick<ModerationJobRow, 'finishedAt'>): Date | null {
+      return retentionMs > 0 && job.finishedAt ? new Date(job.finishedAt.getTime() + retentionMs) : null;
+    },
+
     async create(job: NewJob): Promise<void> {
       await db.insert(moderationJobs).values({
         id: job.id,
@@ -279,12 +313,12 @@ export function createJobStore(db: AppDb) {
       return this.get(jobId, owner);
     },
 
-    /** The job, when `owner` made it (another owner's job is as absent as a missing one). */
+    /** The job, when `owner` made it (another owner's job, or an expired one, is as absent as a missing one). */
     async get(jobId: string, owner?: string): Promise<ModerationJobRow | null> {
       const [job] = await db
         .select()
         .from(moderationJobs)
-        .where(and(eq(moderationJobs.id, jobId), owner === undefined ? undefined : eq(moderationJobs.owner, owner)));
+        .where(and(eq(moderationJobs.id, jobId), owner === undefined ? undefined : eq(moderationJobs.owner, owner), notExpired()));
       return job ?? null;
     },
 
@@ -297,6 +331,7 @@ export function createJobStore(db: AppDb) {
         .where(
           and(
             eq(moderationJobs.owner, owner),
+            notExpired(),
             anchor
               ? or(
                   lt(moderationJobs.createdAt, anchor.createdAt),
@@ -352,6 +387,61 @@ export function createJobStore(db: AppDb) {
         .where(eq(moderationJobs.id, jobId));
     },
 
+    /** Up to `limit` expired jobs, the longest finished first (none when nothing expires). */
+    async expiredJobs(limit: number): Promise<string[]> {
+      const cutoff = expiryCutoff();
+      if (!cutoff) return [];
+      const rows = await db
+        .select({ id: moderationJobs.id })
+        .from(moderationJobs)
+        .where(and(inArray(moderationJobs.state, FINISHED_STATES), lt(moderationJobs.finishedAt, cutoff)))
+        .orderBy(moderationJobs.finishedAt)
+        .limit(limit);
+      return rows.map((r) => r.id);
+    },
+
+    /**
+     * Deletes up to `limit` of an expired job's lines in one short statement; returns how many.
+     * Rows another sweeper holds are skipped (several instances may sweep at once).
+     */
+    async deleteExpiredLines(jobId: string, limit: number): Promise<number> {
+      return deletedCount(
+        await db.execute(sql`
+          WITH gone AS (
+            DELETE FROM moderation_job_lines
+             WHERE job_id = ${jobId}::uuid AND ${expired(jobId)} AND line IN (
+               SELECT line FROM moderation_job_lines WHERE job_id = ${jobId}::uuid
+                ORDER BY line LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+            RETURNING 1)
+          SELECT count(*)::int AS n FROM gone`),
+      );
+    },
+
+    /** Deletes up to `limit` of an expired job's chunks in one statement; returns how many. */
+    async deleteExpiredChunks(jobId: string, limit: number): Promise<number> {
+      return deletedCount(
+        await db.execute(sql`
+          WITH gone AS (
+            DELETE FROM moderation_job_chunks
+             WHERE job_id = ${jobId}::uuid AND ${expired(jobId)} AND chunk IN (
+               SELECT chunk FROM moderation_job_chunks WHERE job_id = ${jobId}::uuid
+                ORDER BY chunk LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+            RETURNING 1)
+          SELECT count(*)::int AS n FROM gone`),
+      );
+    },
+
+    /** Deletes an expired job's row (its lines and chunks go with it, by then few or none); false when it was gone already. */
+    async deleteExpiredJob(jobId: string): Promise<boolean> {
+      const cutoff = expiryCutoff();
+      if (!cutoff) return false;
+      const gone = await db
+        .delete(moderationJobs)
+        .where(and(eq(moderationJobs.id, jobId), inArray(moderationJobs.state, FINISHED_STATES), lt(moderationJobs.finishedAt, cutoff)))
+        .returning({ id: moderationJobs.id });
+      return gone.length > 0;
+    },
+
     /** Uploads that never finished (their instance died while receiving): removed at start-up after `olderThanMs`. */
     async discardStaleUploads(olderThanMs: number): Promise<number> {
       const gone = await db
@@ -366,3 +456,8 @@ export function createJobStore(db: AppDb) {
 }
 
 export type JobStore = ReturnType<typeof createJobStore>;
+
+/** Rows deleted by one statement of the expiry sweep, counted in a CTE (node-postgres, Neon and PGlite report it alike). */
+function deletedCount(result: unknown): number {
+  return rowsOf<{ n: number }>(result)[0]?.n ?? 0;
+}

@@ -18,7 +18,8 @@ export function estimateSecondsLeft(
   return Math.ceil((job.total - job.done) / (moderated / seconds));
 }
 
-export function jobView(job: ModerationJobRow, now = new Date()): Job {
+/** `expiresAt`: when the job's results expire (JobStore.expiresAt), null while it runs or when nothing expires. */
+export function jobView(job: ModerationJobRow, expiresAt: Date | null, now = new Date()): Job {
   return {
     id: job.id,
     state: job.state,
@@ -27,6 +28,7 @@ export function jobView(job: ModerationJobRow, now = new Date()): Job {
     created_at: job.createdAt.toISOString(),
     started_at: job.startedAt?.toISOString() ?? null,
     finished_at: job.finishedAt?.toISOString() ?? null,
+    expires_at: expiresAt?.toISOString() ?? null,
     estimated_seconds_left: estimateSecondsLeft(job, now),
     explain: job.explain,
     columns: job.columns ?? null,

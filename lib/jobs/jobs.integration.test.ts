@@ -11,7 +11,9 @@ import type { ModerationResponse } from '@/lib/contracts/moderation';
 import { migrate } from '@/lib/db/migrate';
 import { openDatabase, type Database } from '@/lib/db/open-database';
 import { createJobStore, type JobStore } from './job-store';
-import { runChunk, startTableRunner, type JobRunnerOptions } from './job-runner';
+import { runChunk, startTableRunner, type ChunkStep, type JobRunnerOptions } from './job-runner';
+import { sweepExpiredJobs } from './expire-jobs';
+import { sql } from 'drizzle-orm';
 import { readJsonLines } from './read-job-input';
 import { receiveJob } from './receive-job';
 
@@ -160,6 +162,82 @@ function suite(name: string, open: () => Promise<Database>) {
       ).rejects.toThrow('connection reset');
       expect(await store.get(id)).toBeNull();
       expect(await store.results(id, 0, 10)).toEqual({ rows: [], complete: true });
+    });
+
+    it('times each step of a chunk: claim, read, moderate, write', async () => {
+      const { id } = await newJob(store, 8, 4);
+      const steps: ChunkStep[] = [];
+      const seconds: number[] = [];
+      const onStep = (step: ChunkStep, s: number) => {
+        steps.push(step);
+        seconds.push(s);
+      };
+      const runner = startTableRunner({ ...options(), onStep, concurrency: 1, idleMs: 20 });
+      await until(async () => (await store.get(id))?.state === 'succeeded');
+      await runner.stop();
+      // Two chunks, each claimed, read, moderated and written once (idle claims are not reported).
+      expect(steps.filter((s) => s === 'claim')).toHaveLength(2);
+      expect([...steps].sort()).toEqual(['claim', 'claim', 'moderate', 'moderate', 'read', 'read', 'write', 'write']);
+      expect(seconds.every((s) => s >= 0 && Number.isFinite(s))).toBe(true);
+    });
+
+    it('expires a finished job after the retention: 404 at once, then its rows are deleted in short statements', async () => {
+      // A database of its own: the other tests' finished jobs would expire too.
+      const own = await open();
+      let clock = new Date();
+      const day = 24 * 3_600_000;
+      const expiring = createJobStore(own.db, { retentionMs: 7 * day, now: () => clock });
+      const rowsOf = async (id: string) => {
+        const r = (await own.db.execute(sql`
+          SELECT (SELECT count(*) FROM moderation_job_lines WHERE job_id = ${id}::uuid)::int AS lines,
+                 (SELECT count(*) FROM moderation_job_chunks WHERE job_id = ${id}::uuid)::int AS chunks,
+                 (SELECT count(*) FROM moderation_jobs WHERE id = ${id}::uuid)::int AS jobs`)) as unknown as {
+          rows: { lines: number; chunks: number; jobs: number }[];
+        };
+        return r.rows[0];
+      };
+      const { id: old } = await newJob(expiring, 23, 4, new Set([5]));
+      const runner = startTableRunner({
+        store: expiring,
+        moderate: fakeModerate,
+        leaseMs: 5_000,
+        maxAttempts: 3,
+        concurrency: 1,
+        idleMs: 20,
+      });
+      await until(async () => (await expiring.get(old))?.state === 'succeeded');
+      await runner.stop();
+      const { id: running } = await newJob(expiring, 6, 3);
+      const finished = (await expiring.get(old))!;
+      expect(expiring.expiresAt(finished)?.getTime()).toBe(finished.finishedAt!.getTime() + 7 * day);
+      expect(expiring.expiresAt((await expiring.get(running))!)).toBeNull();
+
+      // Six days on: kept, and the sweep deletes nothing.
+      clock = new Date(finished.finishedAt!.getTime() + 6 * day);
+      expect(await sweepExpiredJobs(expiring, { rowsPerStatement: 5 })).toEqual({ jobs: 0, rows: 0, statements: 0 });
+      expect(await expiring.get(old, 'key:test')).not.toBeNull();
+
+      // Past seven days: answered as missing before any sweep, and not listed.
+      clock = new Date(finished.finishedAt!.getTime() + 7 * day + 1_000);
+      expect(await expiring.get(old, 'key:test')).toBeNull();
+      expect((await expiring.list('key:test', 100)).map((j) => j.id)).not.toContain(old);
+      expect((await expiring.list('key:test', 100)).map((j) => j.id)).toContain(running);
+      expect(await rowsOf(old)).toEqual({ lines: 23, chunks: 6, jobs: 1 });
+
+      // 23 lines in statements of at most 5 rows (5 statements), 6 chunks (2), then the job row.
+      const out = await sweepExpiredJobs(expiring, { rowsPerStatement: 5 });
+      expect(out).toEqual({ jobs: 1, rows: 29, statements: 8 });
+      expect(await rowsOf(old)).toEqual({ lines: 0, chunks: 0, jobs: 0 });
+      // A job that has not finished is never expired, however old.
+      expect(await rowsOf(running)).toEqual({ lines: 6, chunks: 2, jobs: 1 });
+      expect(await expiring.get(running, 'key:test')).not.toBeNull();
+      // A second sweep finds nothing.
+      expect(await sweepExpiredJobs(expiring, { rowsPerStatement: 5 })).toEqual({ jobs: 0, rows: 0, statements: 0 });
+      // With no retention (0), nothing expires.
+      const forever = createJobStore(own.db, { retentionMs: 0, now: () => new Date(clock.getTime() + 1_000 * day) });
+      expect(await forever.expiredJobs(10)).toEqual([]);
+      expect(await forever.deleteExpiredLines(running, 10)).toBe(0);
+      await own.close();
     });
 
     afterAll(async () => {

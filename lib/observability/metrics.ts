@@ -97,7 +97,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Vigil
     }),
     jobChunkSteps: new Histogram({
       name: 'vigil_job_chunk_step_seconds',
-      help: 'Time one bulk-job chunk spent in each step: claim (the lease), read (its lines), moderate (the inference pool, its queue included), write (results, chunk done and job counts, one transaction).',
+      help: "Time one bulk-job chunk spent in each step: claim (the lease), read (its lines), moderate (the inference pool, its queue included), write (results, chunk done and job counts, one transaction); inference is the models' own time within moderate.",
       labelNames: ['step'] as const,
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [registry],

@@ -13,6 +13,7 @@ import { startTableRunner, type JobRunnerOptions, type TableRunner } from '@/lib
 import { startPgBossSource, type PgBossSource } from '@/lib/jobs/pg-boss-source';
 import { callbackSecret, deliverCallback } from '@/lib/jobs/send-callback';
 import { jobView } from '@/lib/jobs/job-view';
+import { sweepExpiredJobs } from '@/lib/jobs/expire-jobs';
 import type { ModerationResponse } from '@/lib/contracts/moderation';
 import { workLimitsOf } from '@/lib/moderation/bound-work';
 import { logger } from '@/lib/observability/logger';
@@ -35,9 +36,32 @@ export interface JobService {
 /** Uploads still `receiving` this long after they began belong to an instance that died. */
 const STALE_UPLOAD_MS = 60 * 60 * 1000;
 
-/** A chunk's texts, in the pool's background lane (or in this thread without a pool). */
-function moderateChunk(texts: string[], explain: boolean): Promise<ModerationResponse[]> {
-  return moderator().moderate(texts, { explain, limits: workLimitsOf(env()), client: 'bulk', background: true });
+/**
+ * How often expired jobs are deleted (docs/decisions/186-job-expiry.md). An expired job already
+ * answers 404, so this only bounds how long its rows outlive it.
+ */
+const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+/** Rows per delete statement of the sweep: each a short transaction, a few milliseconds on PGlite. */
+const SWEEP_ROWS_PER_STATEMENT = 1_000;
+
+/**
+ * A chunk's texts, in the pool's background lane (or in this thread without a pool). The models'
+ * own time is recorded as the chunk's `inference` (a part of its `moderate` step: the rest is
+ * waiting for a place in the pool and moving texts and results between threads).
+ */
+async function moderateChunk(texts: string[], explain: boolean): Promise<ModerationResponse[]> {
+  let modelMs = 0;
+  const results = await moderator().moderate(texts, {
+    explain,
+    limits: workLimitsOf(env()),
+    client: 'bulk',
+    background: true,
+    onModelTime: (_model, ms) => {
+      modelMs += ms;
+    },
+  });
+  metrics().jobChunkSteps.observe({ step: 'inference' }, modelMs / 1000);
+  return results;
 }
 
 /** The secret `owner`'s callbacks are signed with, or undefined when there is none. */
@@ -62,7 +86,7 @@ async function sendCallback(store: JobStore, jobId: string): Promise<void> {
     await store.recordCallback(jobId, 'failed');
     return;
   }
-  const delivered = await deliverCallback(job.callbackUrl, jobId, jobView(job), {
+  const delivered = await deliverCallback(job.callbackUrl, jobId, jobView(job, store.expiresAt(job)), {
     policy: { allowedHosts: e.JOB_CALLBACK_ALLOWED_HOSTS },
     secret,
     maxAttempts: e.JOB_CALLBACK_MAX_ATTEMPTS,
@@ -76,7 +100,7 @@ async function sendCallback(store: JobStore, jobId: string): Promise<void> {
 async function start(): Promise<JobService> {
   const db = await database();
   const e = env();
-  const store = createJobStore(db.db);
+  const store = createJobStore(db.db, { retentionMs: e.JOBS_RETENTION_HOURS * 3_600_000 });
   const log = logger();
   const callback = (jobId: string) => {
     sendCallback(store, jobId).catch((err: unknown) => log.error({ err: errorForLog(err), job: jobId }, 'job callback failed'));
@@ -110,12 +134,36 @@ async function start(): Promise<JobService> {
     }
   }
   for (const job of await store.pendingCallbacks()) callback(job.id);
+
+  // Every instance sweeps (on PostgreSQL, several may at once: their deletes skip each other's rows).
+  let stopping = false;
+  let sweeping: Promise<void> | undefined;
+  const sweep = () => {
+    if (sweeping) return;
+    sweeping = sweepExpiredJobs(store, { rowsPerStatement: SWEEP_ROWS_PER_STATEMENT, stopped: () => stopping })
+      .then((out) => {
+        if (out.jobs > 0) {
+          metrics().jobsExpired.inc(out.jobs);
+          log.info(out, 'deleted expired jobs');
+        }
+      })
+      .catch((err: unknown) => log.error({ err: errorForLog(err) }, 'job expiry sweep failed'))
+      .finally(() => {
+        sweeping = undefined;
+      });
+  };
+  const sweeper = e.JOBS_RETENTION_HOURS > 0 ? setInterval(sweep, SWEEP_INTERVAL_MS) : undefined;
+  sweeper?.unref();
+  if (sweeper) sweep();
   log.info({ runner: boss ? 'pg-boss' : table ? 'table' : 'none', concurrency: e.JOBS_CONCURRENCY }, 'bulk jobs started');
   return {
     store,
     enqueue: boss ? (chunks) => boss.enqueue(chunks) : undefined,
     queued: () => table?.wake(),
     async stop() {
+      stopping = true;
+      clearInterval(sweeper);
+      await sweeping;
       await table?.stop();
       await boss?.stop();
     },

@@ -92,19 +92,33 @@ async function chunkSteps(server: RunningServer): Promise<Map<string, { sum: num
   return steps;
 }
 
+/** Seconds the models spent on /v1 requests so far (vigil_model_inference_seconds, every model). */
+async function requestModelSeconds(server: RunningServer): Promise<number> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  let sum = 0;
+  for (const m of text.matchAll(/^vigil_model_inference_seconds_sum\{[^}]*\} (\S+)$/gm)) sum += Number(m[1]);
+  return sum;
+}
+
 /** Where the job's chunk time went: each step's share of the chunks' summed step time, and its mean. */
 function stepSplit(before: Map<string, { sum: number; count: number }>, after: Map<string, { sum: number; count: number }>): string {
   const delta = [...after].map(([step, a]) => {
     const b = before.get(step) ?? { sum: 0, count: 0 };
     return { step, sum: a.sum - b.sum, count: a.count - b.count };
   });
-  const total = delta.reduce((t, d) => t + d.sum, 0);
+  // `inference` is the models' time within `moderate`, not a step of its own.
+  const steps = delta.filter((d) => d.step !== 'inference');
+  const total = steps.reduce((t, d) => t + d.sum, 0);
   if (total <= 0) return '(no chunk steps recorded)';
-  const store = delta.filter((d) => d.step !== 'moderate').reduce((t, d) => t + d.sum, 0);
-  const parts = delta.map(
+  const store = steps.filter((d) => d.step !== 'moderate').reduce((t, d) => t + d.sum, 0);
+  const inference = delta.find((d) => d.step === 'inference');
+  const moderate = steps.find((d) => d.step === 'moderate');
+  const parts = steps.map(
     (d) => `${d.step} ${((100 * d.sum) / total).toFixed(1)} % (${((1000 * d.sum) / Math.max(1, d.count)).toFixed(1)} ms × ${d.count})`,
   );
-  return `${parts.join(', ')}; store calls ${((100 * store) / total).toFixed(1)} % of chunk time`;
+  const models =
+    inference && moderate && moderate.sum > 0 ? `; models ${((100 * inference.sum) / moderate.sum).toFixed(1)} % of moderate` : '';
+  return `${parts.join(', ')}; store calls ${((100 * store) / total).toFixed(1)} % of chunk time${models}`;
 }
 
 async function checkResults(server: RunningServer, id: string, n: number): Promise<string> {
@@ -153,8 +167,11 @@ async function main() {
     const idle = await singles(server, SINGLES, (i) => texts[i]!);
     // The batches read texts spread over the whole job (every k-th), so both see the same mix of lengths.
     const stride = Math.max(1, Math.floor(N / BATCH_TEXTS));
-    const batchRate = await batchesThroughput(server, texts.filter((_, i) => i % stride === 0).slice(0, BATCH_TEXTS));
-    console.log(`back-to-back 100-text batches: ${batchRate.toFixed(1)} texts/s`);
+    const batchTexts = texts.filter((_, i) => i % stride === 0).slice(0, BATCH_TEXTS);
+    const modelBefore = await requestModelSeconds(server);
+    const batchRate = await batchesThroughput(server, batchTexts);
+    const batchModelMs = (1000 * ((await requestModelSeconds(server)) - modelBefore)) / batchTexts.length;
+    console.log(`back-to-back 100-text batches: ${batchRate.toFixed(1)} texts/s (models ${batchModelMs.toFixed(2)} ms a text)`);
 
     const rssBefore = rssMiB(server.process.pid!);
     const submit = async (items: string[]) => {
@@ -183,7 +200,9 @@ async function main() {
     console.log(
       `job: ${N} texts in ${jobS.toFixed(1)} s (upload ${uploadS.toFixed(1)} s): ${jobRate.toFixed(1)} texts/s, ${(jobRate / batchRate).toFixed(3)} × the batches (target ≥ 0.9)`,
     );
-    console.log(`chunk steps: ${stepSplit(stepsBefore, await chunkSteps(server))}`);
+    const stepsAfter = await chunkSteps(server);
+    const jobModelS = (stepsAfter.get('inference')?.sum ?? 0) - (stepsBefore.get('inference')?.sum ?? 0);
+    console.log(`chunk steps: ${stepSplit(stepsBefore, stepsAfter)}; models ${((1000 * jobModelS) / N).toFixed(2)} ms a text`);
     console.log(`results: ${await checkResults(server, id, N)}`);
     const rssAfter = rssMiB(server.process.pid!);
 
