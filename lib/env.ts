@@ -273,7 +273,7 @@ export const envSchema = z
     /** Largest job body, in bytes (413 beyond). */
     JOBS_MAX_BYTES: int(1_024, 100 * 1024 * 1024 * 1024).default(500 * 1024 * 1024),
     /** Texts per chunk: the unit one instance claims, moderates and writes at a time. */
-    JOBS_CHUNK_TEXTS: int(1, 10_000).default(100),
+    JOBS_CHUNK_TEXTS: int(1, 10_000).default(500),
     /** Chunks each instance works at once (one moderated while another's results are written); 0 = this instance works no jobs. */
     JOBS_CONCURRENCY: int(0, 64).default(2),
     /** How long a claimed chunk stays with its instance without a renewal (renewed every third of it); a dead instance's chunk is claimed again after it. */

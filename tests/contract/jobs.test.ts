@@ -138,6 +138,9 @@ describe('bulk jobs on one server', () => {
     const finished = await until(server, KEY_A, first.id, (j) => j.state === 'succeeded');
     expect(finished.counts).toEqual({ total: 132, done: 132, failed: 2 });
     expect(finished.estimated_seconds_left).toBe(0);
+    // Kept JOBS_RETENTION_HOURS (default 168) after it finished; no expiry while it ran.
+    expect(first.expires_at).toBeNull();
+    expect(Date.parse(finished.expires_at!) - Date.parse(finished.finished_at!)).toBe(168 * 3_600_000);
 
     const raw = (await results(server, KEY_A, first.id))
       .trim()
