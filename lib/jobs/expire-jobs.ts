@@ -1,5 +1,5 @@
 /**
- * Job expiry (docs/decisions/186-job-expiry.md): a finished job's lines, chunks and row are deleted
+ * Job expiry (docs/decisions/186-job-expiry-and-chunk-timing.md): a finished job's lines, chunks and row are deleted
  * once its retention has passed. A job of a million lines is a million rows, so it goes in
  * statements of at most `rowsPerStatement` rows, each its own short transaction, and its row last:
  * a sweep that stops half-way (a restart) leaves a job that the next sweep finds again. The store

@@ -7,7 +7,7 @@
  * Results are written only to lines that have none, in the transaction that marks the chunk done
  * and adds to its job's counts, so a chunk run twice writes and counts every line once.
  *
- * A finished job expires `retentionMs` after it finished (docs/decisions/186-job-expiry.md): from
+ * A finished job expires `retentionMs` after it finished (docs/decisions/186-job-expiry-and-chunk-timing.md): from
  * then on the store answers as if it did not exist, and the sweep (expire-jobs.ts) deletes its
  * lines, chunks and row in short statements.
  */

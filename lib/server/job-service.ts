@@ -37,11 +37,14 @@ export interface JobService {
 const STALE_UPLOAD_MS = 60 * 60 * 1000;
 
 /**
- * How often expired jobs are deleted (docs/decisions/186-job-expiry.md). An expired job already
+ * How often expired jobs are deleted (docs/decisions/186-job-expiry-and-chunk-timing.md). An expired job already
  * answers 404, so this only bounds how long its rows outlive it.
  */
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
-/** Rows per delete statement of the sweep: each a short transaction, a few milliseconds on PGlite. */
+/**
+ * Rows per delete statement of the sweep: each its own short transaction (on PGlite, on this
+ * thread, median 22 ms and at most 51 ms for 1,000 lines, decision 186).
+ */
 const SWEEP_ROWS_PER_STATEMENT = 1_000;
 
 /**
