@@ -42,6 +42,18 @@ describe('createMetrics', () => {
     expect(text).toContain('vigil_face_engine_pid 0');
   });
 
+  it('times bulk-job chunk steps by step and counts expired jobs', async () => {
+    const m = createMetrics();
+    m.jobChunkSteps.observe({ step: 'write' }, 0.04);
+    m.jobChunkSteps.observe({ step: 'moderate' }, 3.2);
+    m.jobsExpired.inc(2);
+    const text = await m.registry.metrics();
+    expect(text).toContain('vigil_job_chunk_step_seconds_count{step="write"} 1');
+    expect(text).toContain('vigil_job_chunk_step_seconds_bucket{le="0.05",step="write"} 1');
+    expect(text).toContain('vigil_job_chunk_step_seconds_bucket{le="2.5",step="moderate"} 0');
+    expect(text).toContain('vigil_jobs_expired_total 2');
+  });
+
   it('keeps registries apart (a test registry never leaks into another)', async () => {
     const a = createMetrics();
     const b = createMetrics();
