@@ -71,6 +71,67 @@ async function until(predicate: () => Promise<boolean>, ms = 20_000) {
   }
 }
 
+/**
+ * Expiry with a clock moved past the retention (no sleeping), on `own`: a database where no other
+ * finished job exists (the counts of the sweep are exact).
+ */
+async function expiryCase(own: Database) {
+  let clock = new Date();
+  const day = 24 * 3_600_000;
+  const expiring = createJobStore(own.db, { retentionMs: 7 * day, now: () => clock });
+  const rowsOf = async (id: string) => {
+    const r = (await own.db.execute(sql`
+      SELECT (SELECT count(*) FROM moderation_job_lines WHERE job_id = ${id}::uuid)::int AS lines,
+             (SELECT count(*) FROM moderation_job_chunks WHERE job_id = ${id}::uuid)::int AS chunks,
+             (SELECT count(*) FROM moderation_jobs WHERE id = ${id}::uuid)::int AS jobs`)) as unknown as {
+      rows: { lines: number; chunks: number; jobs: number }[];
+    };
+    return r.rows[0];
+  };
+  const { id: old } = await newJob(expiring, 23, 4, new Set([5]));
+  const runner = startTableRunner({
+    store: expiring,
+    moderate: fakeModerate,
+    leaseMs: 5_000,
+    maxAttempts: 3,
+    concurrency: 1,
+    idleMs: 20,
+  });
+  await until(async () => (await expiring.get(old))?.state === 'succeeded');
+  await runner.stop();
+  const { id: running } = await newJob(expiring, 6, 3);
+  const finished = (await expiring.get(old))!;
+  expect(expiring.expiresAt(finished)?.getTime()).toBe(finished.finishedAt!.getTime() + 7 * day);
+  expect(expiring.expiresAt((await expiring.get(running))!)).toBeNull();
+
+  // Six days on: kept, and the sweep deletes nothing.
+  clock = new Date(finished.finishedAt!.getTime() + 6 * day);
+  expect(await sweepExpiredJobs(expiring, { rowsPerStatement: 5 })).toEqual({ jobs: 0, rows: 0, statements: 0 });
+  expect(await expiring.get(old, 'key:test')).not.toBeNull();
+
+  // Past seven days: answered as missing before any sweep, and not listed.
+  clock = new Date(finished.finishedAt!.getTime() + 7 * day + 1_000);
+  expect(await expiring.get(old, 'key:test')).toBeNull();
+  expect((await expiring.list('key:test', 100)).map((j) => j.id)).not.toContain(old);
+  expect((await expiring.list('key:test', 100)).map((j) => j.id)).toContain(running);
+  expect(await rowsOf(old)).toEqual({ lines: 23, chunks: 6, jobs: 1 });
+
+  // 23 lines in statements of at most 5 rows (5 statements), 6 chunks (2), then the job row.
+  const out = await sweepExpiredJobs(expiring, { rowsPerStatement: 5 });
+  expect(out).toEqual({ jobs: 1, rows: 29, statements: 8 });
+  expect(await rowsOf(old)).toEqual({ lines: 0, chunks: 0, jobs: 0 });
+  // A job that has not finished is never expired, however old.
+  expect(await rowsOf(running)).toEqual({ lines: 6, chunks: 2, jobs: 1 });
+  expect(await expiring.get(running, 'key:test')).not.toBeNull();
+  // A second sweep finds nothing.
+  expect(await sweepExpiredJobs(expiring, { rowsPerStatement: 5 })).toEqual({ jobs: 0, rows: 0, statements: 0 });
+  // With no retention (0), nothing expires.
+  const forever = createJobStore(own.db, { retentionMs: 0, now: () => new Date(clock.getTime() + 1_000 * day) });
+  expect(await forever.expiredJobs(10)).toEqual([]);
+  expect(await forever.deleteExpiredLines(running, 10)).toBe(0);
+  await expiring.cancel(running, 'key:test');
+}
+
 function suite(name: string, open: () => Promise<Database>) {
   describe(name, () => {
     let database: Database;
@@ -184,59 +245,7 @@ function suite(name: string, open: () => Promise<Database>) {
     it('expires a finished job after the retention: 404 at once, then its rows are deleted in short statements', async () => {
       // A database of its own: the other tests' finished jobs would expire too.
       const own = await open();
-      let clock = new Date();
-      const day = 24 * 3_600_000;
-      const expiring = createJobStore(own.db, { retentionMs: 7 * day, now: () => clock });
-      const rowsOf = async (id: string) => {
-        const r = (await own.db.execute(sql`
-          SELECT (SELECT count(*) FROM moderation_job_lines WHERE job_id = ${id}::uuid)::int AS lines,
-                 (SELECT count(*) FROM moderation_job_chunks WHERE job_id = ${id}::uuid)::int AS chunks,
-                 (SELECT count(*) FROM moderation_jobs WHERE id = ${id}::uuid)::int AS jobs`)) as unknown as {
-          rows: { lines: number; chunks: number; jobs: number }[];
-        };
-        return r.rows[0];
-      };
-      const { id: old } = await newJob(expiring, 23, 4, new Set([5]));
-      const runner = startTableRunner({
-        store: expiring,
-        moderate: fakeModerate,
-        leaseMs: 5_000,
-        maxAttempts: 3,
-        concurrency: 1,
-        idleMs: 20,
-      });
-      await until(async () => (await expiring.get(old))?.state === 'succeeded');
-      await runner.stop();
-      const { id: running } = await newJob(expiring, 6, 3);
-      const finished = (await expiring.get(old))!;
-      expect(expiring.expiresAt(finished)?.getTime()).toBe(finished.finishedAt!.getTime() + 7 * day);
-      expect(expiring.expiresAt((await expiring.get(running))!)).toBeNull();
-
-      // Six days on: kept, and the sweep deletes nothing.
-      clock = new Date(finished.finishedAt!.getTime() + 6 * day);
-      expect(await sweepExpiredJobs(expiring, { rowsPerStatement: 5 })).toEqual({ jobs: 0, rows: 0, statements: 0 });
-      expect(await expiring.get(old, 'key:test')).not.toBeNull();
-
-      // Past seven days: answered as missing before any sweep, and not listed.
-      clock = new Date(finished.finishedAt!.getTime() + 7 * day + 1_000);
-      expect(await expiring.get(old, 'key:test')).toBeNull();
-      expect((await expiring.list('key:test', 100)).map((j) => j.id)).not.toContain(old);
-      expect((await expiring.list('key:test', 100)).map((j) => j.id)).toContain(running);
-      expect(await rowsOf(old)).toEqual({ lines: 23, chunks: 6, jobs: 1 });
-
-      // 23 lines in statements of at most 5 rows (5 statements), 6 chunks (2), then the job row.
-      const out = await sweepExpiredJobs(expiring, { rowsPerStatement: 5 });
-      expect(out).toEqual({ jobs: 1, rows: 29, statements: 8 });
-      expect(await rowsOf(old)).toEqual({ lines: 0, chunks: 0, jobs: 0 });
-      // A job that has not finished is never expired, however old.
-      expect(await rowsOf(running)).toEqual({ lines: 6, chunks: 2, jobs: 1 });
-      expect(await expiring.get(running, 'key:test')).not.toBeNull();
-      // A second sweep finds nothing.
-      expect(await sweepExpiredJobs(expiring, { rowsPerStatement: 5 })).toEqual({ jobs: 0, rows: 0, statements: 0 });
-      // With no retention (0), nothing expires.
-      const forever = createJobStore(own.db, { retentionMs: 0, now: () => new Date(clock.getTime() + 1_000 * day) });
-      expect(await forever.expiredJobs(10)).toEqual([]);
-      expect(await forever.deleteExpiredLines(running, 10)).toBe(0);
+      await expiryCase(own);
       await own.close();
     });
 
@@ -264,6 +273,11 @@ describe.runIf(process.env.TEST_DATABASE_URL)(
     };
     afterAll(async () => {
       for (const db of opened) await db.close();
+    });
+
+    // First in this database (npm run test:postgres makes a new one), so no other job has finished yet.
+    it('expires a finished job after the retention: 404 at once, then its rows are deleted in short statements', async () => {
+      await expiryCase(await open());
     });
 
     it('two instances working one job through pg-boss score every line exactly once', async () => {
@@ -303,5 +317,32 @@ describe.runIf(process.env.TEST_DATABASE_URL)(
       expect(seen.get('a')).toBeGreaterThan(0);
       expect(seen.get('b')).toBeGreaterThan(0);
     }, 90_000);
+
+    it('two instances sweeping at once delete every expired job exactly once', async () => {
+      const [a, b] = await Promise.all([open(), open()]);
+      let clock = new Date();
+      const storeA = createJobStore(a.db, { retentionMs: 3_600_000, now: () => clock });
+      const storeB = createJobStore(b.db, { retentionMs: 3_600_000, now: () => clock });
+      for (let i = 0; i < 4; i++) {
+        const { id } = await newJob(storeA, 60, 10);
+        await storeA.cancel(id, 'key:test');
+      }
+      const count = async () => {
+        const r = (await a.db.execute(sql`
+          SELECT (SELECT count(*) FROM moderation_jobs WHERE state IN ('succeeded', 'failed', 'cancelled'))::int AS jobs,
+                 (SELECT count(*) FROM moderation_job_lines)::int AS lines`)) as unknown as { rows: { jobs: number; lines: number }[] };
+        return r.rows[0]!;
+      };
+      const before = await count();
+      clock = new Date(Date.now() + 2 * 3_600_000);
+      const [x, y] = await Promise.all([
+        sweepExpiredJobs(storeA, { rowsPerStatement: 7 }),
+        sweepExpiredJobs(storeB, { rowsPerStatement: 7 }),
+      ]);
+      // Every finished job (this test's and the earlier tests') deleted, each by one of the two.
+      expect(x.jobs + y.jobs).toBe(before.jobs);
+      expect(await count()).toMatchObject({ jobs: 0 });
+      expect(await storeA.expiredJobs(10)).toEqual([]);
+    }, 60_000);
   },
 );
