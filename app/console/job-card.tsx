@@ -2,7 +2,8 @@
 /**
  * One bulk job: its state, an accessible progress bar (done of total, with the same words as
  * text), the time left, Cancel while it runs, and its results as CSV or JSON Lines downloads
- * (served from the server, so from any browser; the results so far while it runs).
+ * (served from the server, so from any browser; the results so far while it runs), and until when
+ * a finished job's results are kept (`expires_at`, JOBS_RETENTION_HOURS).
  */
 import { isActiveJob, JOB_STATE_LABELS, jobProgress, jobTimeLeft } from '@/lib/browser/job-progress';
 import { jobResultsUrl } from '@/lib/browser/vigil-api';
@@ -61,6 +62,11 @@ export function JobCard({ job, cancelling, onCancel }: JobCardProps) {
         {job.counts.failed > 0 ? `, ${job.counts.failed.toLocaleString('en')} could not be moderated` : ''}
         {left ? ` · ${left}` : ''}
       </p>
+      {job.expires_at && (
+        <p className={styles.jobMeta} data-testid="job-expires">
+          Results kept until {when(job.expires_at)}
+        </p>
+      )}
       {job.error && <ErrorAlert message={`The job failed: ${job.error}`} testId="job-error" />}
       <div className={styles.actions}>
         {active && (

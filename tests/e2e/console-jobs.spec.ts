@@ -84,6 +84,8 @@ test('a CSV over the threshold becomes a job: progress to 100 %, CSV results wit
   const listed = page.locator(`#panel-jobs [data-testid="job"][data-job-id="${jobId}"]`);
   await expect(listed).toHaveAttribute('data-state', 'succeeded');
   await expect(listed.getByTestId('job-state')).toHaveText('Done');
+  // A finished job says how long its results are kept (JOBS_RETENTION_HOURS, 7 days by default).
+  await expect(listed.getByTestId('job-expires')).toContainText('Results kept until');
   await expectNoAxeViolations(page, testInfo, 'jobs tab');
   await page.setViewportSize(PHONE);
   await keepScreenshot(page, testInfo, 'console-jobs-phone', { fullPage: false });
