@@ -230,6 +230,10 @@ export function createJobStore(db: AppDb, options: JobStoreOptions = {}) {
      */
     async complete(ref: ChunkRef, results: { line: number; result: unknown }[]): Promise<{ jobFinished: boolean }> {
       return db.transaction(async (tx) => {
+        // The job's row lock first: completions of one job's chunks take turns, so each counts the
+        // chunks still open after the others committed. Without it, two runners finishing the last
+        // two chunks together each saw the other's chunk running, and the job stayed running.
+        await tx.execute(sql`SELECT 1 FROM moderation_jobs WHERE id = ${ref.jobId}::uuid FOR UPDATE`);
         const marked = await tx
           .update(moderationJobChunks)
           .set({ state: 'done', leaseUntil: null })

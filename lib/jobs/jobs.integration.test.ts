@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '@/lib/env';
 import type { ModerationResponse } from '@/lib/contracts/moderation';
-import { migrate } from '@/lib/db/migrate';
+import { migrate, readMigrations } from '@/lib/db/migrate';
 import { openDatabase, type Database } from '@/lib/db/open-database';
 import { createJobStore, type JobStore } from './job-store';
 import { runChunk, startTableRunner, type ChunkStep, type JobRunnerOptions } from './job-runner';
@@ -278,6 +278,42 @@ describe.runIf(process.env.TEST_DATABASE_URL)(
     // First in this database (npm run test:postgres makes a new one), so no other job has finished yet.
     it('expires a finished job after the retention: 404 at once, then its rows are deleted in short statements', async () => {
       await expiryCase(await open());
+    });
+
+    it('two instances finishing the last two chunks of a job at once: the job succeeds', async () => {
+      // Each completion counts the chunks still open in its own transaction: without a lock on the
+      // job, two committing together each saw the other's chunk still running, and neither finished it.
+      const [a, b] = await Promise.all([open(), open()]);
+      const storeA = createJobStore(a.db);
+      const storeB = createJobStore(b.db);
+      const stuck: string[] = [];
+      for (let round = 0; round < 25; round++) {
+        const { id } = await newJob(storeA, 2, 1);
+        const [x, y] = [await storeA.claim(60_000, { jobId: id, chunk: 0 }), await storeB.claim(60_000, { jobId: id, chunk: 1 })];
+        expect(x && y).toBeTruthy();
+        const finished = await Promise.all([
+          storeA.complete(x!, [{ line: x!.firstLine, result: { ok: 1 } }]),
+          storeB.complete(y!, [{ line: y!.firstLine, result: { ok: 2 } }]),
+        ]);
+        const job = await storeA.get(id);
+        if (job?.state !== 'succeeded' || job.done !== 2) stuck.push(`${round}: ${job?.state} ${job?.done}`);
+        // Exactly one of the two calls reports that it finished the job (it sends the callback).
+        else expect(finished.filter((f) => f.jobFinished)).toHaveLength(1);
+      }
+      expect(stuck).toEqual([]);
+    }, 60_000);
+
+    it('migration 0011 finishes a job left running with every chunk done, and no other', async () => {
+      const db = await open();
+      const store = createJobStore(db.db);
+      const stuck = await newJob(store, 2, 1);
+      const open_ = await newJob(store, 2, 1);
+      await db.db.execute(sql`UPDATE moderation_job_chunks SET state = 'done' WHERE job_id = ${stuck.id}::uuid`);
+      await db.db.execute(sql`UPDATE moderation_jobs SET state = 'running' WHERE id IN (${stuck.id}::uuid, ${open_.id}::uuid)`);
+      const repair = readMigrations().find((m) => m.name.startsWith('0011_'))!;
+      await db.db.execute(sql.raw(repair.sql));
+      expect((await store.get(stuck.id))?.state).toBe('succeeded');
+      expect((await store.get(open_.id))?.state).toBe('running');
     });
 
     it('two instances working one job through pg-boss score every line exactly once', async () => {
