@@ -333,7 +333,7 @@ async function main(): Promise<void> {
  * disjoint from the training frames and from the evaluation suite). evaluate.ts bounds the share of
  * them a threshold may flag.
  */
-function writeIdentityValidation(tok: PreTrainedTokenizer): void {
+export function writeIdentityValidation(tok: PreTrainedTokenizer): void {
   const valT = JSON.parse(readFileSync(join(HERE, 'identity-validation.json'), 'utf8')) as {
     templates: string[];
     groups: (IdentityGroup & { group: string })[];
