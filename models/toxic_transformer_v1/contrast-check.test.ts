@@ -20,7 +20,7 @@ describe('validation-only contrast set', () => {
     // ("{Plural} should be treated with respect." against "Every {person} should be treated with
     // respect."). Same normalisation and trigrams as the suite's overlap check.
     const read = (f: string) => parseTemplateJson(JSON.parse(readFileSync(join(HERE, f), 'utf8')));
-    const training = ['identity-augmentation.json', 'identity-contrast.json'].map(read);
+    const training = ['identity-augmentation.json', 'identity-contrast.json', 'contrast-training.json'].map(read);
     const validation = ['identity-validation.json', 'contrast-validation.json'].map(read);
     const groupWords = new Set([...training, ...validation].flatMap((t) => t?.groupWords ?? []));
     const trainTrigrams = new Map<string, string>();
