@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contentTrigrams, normaliseFrame, parseTemplateJson } from '@/scripts/eval-text/template-overlap';
@@ -19,9 +19,14 @@ describe('validation-only contrast set', () => {
     // meaningful on sentences the model was not fitted on: not the same frame, and not a near copy
     // ("{Plural} should be treated with respect." against "Every {person} should be treated with
     // respect."). Same normalisation and trigrams as the suite's overlap check.
+    // Every template file in this folder: a file named *-validation.json is validation, any other
+    // is training (a new training file cannot be left out of the check by a list kept by hand).
     const read = (f: string) => parseTemplateJson(JSON.parse(readFileSync(join(HERE, f), 'utf8')));
-    const training = ['identity-augmentation.json', 'identity-contrast.json', 'contrast-training.json'].map(read);
-    const validation = ['identity-validation.json', 'contrast-validation.json'].map(read);
+    const files = readdirSync(HERE).filter((f) => f.endsWith('.json') && read(f) !== null);
+    const training = files.filter((f) => !f.endsWith('-validation.json')).map(read);
+    const validation = files.filter((f) => f.endsWith('-validation.json')).map(read);
+    expect(training.length).toBeGreaterThanOrEqual(2);
+    expect(validation.length).toBe(2);
     const groupWords = new Set([...training, ...validation].flatMap((t) => t?.groupWords ?? []));
     const trainTrigrams = new Map<string, string>();
     for (const t of training) {
