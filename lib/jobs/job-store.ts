@@ -91,6 +91,23 @@ export function createJobStore(db: AppDb, options: JobStoreOptions = {}) {
                      AND j.state IN ('succeeded', 'failed', 'cancelled') AND j.finished_at < ${cutoff.toISOString()}::timestamptz)`
       : sql`false`;
   };
+  /** Up to `limit` rows of an expired job's lines or chunks, deleted in one statement, skipping rows another sweeper holds. */
+  const deleteExpiredRows = async (
+    table: 'moderation_job_lines' | 'moderation_job_chunks',
+    key: 'line' | 'chunk',
+    jobId: string,
+    limit: number,
+  ): Promise<number> =>
+    deletedCount(
+      await db.execute(sql`
+        WITH gone AS (
+          DELETE FROM ${sql.identifier(table)}
+           WHERE job_id = ${jobId}::uuid AND ${expired(jobId)} AND ${sql.identifier(key)} IN (
+             SELECT ${sql.identifier(key)} FROM ${sql.identifier(table)} WHERE job_id = ${jobId}::uuid
+              ORDER BY ${sql.identifier(key)} LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+          RETURNING 1)
+        SELECT count(*)::int AS n FROM gone`),
+    );
   return {
     /** When a job's results expire: `retentionMs` after it finished; null while it runs or when nothing expires. */
     expiresAt(job: Pick<ModerationJobRow, 'finishedAt'>): Date | null {
@@ -408,32 +425,10 @@ export function createJobStore(db: AppDb, options: JobStoreOptions = {}) {
      * Deletes up to `limit` of an expired job's lines in one short statement; returns how many.
      * Rows another sweeper holds are skipped (several instances may sweep at once).
      */
-    async deleteExpiredLines(jobId: string, limit: number): Promise<number> {
-      return deletedCount(
-        await db.execute(sql`
-          WITH gone AS (
-            DELETE FROM moderation_job_lines
-             WHERE job_id = ${jobId}::uuid AND ${expired(jobId)} AND line IN (
-               SELECT line FROM moderation_job_lines WHERE job_id = ${jobId}::uuid
-                ORDER BY line LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-            RETURNING 1)
-          SELECT count(*)::int AS n FROM gone`),
-      );
-    },
+    deleteExpiredLines: (jobId: string, limit: number) => deleteExpiredRows('moderation_job_lines', 'line', jobId, limit),
 
     /** Deletes up to `limit` of an expired job's chunks in one statement; returns how many. */
-    async deleteExpiredChunks(jobId: string, limit: number): Promise<number> {
-      return deletedCount(
-        await db.execute(sql`
-          WITH gone AS (
-            DELETE FROM moderation_job_chunks
-             WHERE job_id = ${jobId}::uuid AND ${expired(jobId)} AND chunk IN (
-               SELECT chunk FROM moderation_job_chunks WHERE job_id = ${jobId}::uuid
-                ORDER BY chunk LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-            RETURNING 1)
-          SELECT count(*)::int AS n FROM gone`),
-      );
-    },
+    deleteExpiredChunks: (jobId: string, limit: number) => deleteExpiredRows('moderation_job_chunks', 'chunk', jobId, limit),
 
     /** Deletes an expired job's row (its lines and chunks go with it, by then few or none); false when it was gone already. */
     async deleteExpiredJob(jobId: string): Promise<boolean> {
