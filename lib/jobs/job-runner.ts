@@ -49,6 +49,20 @@ export interface JobRunnerOptions {
   onStep?: (step: ChunkStep, seconds: number) => void;
 }
 
+/**
+ * Claims a chunk (the next free one, or `target`), reporting the claim's time as the `claim` step
+ * when it got one (an empty poll is not a chunk's step).
+ */
+export async function claimChunk(
+  o: Pick<JobRunnerOptions, 'store' | 'leaseMs' | 'onStep'>,
+  target?: { jobId: string; chunk: number },
+): Promise<ClaimedChunk | null> {
+  const started = performance.now();
+  const ref = await o.store.claim(o.leaseMs, target);
+  if (ref) o.onStep?.('claim', (performance.now() - started) / 1000);
+  return ref;
+}
+
 /** Moderates one claimed chunk and stores its results; renews the lease while it works. */
 export async function runChunk(o: JobRunnerOptions, ref: ChunkRef, attempt: number): Promise<void> {
   const renew = setInterval(
@@ -111,13 +125,11 @@ export function startTableRunner(o: JobRunnerOptions & { concurrency: number; id
   async function loop() {
     while (!stopped) {
       let ref: ClaimedChunk | null = null;
-      const started = performance.now();
       try {
-        ref = await o.store.claim(o.leaseMs);
+        ref = await claimChunk(o);
       } catch (err) {
         o.onError?.(err);
       }
-      if (ref) o.onStep?.('claim', (performance.now() - started) / 1000);
       if (!ref) {
         await sleep(o.idleMs);
         continue;

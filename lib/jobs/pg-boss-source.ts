@@ -8,7 +8,7 @@
  */
 import PgBoss from 'pg-boss';
 import type { ChunkRef, JobStore } from './job-store';
-import { runChunk, type JobRunnerOptions } from './job-runner';
+import { claimChunk, runChunk, type JobRunnerOptions } from './job-runner';
 
 export const CHUNK_QUEUE = 'vigil-moderation-chunks';
 
@@ -63,9 +63,7 @@ export async function startPgBossSource(o: PgBossSourceOptions): Promise<PgBossS
   const store: JobStore = o.store;
   const handle = async ([message]: PgBoss.Job<ChunkMessage>[]) => {
     if (!message) return;
-    const started = performance.now();
-    const ref = await store.claim(o.leaseMs, message.data);
-    if (ref) o.onStep?.('claim', (performance.now() - started) / 1000);
+    const ref = await claimChunk(o, message.data);
     if (!ref) {
       const state = await store.chunkState(message.data);
       // Done, cancelled, gone (its job was discarded): nothing to do. Otherwise another runner
