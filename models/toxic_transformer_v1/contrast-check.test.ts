@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contentTrigrams, normaliseFrame, parseTemplateJson } from '@/scripts/eval-text/template-overlap';
-import { contrastCases } from './contrast-check';
+import { contrastCases } from './contrast-cases';
 
 const HERE = join(process.cwd(), 'models/toxic_transformer_v1');
 describe('validation-only contrast set', () => {

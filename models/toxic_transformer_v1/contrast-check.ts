@@ -7,44 +7,11 @@
  *   npx tsx --conditions=react-server models/toxic_transformer_v1/contrast-check.ts
  *   TOXICITY_MODEL_DIR=/path/to/other/model npx tsx --conditions=react-server models/toxic_transformer_v1/contrast-check.ts
  */
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ModelRegistry } from '@/lib/moderation/model-registry';
 import { defaultModelLoaders } from '@/lib/server/model-loaders';
 import { moderationScorer } from '@/scripts/eval-text/verdicts';
-import { fillIdentityTemplate, type IdentityGroup } from './identity-templates';
-
-const HERE = dirname(fileURLToPath(import.meta.url));
-
-interface ContrastValidation {
-  categories: { id: string; expected: 'harmful' | 'not_harmful'; frames: string[] }[];
-  objects: string[];
-}
-
-export interface ContrastCase {
-  category: string;
-  harmful: boolean;
-  text: string;
-}
-
-/** Every frame filled with every validation group, or with every object when it names `{object}`. */
-export function contrastCases(): ContrastCase[] {
-  const spec = JSON.parse(readFileSync(join(HERE, 'contrast-validation.json'), 'utf8')) as ContrastValidation;
-  const { groups } = JSON.parse(readFileSync(join(HERE, 'identity-validation.json'), 'utf8')) as { groups: IdentityGroup[] };
-  const out: ContrastCase[] = [];
-  for (const c of spec.categories) {
-    for (const f of c.frames) {
-      const texts = f.includes('{object}')
-        ? spec.objects.map((o) => f.replaceAll('{object}', o))
-        : /\{[^}]+\}/.test(f)
-          ? groups.map((g) => fillIdentityTemplate(f, g))
-          : [f];
-      for (const text of texts) out.push({ category: c.id, harmful: c.expected === 'harmful', text });
-    }
-  }
-  return out;
-}
+import { contrastCases } from './contrast-cases';
 
 async function main(): Promise<void> {
   const models = await new ModelRegistry(defaultModelLoaders()).models();

@@ -26,6 +26,7 @@ import { fnv1a } from '@/lib/ml/hash';
 import { loadSexismDataset } from '../sexism_lasso_v1/dataset';
 import { rng, leetspeak, insertSpaces } from './obfuscate';
 import { fillIdentityTemplate, type IdentityGroup } from './identity-templates';
+import { contrastCases } from './contrast-cases';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -158,6 +159,56 @@ export function identityTrainingRows(): Row[] {
   return rows;
 }
 
+interface ContrastTrainingFile {
+  groups: IdentityGroup[];
+  benign: Record<string, string[]>;
+  hateful: { frame: string; threat: number | null }[];
+  endorsed: string[];
+  names: string[];
+  threats: string[];
+  threatNearMiss: string[];
+  homonyms: string[];
+}
+
+/**
+ * Training-only contrast rows (contrast-training.json), part of the main pass: neutral, positive,
+ * negated and counter-speech sentences about 69 groups (0 on every head), hateful and endorsed-hate
+ * sentences about the same groups (overall and identity_attack 1), and threats at a named person
+ * with no threat word in them beside near misses that share their words (threat 1 / 0). The corpus
+ * names start with `contrast_`, so train.py does not repeat them as it repeats `identity_` rows
+ * (its threat repeat still applies to the threats).
+ */
+export function contrastTrainingRows(): Row[] {
+  const spec = JSON.parse(readFileSync(join(HERE, 'contrast-training.json'), 'utf8')) as ContrastTrainingFile;
+  const rows: Row[] = [];
+  const add = (text: string, y: HeadLabels, corpus: string, sexism?: number) => {
+    const d = denseLabels(y, sexism);
+    rows.push({ text: preprocess(text).clean, split: 'train', corpus, jigsaw: false, y: d.y, m: d.m });
+  };
+  const zero = { overall: 0, insult: 0, threat: 0, identity_attack: 0, profanity: 0 };
+  for (const g of spec.groups) {
+    const women = /\bwomen\b/i.test(g.plural);
+    for (const [kind, frames] of Object.entries(spec.benign)) {
+      for (const f of frames) add(fillIdentityTemplate(f, g), zero, `contrast_${kind}`, 0);
+    }
+    for (const h of spec.hateful) {
+      const y: HeadLabels = { overall: 1, identity_attack: 1, ...(h.threat === null ? {} : { threat: h.threat }) };
+      add(fillIdentityTemplate(h.frame, g), y, 'contrast_hateful', women ? 1 : 0);
+    }
+    for (const f of spec.endorsed)
+      add(fillIdentityTemplate(f, g), { overall: 1, identity_attack: 1, threat: 0 }, 'contrast_endorsed', women ? 1 : 0);
+  }
+  const named = (frame: string, name: string) => frame.replaceAll('{Name}', name).replaceAll('{name}', name);
+  for (const name of spec.names) {
+    for (const f of spec.threats) add(named(f, name), { overall: 1, threat: 1, identity_attack: 0, profanity: 0 }, 'contrast_threat', 0);
+    for (const f of spec.threatNearMiss) add(named(f, name), zero, 'contrast_threat_near_miss', 0);
+  }
+  // Slur homonyms (firewood, cigarettes, the verb "retard", embankments, dog breeding) and in-group
+  // reclaimed use: 0 on every head.
+  for (const t of spec.homonyms) add(t, zero, 'contrast_homonym', 0);
+  return rows;
+}
+
 /**
  * Rows for the sexism label, from sexism_lasso_v1's own training set (EDOS train, Call me sexist but,
  * HatEval about women, ToxiGen women, ConvAbuse, its training templates) with the other heads
@@ -209,12 +260,14 @@ async function main(): Promise<void> {
   const decisions = readDecisionCorpora(decisionCorpusFiles());
   if (decisions.length > 0) console.log(`[prepare] ${decisions.length} rows from moderators' decisions (--decisions)`);
   const sexism = sexismRows(dataDir, decisions);
-  const toxicity = [...mergedRows(dataDir, decisions), ...identityTrainingRows()].filter(
+  const toxicity = [...mergedRows(dataDir, decisions), ...identityTrainingRows(), ...contrastTrainingRows()].filter(
     (r) => r.split !== 'train' || !sexism.heldOut.has(dedupeKey(r.text)),
   );
   const heldOutTox = new Set(toxicity.filter((r) => r.split !== 'train').map((r) => dedupeKey(r.text)));
   const rows = [...toxicity, ...sexism.train.filter((r) => !heldOutTox.has(dedupeKey(r.text)))];
-  console.log(`${rows.length} rows (after dedupe, with identity training rows and sexism rows) from ${dataDir} in ${Date.now() - t0} ms`);
+  console.log(
+    `${rows.length} rows (after dedupe, with identity and contrast training rows and sexism rows) from ${dataDir} in ${Date.now() - t0} ms`,
+  );
 
   const encoderDir = arg('encoder') ?? process.env.VIGIL_ENCODER_DIR;
   if (encoderDir) copyEncoderTokenizer(resolve(encoderDir));
@@ -256,6 +309,7 @@ async function main(): Promise<void> {
   }
   await Promise.all(Object.values(files).map((f) => new Promise<void>((done) => f.end(done))));
   writeIdentityValidation(tok);
+  writeContrastValidation(tok);
   const devIds = encodeForModel(
     tok,
     sexism.dev.map((r) => r.text),
@@ -285,7 +339,7 @@ async function main(): Promise<void> {
  * disjoint from the training frames and from the evaluation suite). evaluate.ts bounds the share of
  * them a threshold may flag.
  */
-function writeIdentityValidation(tok: PreTrainedTokenizer): void {
+export function writeIdentityValidation(tok: PreTrainedTokenizer): void {
   const valT = JSON.parse(readFileSync(join(HERE, 'identity-validation.json'), 'utf8')) as {
     templates: string[];
     groups: (IdentityGroup & { group: string })[];
@@ -308,6 +362,26 @@ function writeIdentityValidation(tok: PreTrainedTokenizer): void {
   }
   writeFileSync(join(WORK_DIR, 'identity_val.jsonl'), `${lines.join('\n')}\n`);
   console.log(`wrote identity_val.jsonl: ${lines.length} validation identity sentences`);
+}
+
+/**
+ * `.work/toxicity/contrast_val.jsonl`: the validation-only contrast sentences (contrast-cases.ts), with
+ * y[0] = 1 for the harmful categories, for train.py's model-only stand-in of the ship check.
+ */
+function writeContrastValidation(tok: PreTrainedTokenizer): void {
+  const lines = contrastCases().map((c) => {
+    const clean = preprocess(c.text).clean;
+    return JSON.stringify({
+      t: clean,
+      ids: encodeForModel(tok, [clean], MAX_LENGTH)[0]!,
+      y: LABELS.map((_, i) => (i === 0 && c.harmful ? 1 : 0)),
+      m: LABELS.map((_, i) => (i === 0 ? 1 : 0)),
+      c: c.category,
+      j: 0,
+    });
+  });
+  writeFileSync(join(WORK_DIR, 'contrast_val.jsonl'), `${lines.join('\n')}\n`);
+  console.log(`wrote contrast_val.jsonl: ${lines.length} validation contrast sentences`);
 }
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);

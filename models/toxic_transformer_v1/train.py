@@ -58,6 +58,10 @@ CFG = dict(
     evals_per_epoch=int(os.environ.get("TOX_EVALS", 1)),
     # "corpus:times,..." repeats the training rows of those corpora (hard, adversarial data).
     corpus_repeat=os.environ.get("TOX_CORPUS_REPEAT", ""),
+    # "prefix:fraction,...": a seeded share of the rows whose corpus starts with prefix (0 drops them)
+    corpus_keep=os.environ.get("TOX_CORPUS_KEEP", ""),
+    # "prefix,...": the threat label of these corpora is left unlabelled (masked)
+    mask_threat=os.environ.get("TOX_MASK_THREAT", ""),
     seed=int(os.environ.get("TOX_SEED", 1234)),
 )
 TAG = os.environ.get("TOX_TAG", "run")
@@ -95,9 +99,25 @@ def read_rows(name):
     return rows
 
 
+def select_corpora(train, rnd):
+    """Apply TOX_CORPUS_KEEP (a seeded share of some corpora) and TOX_MASK_THREAT (their threat label
+    unlabelled) to the training rows."""
+    for spec in filter(None, CFG["corpus_keep"].split(",")):
+        prefix, share = spec.split(":")
+        picked = [r for r in train if r[4].startswith(prefix)]
+        rnd.shuffle(picked)
+        dropped = {id(r) for r in picked[int(round(len(picked) * float(share))) :]}
+        train = [r for r in train if id(r) not in dropped]
+    prefixes = tuple(filter(None, CFG["mask_threat"].split(",")))
+    if prefixes:
+        train = [(r[0], r[1], [*r[2][:2], 0, *r[2][3:]], r[3], r[4]) if r[4].startswith(prefixes) else r for r in train]
+    return train
+
+
 def training_sample(train, rnd):
     """The fixed sample one pass trains on: every identity template row (repeated), every threat
     positive (repeated), and a seeded draw of the remaining corpus rows up to `sample` in all."""
+    train = select_corpora(train, rnd)
     identity = [r for r in train if r[4].startswith("identity_")]
     threat = [r for r in train if not r[4].startswith("identity_") and r[2][2] > 0 and r[1][2] >= 0.5]
     rest = [r for r in train if not r[4].startswith("identity_") and not (r[2][2] > 0 and r[1][2] >= 0.5)]
@@ -191,20 +211,38 @@ def sexism_scores(rows, p):
     return {"roc_auc": round(float(roc_auc_score(y, p)), 4), "best_macro_f1": round(float(f1), 4)}
 
 
-def identity_flags(val, vprobs, ident, iprobs):
-    """Share of the validation identity sentences some head flags at its validation-F1-optimal threshold
-    (a selection signal for comparing runs; evaluate.ts sets the served thresholds)."""
+def f1_thresholds(val, vprobs):
+    """Each toxicity head's validation-F1-optimal threshold (selection signals only; evaluate.ts sets
+    the served thresholds)."""
     from sklearn.metrics import f1_score
 
-    flagged = np.zeros(len(ident), dtype=bool)
+    out = []
     for h in range(TOXICITY):
         sel = np.array([r[2][h] > 0 for r in val])
         lab = np.array([r[1][h] >= 0.5 for r in val])[sel]
         p = vprobs[sel, h]
         cands = np.quantile(p, np.linspace(0.05, 0.995, 120))
-        best_t = max(cands, key=lambda t: f1_score(lab, p >= t, average="macro"))
-        flagged |= iprobs[:, h] >= best_t
-    return round(float(flagged.mean()), 4)
+        out.append(max(cands, key=lambda t: f1_score(lab, p >= t, average="macro")))
+    return np.array(out)
+
+
+def identity_flags(thresholds, iprobs):
+    """Share of the validation identity sentences some head flags at its F1 threshold."""
+    return round(float((iprobs[:, :TOXICITY] >= thresholds).any(1).mean()), 4)
+
+
+def contrast_accuracy(thresholds, rows, probs):
+    """Mean per-category accuracy of "some head at its F1 threshold" on the validation-only contrast
+    sentences (contrast_val.jsonl, written by prepare.ts; y[0] is 1 for the harmful categories): a
+    model-only stand-in for contrast-check.ts, which scores the served ensemble."""
+    if not rows:
+        return None
+    flagged = (probs[:, :TOXICITY] >= thresholds).any(1)
+    acc = {}
+    for i, r in enumerate(rows):
+        acc.setdefault(r[4], []).append(flagged[i] == (r[1][0] >= 0.5))
+    return {"mean": round(float(np.mean([np.mean(v) for v in acc.values()])), 4),
+            **{k: round(float(np.mean(v)), 4) for k, v in sorted(acc.items())}}
 
 
 # ---------------------------------------------------------------- training
@@ -237,6 +275,8 @@ def main():
     val = read_rows("val.jsonl")
     ident = read_rows("identity_val.jsonl")
     sexism_dev = read_rows("sexism_dev.jsonl")
+    cpath = os.path.join(WORK, "contrast_val.jsonl")
+    contrast_val = read_rows("contrast_val.jsonl") if os.path.exists(cpath) or os.path.exists(cpath + ".gz") else []
     train = training_sample(all_train, rnd)
     limit = int(os.environ.get("TOX_LIMIT", 0))  # smoke runs only
     if limit:
@@ -275,15 +315,18 @@ def main():
         aucs = auc_table(val, vprobs)
         jig = [i for i, r in enumerate(val) if r[3]]
         jaucs = auc_table([val[i] for i in jig], vprobs[jig])
-        iflags = identity_flags(val, vprobs, ident, predict(model, ident, device))
+        thresholds = f1_thresholds(val, vprobs)
+        iflags = identity_flags(thresholds, predict(model, ident, device))
+        contrast = contrast_accuracy(thresholds, contrast_val, predict(model, contrast_val, device)) if contrast_val else None
         mean = float(np.mean(list(aucs.values())))
         dyna_auc = dynahate_auc(val, vprobs)
         sexism = sexism_scores(sexism_dev, predict(model, sexism_dev, device)[:, TOXICITY])
         history.append({"step": step, "epoch": round(step / steps_per_epoch, 3), "val_auc": aucs, "val_mean_auc": mean,
                         "val_dynahate_overall_auc": dyna_auc, "edos_dev_sexism": sexism,
                         "val_jigsaw_mean_auc": float(np.mean(list(jaucs.values()))),
-                        "identity_val_flag_rate_at_f1_thresholds": iflags, "seconds": round(time.time() - t0)})
-        log(f"step {step}: val mean AUC {mean:.4f} dynahate {dyna_auc} EDOS dev sexism {sexism} jigsaw {history[-1]['val_jigsaw_mean_auc']:.4f} identity flags {iflags} {aucs}")
+                        "identity_val_flag_rate_at_f1_thresholds": iflags, "contrast_val_at_f1_thresholds": contrast,
+                        "seconds": round(time.time() - t0)})
+        log(f"step {step}: val mean AUC {mean:.4f} dynahate {dyna_auc} EDOS dev sexism {sexism} jigsaw {history[-1]['val_jigsaw_mean_auc']:.4f} identity flags {iflags} contrast {contrast} {aucs}")
         return mean
 
     epoch = 0
