@@ -26,6 +26,7 @@ import { preprocess } from '@/lib/moderation/preprocess';
 import { averagePrecision, bestMacroF1Threshold, rocAuc } from '@/lib/ml/metrics';
 import { TOXICITY_HEADS } from '@/lib/moderation/types';
 import { singleFileSha256, transformersJsConfig } from './onnx-external-data';
+import { rng } from './obfuscate';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const WORK = process.env.TOX_WORK_DIR ?? join(resolve(HERE, '../..'), '.work/toxicity');
@@ -52,7 +53,7 @@ interface Row {
   j: number;
 }
 
-function readRows(name: string): Row[] {
+export function readRows(name: string): Row[] {
   return readFileSync(join(WORK, name), 'utf8')
     .split('\n')
     .filter(Boolean)
@@ -171,6 +172,52 @@ export function identityConstrainedThresholds(
   return t;
 }
 
+/** Heads whose harm a long text can hide (a long-context row keeps the harmful row's label on them). */
+const LONG_CONTEXT_HEADS = ['overall', 'insult', 'threat'] as const;
+
+/**
+ * Whole-text reading on validation: each harmful validation row (positive on overall, insult or threat;
+ * at most 400 per head, seeded) is placed at the end of benign validation rows' tokens (overall labelled
+ * 0) filling one 128-token window, as in the last window of a long comment. Reported per head, at the
+ * served thresholds: recall of the rows alone, recall in context, and the share of the rows flagged
+ * alone that stay flagged in context. A model that lets benign context outweigh a harmful sentence
+ * shows it here; the validation texts themselves mostly fit one window.
+ */
+export async function longContextRecall(session: ort.InferenceSession, val: readonly Row[], valScores: readonly number[][], thresholds: readonly number[]) {
+  const rand = rng(20261126);
+  const benign = val.filter((r) => r.m[0] === 1 && r.y[0]! < 0.5);
+  const out: Record<string, { n: number; alone: number; in_context: number; kept: number }> = {};
+  for (const head of LONG_CONTEXT_HEADS) {
+    const h = TOXICITY_HEADS.indexOf(head);
+    const pos = val.map((_, i) => i).filter((i) => val[i]!.m[h] === 1 && val[i]!.y[h]! >= 0.5 && val[i]!.ids.length <= MAX_LENGTH - 16);
+    for (let i = pos.length - 1; i > 0; i--) {
+      const k = Math.floor(rand() * (i + 1));
+      [pos[i], pos[k]] = [pos[k]!, pos[i]!];
+    }
+    const picked = pos.slice(0, 400);
+    if (picked.length === 0) continue;
+    const rows = picked.map((i) => {
+      const ids = val[i]!.ids;
+      const body = ids.slice(1, -1);
+      const room = MAX_LENGTH - 2 - body.length;
+      const filler: number[] = [];
+      while (filler.length < room) filler.push(...benign[Math.floor(rand() * benign.length)]!.ids.slice(1, -1));
+      return { ids: [ids[0]!, ...filler.slice(0, room), ...body, ids[ids.length - 1]!] };
+    });
+    const scores = await scoreIds(session, rows);
+    const alone = picked.map((i) => valScores[i]![h]! >= thresholds[h]!);
+    const ctx = scores.map((s) => s[h]! >= thresholds[h]!);
+    const nAlone = alone.filter(Boolean).length;
+    out[head] = {
+      n: picked.length,
+      alone: r4(nAlone / picked.length),
+      in_context: r4(ctx.filter(Boolean).length / picked.length),
+      kept: r4(alone.filter((a, k) => a && ctx[k]).length / Math.max(1, nAlone)),
+    };
+  }
+  return out;
+}
+
 async function main(): Promise<void> {
   const modelPath = join(HERE, 'onnx/model_quantized.onnx');
   const session = await ort.InferenceSession.create(modelPath, { intraOpNumThreads: 2 });
@@ -197,6 +244,7 @@ async function main(): Promise<void> {
   );
   const after = identityFlags(identity, idScores, thresholds);
 
+  const longContext = await longContextRecall(session, val, valScores, thresholds);
   const test = readRows('test.jsonl');
   const testScores = await scoreIds(session, test);
   const summaryPath = join(WORK, 'train-summary.json');
@@ -238,6 +286,7 @@ async function main(): Promise<void> {
         },
       ]),
     ),
+    long_context_validation: longContext,
     identity_validation: {
       sentences: identity.length,
       flag_rate_at_f1_thresholds: r4(before.rate),
@@ -252,7 +301,7 @@ async function main(): Promise<void> {
   await writeReproduceFixture(session);
   console.log(
     JSON.stringify(
-      { thresholds: thresholdMap, identity: metrics.identity_validation, val: metrics.validation, test: metrics.test },
+      { thresholds: thresholdMap, identity: metrics.identity_validation, long_context: longContext, val: metrics.validation, test: metrics.test },
       null,
       1,
     ),

@@ -68,12 +68,14 @@ export function parseTemplateJson(json: unknown): Omit<TemplateFile, 'path'> | n
   const o = json as Record<string, unknown>;
   // A frame is any string outside `groups` that holds a {placeholder}, wherever the file keeps it
   // (`frames`, `templates`, `benign`, `toxic[].frame`, ...): a new template file cannot slip past by shape.
+  // A whole sentence in a list (four words or more, no placeholder: contrast-training.json's homonyms)
+  // is training text too, and is checked like a frame.
   const frames: string[] = [];
-  const findFrames = (v: unknown) => {
+  const findFrames = (v: unknown, inList = false) => {
     if (typeof v === 'string') {
-      if (/\{[^}]+\}/.test(v)) frames.push(v);
-    } else if (Array.isArray(v)) v.forEach(findFrames);
-    else if (v && typeof v === 'object') Object.values(v).forEach(findFrames);
+      if (/\{[^}]+\}/.test(v) || (inList && v.trim().split(/\s+/).length >= 4)) frames.push(v);
+    } else if (Array.isArray(v)) v.forEach((x) => findFrames(x, true));
+    else if (v && typeof v === 'object') Object.values(v).forEach((x) => findFrames(x));
   };
   for (const [k, v] of Object.entries(o)) if (k !== 'groups') findFrames(v);
   if (frames.length === 0) return null;
