@@ -15,6 +15,7 @@
  * external data files, and the `vigil` block) and metrics.json.
  *
  *   tsx models/toxic_transformer_v1/evaluate.ts
+ *   tsx models/toxic_transformer_v1/evaluate.ts --long-context   (that measure alone, served thresholds)
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -350,6 +351,18 @@ if (isMain && process.argv.includes('--fixture-only')) {
       console.error(e);
       process.exit(1);
     });
+} else if (isMain && process.argv.includes('--long-context')) {
+  // The long-context validation measure alone, at the folder's served thresholds (config.json).
+  (async () => {
+    const session = await ort.InferenceSession.create(join(HERE, 'onnx/model_quantized.onnx'), { intraOpNumThreads: 2 });
+    const served = (JSON.parse(readFileSync(join(HERE, 'config.json'), 'utf8')) as { vigil: { thresholds: Record<string, number> } }).vigil.thresholds;
+    const val = readRows('val.jsonl');
+    const recall = await longContextRecall(session, val, await scoreIds(session, val), TOXICITY_HEADS.map((h) => served[h]!));
+    console.log(JSON.stringify(recall));
+  })().catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });
 } else if (isMain) {
   main().catch((e: unknown) => {
     console.error(e);
