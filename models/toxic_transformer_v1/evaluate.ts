@@ -184,7 +184,12 @@ const LONG_CONTEXT_HEADS = ['overall', 'insult', 'threat'] as const;
  * alone that stay flagged in context. A model that lets benign context outweigh a harmful sentence
  * shows it here; the validation texts themselves mostly fit one window.
  */
-export async function longContextRecall(session: ort.InferenceSession, val: readonly Row[], valScores: readonly number[][], thresholds: readonly number[]) {
+export async function longContextRecall(
+  session: ort.InferenceSession,
+  val: readonly Row[],
+  valScores: readonly number[][],
+  thresholds: readonly number[],
+) {
   const rand = rng(20261126);
   const benign = val.filter((r) => r.m[0] === 1 && r.y[0]! < 0.5);
   const out: Record<string, { n: number; alone: number; in_context: number; kept: number }> = {};
@@ -302,7 +307,13 @@ async function main(): Promise<void> {
   await writeReproduceFixture(session);
   console.log(
     JSON.stringify(
-      { thresholds: thresholdMap, identity: metrics.identity_validation, long_context: longContext, val: metrics.validation, test: metrics.test },
+      {
+        thresholds: thresholdMap,
+        identity: metrics.identity_validation,
+        long_context: longContext,
+        val: metrics.validation,
+        test: metrics.test,
+      },
       null,
       1,
     ),
@@ -355,9 +366,15 @@ if (isMain && process.argv.includes('--fixture-only')) {
   // The long-context validation measure alone, at the folder's served thresholds (config.json).
   (async () => {
     const session = await ort.InferenceSession.create(join(HERE, 'onnx/model_quantized.onnx'), { intraOpNumThreads: 2 });
-    const served = (JSON.parse(readFileSync(join(HERE, 'config.json'), 'utf8')) as { vigil: { thresholds: Record<string, number> } }).vigil.thresholds;
+    const served = (JSON.parse(readFileSync(join(HERE, 'config.json'), 'utf8')) as { vigil: { thresholds: Record<string, number> } }).vigil
+      .thresholds;
     const val = readRows('val.jsonl');
-    const recall = await longContextRecall(session, val, await scoreIds(session, val), TOXICITY_HEADS.map((h) => served[h]!));
+    const recall = await longContextRecall(
+      session,
+      val,
+      await scoreIds(session, val),
+      TOXICITY_HEADS.map((h) => served[h]!),
+    );
     console.log(JSON.stringify(recall));
   })().catch((e: unknown) => {
     console.error(e);

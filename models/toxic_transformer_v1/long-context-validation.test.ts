@@ -36,8 +36,20 @@ function standIn(dilutesAbove: number, lengths: number[] = [], harmAt: number[] 
   } as unknown as ort.InferenceSession;
 }
 
-const benign = Array.from({ length: 20 }, (_, i) => ({ ids: [101, 10 + i, 11 + i, 12 + i, 102], y: [0, 0, 0, 0, 0, 0], m: [1, 1, 1, 1, 1, 0], c: 'x', j: 0 }));
-const harmful = Array.from({ length: 10 }, () => ({ ids: [101, 7, HARM, 8, 102], y: [1, 0, 1, 0, 0, 0], m: [1, 0, 1, 0, 0, 0], c: 'x', j: 0 }));
+const benign = Array.from({ length: 20 }, (_, i) => ({
+  ids: [101, 10 + i, 11 + i, 12 + i, 102],
+  y: [0, 0, 0, 0, 0, 0],
+  m: [1, 1, 1, 1, 1, 0],
+  c: 'x',
+  j: 0,
+}));
+const harmful = Array.from({ length: 10 }, () => ({
+  ids: [101, 7, HARM, 8, 102],
+  y: [1, 0, 1, 0, 0, 0],
+  m: [1, 0, 1, 0, 0, 0],
+  c: 'x',
+  j: 0,
+}));
 const val = [...benign, ...harmful];
 const scoresAlone = val.map((r) => (r.ids.includes(HARM) ? [0.99, 0, 0.99, 0, 0, 0] : [0.01, 0, 0.01, 0, 0, 0]));
 const thresholds = [0.5, 0.5, 0.5, 0.5, 0.5];
