@@ -71,7 +71,7 @@ describe('SIGTERM', () => {
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));
     const texts = Array.from(
-      { length: 100 },
+      { length: 20 },
       (_, i) => `Text number ${i}: ${'you are all wonderful people and I hate nothing '.repeat(150)}`,
     );
     const batch = splitUpload(`${server.url}/v1/moderate/batch`, 'application/json', Buffer.from(JSON.stringify({ texts })), released);
@@ -88,7 +88,7 @@ describe('SIGTERM', () => {
     release();
     const [b, r] = await Promise.all([batch, recognition]);
     expect(b.status).toBe(200);
-    expect((JSON.parse(b.body) as { results: unknown[] }).results).toHaveLength(100);
+    expect((JSON.parse(b.body) as { results: unknown[] }).results).toHaveLength(20);
     expect(r.status).toBe(200);
     expect((JSON.parse(r.body) as { success: boolean }).success).toBe(true);
 
