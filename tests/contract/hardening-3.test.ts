@@ -149,6 +149,18 @@ describe('the lows (issue 23, item 7)', () => {
     }
   });
 
+  it('answers a path with an empty segment 400 in its family shape, not a redirect that echoes a long query', async () => {
+    const res = await fetch(`${server.url}/api/v1/reviews//decision?status=${'a'.repeat(10_000)}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(400);
+    expect(errorEnvelopeSchema.parse(await res.json()).error.code).toBe('VALIDATION_ERROR');
+    expect(res.headers.get('location')).toBeNull();
+  });
+
   it('refuses a Host header with an allowed prefix and a foreign rest', async () => {
     const res = await rawExchange(`GET /v1/health HTTP/1.1\r\nHost: ${host()}@evil.example\r\nConnection: close\r\n\r\n`);
     expect(res.status).toBe(403);
