@@ -71,11 +71,15 @@ server.listen(port, hostname, () => {
 });
 
 let stopping = false;
+/** Where the drain is, for the deadline's log line: connections, then each resource of lib/server/shutdown.ts. */
+let phase = 'connections';
 async function closeResources() {
   const hook = globalThis[Symbol.for('vigil.shutdown')];
   if (typeof hook !== 'function') return;
   try {
-    await hook();
+    await hook((step) => {
+      phase = step;
+    });
   } catch (err) {
     log.error({ err: { type: err?.name, message: String(err?.message ?? err).slice(0, 300) } }, 'closing resources failed');
   }
@@ -86,9 +90,23 @@ function shutdown(signal) {
   log.info({ signal }, 'draining');
   // Stop accepting, let in-flight requests finish, close the database (lib/server/shutdown.ts),
   // then exit; a hard deadline guards hung clients.
-  server.close(() => void closeResources().finally(() => process.exit(0)));
+  server.close(() => {
+    clearInterval(sweep);
+    log.info('connections closed');
+    void closeResources().finally(() => process.exit(0));
+  });
   server.closeIdleConnections();
-  setTimeout(() => process.exit(0), drainMs).unref();
+  // server.close() also stops Node's headers and request timeouts, so a socket that goes idle
+  // without a response finishing here (one accepted as the listener closed, for instance) would
+  // hold the drain until the deadline: look for idle sockets every 250 ms as well.
+  const sweep = setInterval(() => server.closeIdleConnections(), 250);
+  sweep.unref();
+  setTimeout(() => {
+    server.getConnections((_, open) => {
+      log.warn({ phase, openConnections: open ?? null, graceMs: drainMs }, 'shutdown deadline reached, exiting');
+      process.exit(0);
+    });
+  }, drainMs).unref();
 }
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));

@@ -15,13 +15,18 @@ import { disposeReviewService } from './review-service';
 
 export const SHUTDOWN_HOOK = Symbol.for('vigil.shutdown');
 
-export async function closeServerResources(): Promise<void> {
+/** `onStep` hears each step as it starts, so a drain that runs out of time can say where it stopped. */
+export async function closeServerResources(onStep: (step: string) => void = () => undefined): Promise<void> {
   disposeReviewService();
   disposePolicyService();
   // Runners stop before the database closes: a chunk in flight finishes, or its lease runs out and another instance (or the next start) claims it again.
+  onStep('bulk jobs');
   await stopJobService().catch(() => undefined);
+  onStep('database');
   await closeDatabase();
+  onStep('face models');
   await disposeFaceModels();
+  onStep('inference pool');
   await closeInferencePool();
   logger().info('database closed');
 }
