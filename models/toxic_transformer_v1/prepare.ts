@@ -159,6 +159,45 @@ export function identityTrainingRows(): Row[] {
   return rows;
 }
 
+interface ContrastTrainingFile {
+  groups: IdentityGroup[];
+  benign: Record<string, string[]>;
+  hateful: string[];
+  endorsed: string[];
+  homonyms: string[];
+}
+
+/**
+ * Training-only contrast rows (contrast-training.json), part of the main pass: neutral, positive,
+ * negated and counter-speech sentences about 69 groups, and slur homonyms and in-group reclaimed use
+ * (0 on overall, insult, identity_attack and profanity); hateful and endorsed-hate sentences about the
+ * same groups (overall and identity_attack 1). Threat is unlabelled on all of them: template threat
+ * labels cost validation threat AUC (round 7 in the model card). The corpus names start with
+ * `contrast_`, so train.py does not repeat them as it repeats `identity_` rows.
+ */
+export function contrastTrainingRows(): Row[] {
+  const spec = JSON.parse(readFileSync(join(HERE, 'contrast-training.json'), 'utf8')) as ContrastTrainingFile;
+  const rows: Row[] = [];
+  const add = (text: string, y: HeadLabels, corpus: string, sexism?: number) => {
+    const d = denseLabels(y, sexism);
+    rows.push({ text: preprocess(text).clean, split: 'train', corpus, jigsaw: false, y: d.y, m: d.m });
+  };
+  const benign = { overall: 0, insult: 0, identity_attack: 0, profanity: 0 };
+  const hate = { overall: 1, identity_attack: 1 };
+  for (const g of spec.groups) {
+    const women = /\bwomen\b/i.test(g.plural);
+    for (const [kind, frames] of Object.entries(spec.benign)) {
+      for (const f of frames) add(fillIdentityTemplate(f, g), benign, `contrast_${kind}`, 0);
+    }
+    for (const f of spec.hateful) add(fillIdentityTemplate(f, g), hate, 'contrast_hateful', women ? 1 : 0);
+    for (const f of spec.endorsed) add(fillIdentityTemplate(f, g), hate, 'contrast_endorsed', women ? 1 : 0);
+  }
+  // Slur homonyms (firewood, cigarettes, the verb "retard", embankments, dog breeding) and in-group
+  // reclaimed use.
+  for (const t of spec.homonyms) add(t, benign, 'contrast_homonym', 0);
+  return rows;
+}
+
 /**
  * Rows for the sexism label, from sexism_lasso_v1's own training set (EDOS train, Call me sexist but,
  * HatEval about women, ToxiGen women, ConvAbuse, its training templates) with the other heads
@@ -210,12 +249,14 @@ async function main(): Promise<void> {
   const decisions = readDecisionCorpora(decisionCorpusFiles());
   if (decisions.length > 0) console.log(`[prepare] ${decisions.length} rows from moderators' decisions (--decisions)`);
   const sexism = sexismRows(dataDir, decisions);
-  const toxicity = [...mergedRows(dataDir, decisions), ...identityTrainingRows()].filter(
+  const toxicity = [...mergedRows(dataDir, decisions), ...identityTrainingRows(), ...contrastTrainingRows()].filter(
     (r) => r.split !== 'train' || !sexism.heldOut.has(dedupeKey(r.text)),
   );
   const heldOutTox = new Set(toxicity.filter((r) => r.split !== 'train').map((r) => dedupeKey(r.text)));
   const rows = [...toxicity, ...sexism.train.filter((r) => !heldOutTox.has(dedupeKey(r.text)))];
-  console.log(`${rows.length} rows (after dedupe, with identity training rows and sexism rows) from ${dataDir} in ${Date.now() - t0} ms`);
+  console.log(
+    `${rows.length} rows (after dedupe, with identity and contrast training rows and sexism rows) from ${dataDir} in ${Date.now() - t0} ms`,
+  );
 
   const encoderDir = arg('encoder') ?? process.env.VIGIL_ENCODER_DIR;
   if (encoderDir) copyEncoderTokenizer(resolve(encoderDir));

@@ -10,16 +10,17 @@ standard one that transformers.js loads.
 Reads what prepare.ts wrote (.work/toxicity/*.jsonl: token ids from the serving tokenizer, labels and
 per-corpus masks). Loss: binary cross-entropy per label, masked per corpus (a corpus trains only the
 labels it has), pos_weight = clip(sqrt(neg/pos), 1, 20). One pass over the training rows, threat
-positives and the identity template rows repeated 3 times, length-bucketed batches of 32, AdamW at
-8e-5 with 6 % warm-up and linear decay, bf16 autocast on CUDA, seed 1234. Evaluates at the end of the
-pass (TOX_EVALS times per epoch) on the validation split (mean ROC-AUC of the five heads, identity
-flags at F1 thresholds, and a model-only stand-in for the contrast ship check on contrast_val.jsonl)
-and EDOS dev (the sexism label), keeps the best validation mean AUC, writes model.onnx (fp32),
-hf_config.json and train-summary.json.
+positives and the identity template rows repeated 3 times, the slur-homonym rows of
+contrast-training.json too, length-bucketed batches of 32, AdamW at 8e-5 with 6 % warm-up and linear
+decay, bf16 autocast on CUDA, seed 1234. Evaluates at the end of the pass (TOX_EVALS per epoch) on the
+validation split (mean ROC-AUC of the five heads, identity flags at F1 thresholds, and a model-only
+stand-in for the contrast ship check when prepare.ts wrote contrast_val.jsonl) and EDOS dev (the sexism
+label), keeps the best validation mean AUC, writes model.onnx (fp32), hf_config.json and
+train-summary.json.
 
 Uses CUDA when torch sees a GPU, else the CPU (TOX_THREADS threads). Environment (defaults are the
 shipped recipe): TOX_ENCODER_DIR, TOX_SAMPLE, TOX_EPOCHS, TOX_LR, TOX_BATCH, TOX_SEED, TOX_MAX_LEN,
-TOX_IDENTITY_REPEAT, TOX_CORPUS_REPEAT, TOX_FREEZE_EMB, TOX_EVALS, TOX_WORK_DIR, TOX_TAG, TOX_LIMIT
+TOX_IDENTITY_REPEAT, TOX_CORPUS_REPEAT, TOX_LONG_CONTEXT, TOX_FREEZE_EMB, TOX_EVALS, TOX_WORK_DIR, TOX_TAG, TOX_LIMIT
 (smoke runs).
   .work/venv/bin/python models/toxic_transformer_v1/train.py
 """
@@ -59,7 +60,9 @@ CFG = dict(
     freeze_word_embeddings=os.environ.get("TOX_FREEZE_EMB", "0") == "1",
     evals_per_epoch=int(os.environ.get("TOX_EVALS", 1)),
     # "corpus:times,..." repeats the training rows of those corpora (hard, adversarial data).
-    corpus_repeat=os.environ.get("TOX_CORPUS_REPEAT", ""),
+    corpus_repeat=os.environ.get("TOX_CORPUS_REPEAT", "contrast_homonym:3"),
+    # rows that mirror one window of a long text: a harmful row inside benign rows' tokens
+    long_context=int(os.environ.get("TOX_LONG_CONTEXT", 6000)),
     seed=int(os.environ.get("TOX_SEED", 1234)),
 )
 TAG = os.environ.get("TOX_TAG", "run")
@@ -97,6 +100,38 @@ def read_rows(name):
     return rows
 
 
+def long_context_rows(train, rnd):
+    """Rows that look like one window of a long comment with the harm in it: a harmful corpus row's
+    tokens placed after (70 %) or inside (30 %) the tokens of benign corpus rows (overall labelled 0),
+    up to max_len, with the harmful row's labels. Every threat positive first, then a seeded draw of
+    the other harmful rows, `long_context` rows in all. Without them, a model that learned from the
+    counter-speech templates that a hateful phrase inside a benign frame is benign also discounts a
+    threat at the end of a long benign text."""
+    n = CFG["long_context"]
+    if n <= 0:
+        return []
+    corpus = [r for r in train if not r[4].startswith(("identity_", "contrast_"))]
+    benign = [r for r in corpus if r[2][0] > 0 and r[1][0] < 0.5]
+    harm = lambda r: any(r[2][h] > 0 and r[1][h] >= 0.5 for h in range(TOXICITY))  # noqa: E731
+    threat = [r for r in corpus if r[2][2] > 0 and r[1][2] >= 0.5]
+    other = [r for r in corpus if harm(r) and not (r[2][2] > 0 and r[1][2] >= 0.5)]
+    rnd.shuffle(threat)
+    rnd.shuffle(other)
+    out = []
+    for r in (threat + other)[:n]:
+        body = r[0][1:-1]
+        room = CFG["max_len"] - 2 - len(body)
+        if room < 16:
+            continue
+        filler = []
+        while len(filler) < room:
+            filler += rnd.choice(benign)[0][1:-1]
+        filler = filler[: rnd.randint(room // 2, room)]
+        cut = len(filler) if rnd.random() < 0.7 else rnd.randint(0, len(filler))
+        out.append(([r[0][0], *filler[:cut], *body, *filler[cut:], r[0][-1]], r[1], r[2], r[3], "long_context"))
+    return out
+
+
 def training_sample(train, rnd):
     """The fixed sample one pass trains on: every identity template row (repeated), every threat
     positive (repeated), and a seeded draw of the remaining corpus rows up to `sample` in all."""
@@ -109,7 +144,7 @@ def training_sample(train, rnd):
         fixed += [r for r in rest if r[4] == name] * (int(times) - 1)
     rnd.shuffle(rest)
     take = max(0, CFG["sample"] - len(fixed)) if CFG["sample"] > 0 else len(rest)
-    sample = fixed + rest[:take]
+    sample = fixed + rest[:take] + long_context_rows(train, rnd)
     rnd.shuffle(sample)
     return sample
 
