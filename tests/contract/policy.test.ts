@@ -16,7 +16,8 @@ import { decisionEnvelopeSchema, reviewListEnvelopeSchema } from '@/lib/contract
 import { parseDecisionCorpus } from '@/lib/corpora/decision-corpus';
 import { postJson, startServer, type RunningServer } from '../../scripts/lib/server';
 
-const INSULT = 'You are a pathetic idiot and nobody will ever like you.';
+// Under 0.99 (the highest threshold a policy may set) on every head, so raising one category unflags it.
+const INSULT = 'Stop acting like a clown.';
 const MILD = 'That is a really dumb idea, honestly.';
 const ADMIN = 'policy-admin-key-0123456789';
 const REVIEWER = 'policy-review-key-0123456789';
@@ -99,8 +100,11 @@ describe('the policy view and versioned thresholds', () => {
     expect(saved.data.changed_by).toMatch(/^key:/);
 
     // No wait: the instance that saved the version applies it to the next moderation.
+    // The raised category no longer decides at its old score: either the score falls or another
+    // category that also flags the text (overall and insult often both do) gives the verdict.
     const after = await moderate(INSULT);
-    expect(after.ensemble.score).toBeLessThan(before.ensemble.score);
+    const moved = after.explanations!.decision!.issue !== decision.issue || after.ensemble.score < before.ensemble.score;
+    expect(moved, JSON.stringify({ before: before.explanations!.decision, after: after.explanations!.decision })).toBe(true);
 
     const stale = await postJson(`${server.url}/api/v1/policy/versions`, { ...body, threshold: 0.9 }, as(ADMIN));
     expect(stale.status).toBe(409);
