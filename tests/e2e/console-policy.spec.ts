@@ -11,7 +11,8 @@ import { keepScreenshot } from './support/page-errors';
 
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
-const INSULT = 'You are a pathetic idiot and nobody will ever like you';
+// Under 0.99 (the highest threshold a policy may set) on every head, so raising one category unflags it.
+const INSULT = 'Stop acting like a clown';
 
 async function capture(page: Page, testInfo: TestInfo, name: string, show?: Locator) {
   for (const [suffix, size] of [
@@ -108,7 +109,10 @@ test('the Policy view measures the thresholds on decided items, previews a chang
   await expect(row).toHaveAttribute('data-threshold', '0.99');
   await expect(summary).toHaveAttribute('data-version', String(startVersion + 1));
   // Applied by the server to the next moderation, no restart.
-  expect((await moderate(request, harmful)).ensemble.score).toBeLessThan(before.ensemble.score);
+  // The raised category stops deciding: the score falls, or another category that also flags the
+  // text (overall and insult often both do) gives the verdict.
+  const after = await moderate(request, harmful);
+  expect(after.explanations.decision.issue !== issue || after.ensemble.score < before.ensemble.score).toBe(true);
   const newest = page.getByTestId('policy-version').first();
   await expect(newest).toContainText(`too strict for banter (${stamp})`);
   await capture(page, testInfo, 'policy-saved', newest);
