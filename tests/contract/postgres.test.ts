@@ -41,14 +41,15 @@ describe.runIf(DATABASE_URL && PG_CTL)(
         await Promise.all([a?.stop(), b?.stop()]);
       });
 
-      const TEXT = 'You are a pathetic idiot and nobody will ever like you.';
+      // Under 0.99 (the highest threshold a policy may set) on every head, so raising one category unflags it.
+      const TEXT = 'Stop acting like a clown.';
       const verdictOn = async (server: RunningServer) =>
         moderationResponseSchema.parse(await (await postJson(`${server.url}/v1/moderate/text`, { text: TEXT, explain: true })).json());
       /** Moderates on `server` until `done` holds (the bound is POLICY_REFRESH_SECONDS; 30 s is only a give-up). */
-      async function until(server: RunningServer, done: (score: number) => boolean): Promise<number> {
+      async function until(server: RunningServer, done: (verdict: Awaited<ReturnType<typeof verdictOn>>) => boolean): Promise<number> {
         const started = Date.now();
         while (Date.now() - started < 30_000) {
-          if (done((await verdictOn(server)).ensemble.score)) return Date.now() - started;
+          if (done(await verdictOn(server))) return Date.now() - started;
           await new Promise((r) => setTimeout(r, 100));
         }
         throw new Error('the other instance never applied the policy change');
@@ -71,7 +72,8 @@ describe.runIf(DATABASE_URL && PG_CTL)(
           ).json(),
         );
         if (!saved.success) throw new Error(saved.error.message);
-        const appliedMs = await until(b, (score) => score < before.ensemble.score);
+        // Applied: the raised category stops deciding (the score falls, or another flagged category gives the verdict).
+        const appliedMs = await until(b, (v) => v.explanations!.decision!.issue !== issue || v.ensemble.score < before.ensemble.score);
         console.log(`policy change seen on the second instance after ${appliedMs} ms (POLICY_REFRESH_SECONDS=1)`);
 
         const reverted = await postJson(`${a.url}/api/v1/policy/versions/${saved.data.version}/revert`, {
@@ -79,7 +81,7 @@ describe.runIf(DATABASE_URL && PG_CTL)(
           expected_version: saved.data.version,
         });
         expect(reverted.status).toBe(200);
-        await until(b, (score) => score === before.ensemble.score);
+        await until(b, (v) => v.explanations!.decision!.issue === issue && v.ensemble.score === before.ensemble.score);
         expect((await verdictOn(a)).ensemble).toEqual(before.ensemble);
       });
     });
