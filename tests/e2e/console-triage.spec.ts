@@ -96,7 +96,7 @@ test.describe('console: batch tool (issue 15, items 6-9)', () => {
     await capture(page, testInfo, 'batch-row-errors');
   });
 
-  test('item 9: progress, cancel, and a summary chart when done', async ({ page }, testInfo) => {
+  test('item 9: progress, and a summary chart when done', async ({ page }, testInfo) => {
     const c = new ConsolePage(page);
     await c.goto();
     await c.tab('batch');
@@ -115,8 +115,16 @@ test.describe('console: batch tool (issue 15, items 6-9)', () => {
     expect(counts.reduce((a, b) => a + b, 0)).toBe(250);
     await expect(page.getByTestId('chart-issue').getByTestId('chart-bar').first()).toBeVisible();
     await capture(page, testInfo, 'batch-chart');
+  });
 
-    // Cancel: the second chunk is held back until Cancel is pressed.
+  // A page of its own: no earlier run, resize or screenshot before the click.
+  test('item 9: Cancel stops a run between chunks', async ({ page }) => {
+    const c = new ConsolePage(page);
+    await c.goto();
+    await c.tab('batch');
+    const texts = Array.from({ length: 150 }, (_, i) => (i % 5 === 0 ? `${THREAT} #${i}` : `Lunch moved to the small room, ${i}.`));
+    await page.getByTestId('batch-input').fill(texts.join('\n'));
+    // The second chunk is held back until Cancel is pressed.
     let calls = 0;
     await page.route('**/v1/moderate/batch', async (route) => {
       calls++;
@@ -129,6 +137,7 @@ test.describe('console: batch tool (issue 15, items 6-9)', () => {
     await page.getByTestId('batch-cancel').click();
     await expect(c.batchStatus).toHaveAttribute('data-phase', 'cancelled');
     await expect(c.batchStatus).toContainText('Cancelled');
+    await expect(c.batchStatus).toHaveAttribute('data-done', '100');
   });
 
   test('item 16: on a phone the batch results are cards, not a table broken letter by letter', async ({ page }, testInfo) => {
