@@ -4,8 +4,8 @@
  * with TEST_DATABASE_URL (scripts/test-postgres.sh) it runs again on a PostgreSQL server.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import sharp from 'sharp';
-import { sql } from 'drizzle-orm';
 import { faceListSchema } from '@/lib/contracts/persons';
 import { loadEnv } from '@/lib/env';
 import { decodeImage } from '@/lib/faces/decode-image';
@@ -45,10 +45,26 @@ const targets: [string, () => Promise<Database>, boolean][] = [
   ['PGlite + pgvector', () => openDatabase({ ...config, DATA_DIR: ':memory:' }), true],
   ['PGlite, exact search', () => openDatabase({ ...config, DATA_DIR: ':memory:' }), false],
 ];
+// PostgreSQL: a database of its own, migrated from nothing. The other lib/db and lib/jobs files
+// migrate the shared test database at the same time; dropping tables there raced with them
+// ("relation already exists" when another file's migrations had run first).
+const dropAfter: (() => Promise<void>)[] = [];
 if (process.env.TEST_DATABASE_URL) {
+  const url = new URL(process.env.TEST_DATABASE_URL);
   targets.push([
     'PostgreSQL (exact search)',
-    () => openDatabase({ ...config, DATABASE_URL: process.env.TEST_DATABASE_URL, DATABASE_DRIVER: 'pg' }),
+    async () => {
+      const name = `vigil_bank_${Date.now()}_${process.pid}`;
+      const admin = new pg.Client({ connectionString: url.toString() });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name}`);
+      dropAfter.push(async () => {
+        await admin.query(`DROP DATABASE IF EXISTS ${name}`).catch(() => undefined);
+        await admin.end();
+      });
+      const at = Object.assign(new URL(url), { pathname: `/${name}` }).toString();
+      return openDatabase({ ...config, DATABASE_URL: at, DATABASE_DRIVER: 'pg' });
+    },
     false,
   ]);
 }
@@ -61,9 +77,6 @@ describe.each(targets)('memory bank on %s', (_label, open, useVector) => {
 
   beforeAll(async () => {
     database = await open();
-    if (database.kind === 'pg') {
-      await database.db.execute(sql`DROP TABLE IF EXISTS face_embeddings, persons, vigil_migrations CASCADE`);
-    }
     const first = await migrate(database);
     expect(first.applied).toContain('0000_memory_bank.sql');
     expect((await migrate(database)).applied).toEqual([]); // idempotent
@@ -73,6 +86,7 @@ describe.each(targets)('memory bank on %s', (_label, open, useVector) => {
   }, 120_000); // opening PGlite with pgvector takes seconds on a busy machine
   afterAll(async () => {
     await database?.close();
+    for (const drop of dropAfter.splice(0)) await drop();
   });
 
   it('registers, refuses the same face again unless allowed, and recognises', async () => {
