@@ -9,6 +9,7 @@ import { allowedHosts, rejectForeignHost } from './lib/server/check-host.mjs';
 import { capConnectionsPerClient, connectionsCheckingInterval, perClientConnectionCap } from './lib/server/connection-limits.mjs';
 import { dropForwardingHeaders, trustsProxy } from './lib/server/proxy-headers.mjs';
 import { closeAfterRefusedUpload } from './lib/server/close-refused-upload.mjs';
+import { trackSockets } from './lib/server/drain-sockets.mjs';
 
 const port = Number(process.env.PORT ?? 3000);
 // Loopback by default: without API_KEYS the memory bank and the review queue are meant for this
@@ -52,7 +53,7 @@ const server = http.createServer(
     if (rejectForeignHost(req, res, allowed)) return;
     closeAfterRefusedUpload(req, res);
     // While draining, a keep-alive socket that just answered would hold server.close() open.
-    res.on('finish', () => stopping && setImmediate(() => server.closeIdleConnections()));
+    res.on('close', () => stopping && setImmediate(closeIdleSockets));
     if (rejectMalformedPath(req, res)) return;
     handle(req, res).catch((err) => {
       log.error({ err: { type: err?.name, message: String(err?.message ?? err).slice(0, 300) } }, 'unhandled request error');
@@ -66,6 +67,12 @@ const server = http.createServer(
 server.keepAliveTimeout = 65_000;
 server.maxConnections = positiveInt('MAX_CONNECTIONS', 512);
 capConnectionsPerClient(server, perClientConnectionCap());
+const sockets = trackSockets(server);
+/** While draining: every socket with no request being answered (lib/server/drain-sockets.mjs). */
+function closeIdleSockets() {
+  server.closeIdleConnections();
+  sockets.closeIdle();
+}
 server.listen(port, hostname, () => {
   log.info({ url: `http://${hostname}:${port}` }, 'vigil listening');
 });
@@ -95,15 +102,17 @@ function shutdown(signal) {
     log.info('connections closed');
     void closeResources().finally(() => process.exit(0));
   });
-  server.closeIdleConnections();
-  // server.close() also stops Node's headers and request timeouts, so a socket that goes idle
-  // without a response finishing here (one accepted as the listener closed, for instance) would
-  // hold the drain until the deadline: look for idle sockets every 250 ms as well.
-  const sweep = setInterval(() => server.closeIdleConnections(), 250);
+  closeIdleSockets();
+  // server.close() also stops Node's headers and request timeouts, and a socket whose request
+  // has not arrived whole is not idle to Node: look every 250 ms for sockets with nothing to answer.
+  const sweep = setInterval(closeIdleSockets, 250);
   sweep.unref();
   setTimeout(() => {
     server.getConnections((_, open) => {
-      log.warn({ phase, openConnections: open ?? null, graceMs: drainMs }, 'shutdown deadline reached, exiting');
+      log.warn(
+        { phase, openConnections: open ?? null, sockets: sockets.describe(), graceMs: drainMs },
+        'shutdown deadline reached, exiting',
+      );
       process.exit(0);
     });
   }, drainMs).unref();

@@ -1,11 +1,12 @@
 /**
  * SIGTERM against the production server: requests already in flight finish with 200 (a
  * 20-text batch and a recognition, each still uploading its body when the signal arrives, so
- * they are provably in flight), new connections are refused meanwhile, the database is closed,
- * and the process exits 0. A request that outlives SHUTDOWN_GRACE_MS does not hold the exit, and
- * the log says where the drain stood.
+ * they are provably in flight), new connections are refused meanwhile, sockets with no request
+ * to answer are closed, the database is closed, and the process exits 0. A request that outlives
+ * SHUTDOWN_GRACE_MS does not hold the exit, and the log says where the drain stood.
  */
 import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageForm, photo, tempDirs } from './fixtures';
 import { startServer, type RunningServer } from '../../scripts/lib/server';
@@ -41,6 +42,20 @@ function splitUpload(url: string, contentType: string, body: Buffer, release: Pr
 async function multipartBytes(form: FormData): Promise<{ type: string; bytes: Buffer }> {
   const r = new Request('http://x', { method: 'POST', body: form });
   return { type: r.headers.get('content-type')!, bytes: Buffer.from(await r.arrayBuffer()) };
+}
+
+/** A TCP connection that sends `payload` (or nothing) and then waits; resolves once connected. */
+function rawSocket(url: string, payload?: string): Promise<net.Socket> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net
+      .connect(Number(port), hostname, () => {
+        if (payload) socket.write(payload);
+        resolve(socket);
+      })
+      .on('error', () => undefined);
+    socket.resume();
+  });
 }
 
 function connectRefused(url: string): Promise<boolean> {
@@ -80,6 +95,9 @@ describe('SIGTERM', () => {
     const face = await multipartBytes(imageForm({}, photo('test/obama_and_biden.jpg')));
     const recognition = splitUpload(`${server.url}/api/v1/recognize`, face.type, face.bytes, released);
     await new Promise((r) => setTimeout(r, 300)); // both requests have reached the handlers
+    // Sockets with no request to answer: one that sent nothing yet (a browser's preconnect) and
+    // one half way through its headers. Node's own drain waited for both until the deadline.
+    const waiting = [await rawSocket(server.url), await rawSocket(server.url, 'GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n')];
 
     const exited = new Promise<number | null>((resolve) => server.process.once('exit', (code) => resolve(code)));
     server.process.kill('SIGTERM');
@@ -95,6 +113,7 @@ describe('SIGTERM', () => {
     expect((JSON.parse(r.body) as { success: boolean }).success).toBe(true);
 
     expect(await exited).toBe(0);
+    for (const socket of waiting) socket.destroy();
     const log = server.output();
     const tail = `server output:\n${log.slice(-6000)}`;
     expect(log, tail).toContain('"msg":"draining"');
@@ -129,8 +148,10 @@ describe('SIGTERM with a request that never finishes', () => {
       .output()
       .split('\n')
       .filter((l) => l.includes('shutdown deadline reached'))
-      .map((l) => JSON.parse(l) as { phase: string; openConnections: number; graceMs: number });
+      .map((l) => JSON.parse(l) as { phase: string; openConnections: number; sockets: { answering: string[] }; graceMs: number });
     expect(deadline, server.output().slice(-4000)).toEqual([{ ...deadline[0], phase: 'connections', graceMs: 1500 }]);
     expect(deadline[0]!.openConnections).toBeGreaterThanOrEqual(1);
+    // The upload whose headers arrived is being answered, so the drain waited for it.
+    expect(deadline[0]!.sockets.answering).toContain('POST /v1/moderate/text');
   });
 });
