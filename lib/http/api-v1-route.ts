@@ -14,7 +14,7 @@ import { authorizeApiV1, requireScope, type ApiV1Access, type Principal } from '
 import type { Scope } from '@/lib/contracts/scopes';
 import { requestLogger } from '@/lib/observability/logger';
 import { errorForLog } from '@/lib/observability/redact';
-import { metrics, routeTemplate, startRequest } from '@/lib/observability/metrics';
+import { metrics, startRequest } from '@/lib/observability/metrics';
 import { DomainError } from '@/lib/errors/domain-error';
 import { apiV1ErrorResponse } from './api-v1-error';
 import { bearerToken } from '@/lib/auth/api-keys';
@@ -23,6 +23,7 @@ import { consumeFaceBudget } from './face-rate-limit';
 import { checkPresentedKey } from './key-lockout';
 import { requestClient, type RequestClient } from './request-client';
 import { requestIdOf } from './request-id';
+import { routeLabel } from './route-table';
 import { apiV1Unavailable } from './api-v1-unavailable';
 import { clientClosed, clientClosedResponse } from './client-closed';
 
@@ -54,8 +55,6 @@ export interface ApiV1RouteOptions {
   scope?: Scope;
   /** Spend FACE_RATE_LIMIT_PER_MINUTE (endpoints that run the face models). */
   faceRateLimited?: boolean;
-  /** The metrics' route label, when the path itself must not be one (unknown paths: unbounded labels). */
-  routeLabel?: string;
 }
 
 type RouteContext = { params?: Promise<Record<string, string | string[]>> };
@@ -69,11 +68,10 @@ export function apiV1Route(
     const log = requestLogger(requestId);
     const done = startRequest(metrics(), 'api_v1', request.method);
     let headers: Record<string, string> = { 'X-Request-Id': requestId, 'Cache-Control': 'no-store' };
-    let params: Record<string, string> = {};
     let response: Response;
     try {
       const raw = (await context?.params) ?? {};
-      params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]));
+      const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]));
       const config = env();
       const svc = services();
       const client = requestClient(request, config);
@@ -104,7 +102,8 @@ export function apiV1Route(
         response = apiV1ErrorResponse(err, headers);
       }
     }
-    const route = options.routeLabel ?? routeTemplate(request.url, params);
+    // From the route table, never the path itself: every distinct id would be a new series (route-table.ts).
+    const route = routeLabel(request.url);
     const seconds = done(route, response.status);
     log.info({ method: request.method, route, status: response.status, ms: Math.round(seconds * 1000) }, 'api/v1 request');
     return response;

@@ -8,7 +8,7 @@ import { env } from '@/lib/env';
 import { services, type Services } from '@/lib/server/services';
 import { requestLogger } from '@/lib/observability/logger';
 import { errorForLog } from '@/lib/observability/redact';
-import { metrics, routeTemplate, startRequest } from '@/lib/observability/metrics';
+import { metrics, startRequest } from '@/lib/observability/metrics';
 import { DomainError, RateLimitedError } from '@/lib/errors/domain-error';
 import { authorizeApiV1, requireScope, type Principal } from '@/lib/auth/authorize-request';
 import { bearerToken } from '@/lib/auth/api-keys';
@@ -17,6 +17,7 @@ import { checkPresentedKey } from './key-lockout';
 import { requestClient, type RequestClient } from './request-client';
 import { requestIdOf } from './request-id';
 import { clientClosed, clientClosedResponse } from './client-closed';
+import { routeLabel } from './route-table';
 import { V1Error, v1ErrorResponse } from './v1-error';
 
 /** What a /v1 handler is handed, built once per request. */
@@ -88,7 +89,8 @@ export function v1Route(
         response = v1ErrorResponse(err, headers);
       }
     }
-    const route = routeTemplate(request.url);
+    // From the route table, never the path itself: every distinct id would be a new series (route-table.ts).
+    const route = routeLabel(request.url);
     const seconds = done(route, response.status);
     log.info({ method: request.method, route, status: response.status, ms: Math.round(seconds * 1000) }, 'v1 request');
     return response;

@@ -44,6 +44,14 @@ describe('TRUST_PROXY (issue 13, finding 2)', () => {
     expect(clientAddress(request('127.0.0.1', '127.0.0.1, 198.51.100.4'), trust)).toBe('198.51.100.4');
   });
 
+  it('never keys a client by forwarded text that is not an address: the hop that passed it on is the client', () => {
+    const long = `evil-${'x'.repeat(8000)}`;
+    expect(clientAddress(request('127.0.0.1', long), parseTrustProxy('loopback'))).toBe('127.0.0.1');
+    expect(clientAddress(request('10.0.0.2', `${long}, 10.0.0.1`), parseTrustProxy('2'))).toBe('10.0.0.1');
+    expect(clientAddress(request('10.0.0.2', `fe80::1%${'x'.repeat(8000)}`), parseTrustProxy('1'))).toBe('10.0.0.2');
+    expect(clientAddress(request('10.0.0.2', '2001:db8::7'), parseTrustProxy('1'))).toBe('2001:db8::7');
+  });
+
   it('rejects a bad value at start-up with a readable message', () => {
     expect(() => loadEnv({ TRUST_PROXY: 'not-an-address' })).toThrow(/TRUST_PROXY/);
     expect(() => loadEnv({ TRUST_PROXY: '10.0.0.0/99' })).toThrow(/TRUST_PROXY/);

@@ -10,6 +10,7 @@
  * left-most entry), or a comma-separated list of addresses, CIDRs and proxy-addr's names
  * (`loopback`, `linklocal`, `uniquelocal`).
  */
+import { isIP } from 'node:net';
 import proxyaddr from 'proxy-addr';
 
 export type TrustProxy = ((address: string, hop: number) => boolean) & { readonly setting: string };
@@ -47,7 +48,18 @@ function peerOf(request: Request): string {
   return request.headers.get(CLIENT_IP_HEADER) ?? 'unknown';
 }
 
-/** The client address: the right-most X-Forwarded-For hop that is not a trusted proxy. */
+/**
+ * Whether a forwarded entry names an address: an IPv4 or IPv6 address without a zone id (a zone
+ * is meaningless on another host, and `isIP` accepts one of any length). At most 45 characters.
+ */
+const isForwardedAddress = (entry: string) => isIP(entry) !== 0 && !entry.includes('%');
+
+/**
+ * The client address: the right-most X-Forwarded-For hop that is not a trusted proxy. Every
+ * budget, lockout and fair-share lane is kept under this key, so it is always an address: when
+ * that hop's entry is not one (text a client wrote that a trusted hop passed on), the client is
+ * the last hop that named a valid address, never the entry itself.
+ */
 export function clientAddress(request: Request, trust: TrustProxy): string {
   const peer = peerOf(request);
   const forwarded = request.headers.get('x-forwarded-for');
@@ -55,7 +67,10 @@ export function clientAddress(request: Request, trust: TrustProxy): string {
   // proxy-addr reads a Node request; only the peer and the header matter.
   const req = { connection: { remoteAddress: peer }, socket: { remoteAddress: peer }, headers: { 'x-forwarded-for': forwarded } };
   try {
-    return proxyaddr(req as unknown as Parameters<typeof proxyaddr>[0], trust);
+    // The peer first, then each trusted hop's entry, the client's last.
+    const chain = proxyaddr.all(req as unknown as Parameters<typeof proxyaddr.all>[0], trust);
+    for (let i = chain.length - 1; i > 0; i--) if (isForwardedAddress(chain[i]!)) return chain[i]!;
+    return peer;
   } catch {
     return peer;
   }

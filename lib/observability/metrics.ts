@@ -163,31 +163,25 @@ export function metrics(): VigilMetrics {
 }
 
 /**
- * The route template of a request for the `route` label: each path segment that equals a route
- * parameter becomes `{name}` (`/api/v1/persons/{person_id}`), so ids never multiply the series.
+ * The HTTP methods the API answers; any other method is counted as `OTHER`, so the `method` label
+ * has a fixed set of values whatever a client sends.
  */
-export function routeTemplate(url: string, params: Record<string, string> = {}): string {
-  const { pathname } = new URL(url);
-  const byValue = new Map(Object.entries(params).map(([k, v]) => [v, k]));
-  if (byValue.size === 0) return pathname;
-  return pathname
-    .split('/')
-    .map((segment) => {
-      let decoded = segment;
-      try {
-        decoded = decodeURIComponent(segment);
-      } catch {
-        // keep the raw segment
-      }
-      const name = byValue.get(decoded);
-      return name ? `{${name}}` : segment;
-    })
-    .join('/');
+const METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** The `method` label of a request method. */
+function methodLabel(method: string): string {
+  return METHODS.has(method) ? method : 'OTHER';
 }
 
-/** Count and time one API request; returns the function that records its end (and returns its duration in seconds). */
-export function startRequest(m: VigilMetrics, family: 'v1' | 'api_v1', method: string): (route: string, status: number) => number {
+/**
+ * Count and time one API request; returns the function that records its end (and returns its
+ * duration in seconds). `route` must be a route label from the route table (lib/http/route-table.ts),
+ * never a path or other text from the request: each distinct value is a series kept for the life
+ * of the process.
+ */
+export function startRequest(m: VigilMetrics, family: 'v1' | 'api_v1', requestMethod: string): (route: string, status: number) => number {
   const started = performance.now();
+  const method = methodLabel(requestMethod);
   m.inFlight.inc({ family });
   return (route, status) => {
     const seconds = (performance.now() - started) / 1000;

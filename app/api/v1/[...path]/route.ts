@@ -4,5 +4,5 @@ import { unknownApiV1Path } from '@/lib/http/api-v1-error';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-const handler = apiV1Route(unknownApiV1Path, { access: 'public', routeLabel: '/api/v1/{unknown}' });
+const handler = apiV1Route(unknownApiV1Path, { access: 'public' });
 export { handler as GET, handler as POST, handler as PUT, handler as PATCH, handler as DELETE };
