@@ -16,7 +16,7 @@ const LAYERS = [
   ['observability', '^lib/observability/'],
   ['auth and rate limits', '^lib/(auth|rate-limit)/'],
   ['configuration', '^lib/env\\.ts$'],
-  ['leaves', '^lib/(contracts|errors|process|net|ml)/'],
+  ['leaves', '^lib/(contracts|errors|process|net|ml|csv)/'],
 ];
 
 const layerRules = LAYERS.slice(1).map(([name, path], i) => ({

@@ -3,7 +3,7 @@
  * source line number and followed by the verdict columns (prefixed `vigil_` so they never
  * collide with a source column). Rows without a verdict carry their error.
  */
-import { toCsv, type CsvCell } from '@/lib/reviews/csv';
+import { toCsv, type CsvCell } from '@/lib/csv/write-csv';
 import type { BatchRow } from './run-batch';
 
 export const VERDICT_COLUMNS = [

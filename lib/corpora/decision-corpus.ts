@@ -49,7 +49,7 @@ function label(value: string, column: string, line: number): 0 | 1 | undefined {
 
 /**
  * The export guards cells a spreadsheet would run as a formula with a leading `'`
- * (lib/reviews/csv.ts); the text the model reads is the one moderated.
+ * (lib/csv/write-csv.ts); the text the model reads is the one moderated.
  */
 const unguard = (text: string) => (/^'[=+\-@\t\r]/.test(text) ? text.slice(1) : text);
 

@@ -35,7 +35,7 @@ import {
   type ReadJobInputOptions,
 } from '@/lib/jobs/read-job-input';
 import { CallbackUrlError, checkCallbackUrl } from '@/lib/jobs/send-callback';
-import { csvLine, resultCsvHeader, resultCsvRow } from '@/lib/jobs/results-csv';
+import { resultsCsvHeader, resultsCsvRows } from '@/lib/jobs/results-csv';
 
 const JSONL_TYPES = new Set([
   'application/x-ndjson',
@@ -248,18 +248,15 @@ export async function jobResultsRequest({ request, params, principal }: V1Contex
     async pull(controller) {
       if (format === 'csv' && !headerSent) {
         headerSent = true;
-        controller.enqueue(encoder.encode(csvLine(resultCsvHeader(columns))));
+        controller.enqueue(encoder.encode(resultsCsvHeader(columns)));
       }
       const { rows, complete } = await svc.store.results(job.id, after, RESULTS_PAGE);
       if (rows.length > 0) {
         after = rows[rows.length - 1]!.line;
-        const text = rows
-          .map((r) =>
-            format === 'csv'
-              ? csvLine(resultCsvRow(columns, r))
-              : `${JSON.stringify({ line: r.line, ...(r.result as Record<string, unknown>) })}\n`,
-          )
-          .join('');
+        const text =
+          format === 'csv'
+            ? resultsCsvRows(columns, rows)
+            : rows.map((r) => `${JSON.stringify({ line: r.line, ...(r.result as Record<string, unknown>) })}\n`).join('');
         controller.enqueue(encoder.encode(text));
       }
       if (complete || rows.length < RESULTS_PAGE) controller.close();

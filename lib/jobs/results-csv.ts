@@ -1,7 +1,10 @@
 /**
  * A job's results as CSV: the input's columns as they were, then Vigil's columns (`vigil_line`, the
- * ensemble's verdict, an error, and the whole ModerationResponse as JSON in `vigil_result`).
+ * ensemble's verdict, an error, and the whole ModerationResponse as JSON in `vigil_result`). The
+ * rows are written by lib/csv/write-csv.ts like every other CSV export, so a cell a spreadsheet
+ * would run as a formula gets a leading `'`.
  */
+import { csvRow } from '@/lib/csv/write-csv';
 import type { ResultRow } from './job-store';
 
 export const RESULT_COLUMNS = [
@@ -14,15 +17,9 @@ export const RESULT_COLUMNS = [
   'vigil_result',
 ];
 
-/** A cell quoted when it holds a comma, a quote or a line break (RFC 4180). */
-function cell(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
-
-export const csvLine = (cells: readonly string[]) => `${cells.map(cell).join(',')}\r\n`;
-
-export function resultCsvHeader(columns: readonly string[]): string[] {
-  return [...columns, ...RESULT_COLUMNS];
+/** The header line: the input's column names, then Vigil's. */
+export function resultsCsvHeader(columns: readonly string[]): string {
+  return csvRow([...columns, ...RESULT_COLUMNS]);
 }
 
 interface StoredResult {
@@ -30,7 +27,12 @@ interface StoredResult {
   error?: { status: number; detail: unknown };
 }
 
-export function resultCsvRow(columns: readonly string[], r: ResultRow): string[] {
+/** One line per result row, in the order given. */
+export function resultsCsvRows(columns: readonly string[], rows: readonly ResultRow[]): string {
+  return rows.map((r) => csvRow(resultCells(columns, r))).join('');
+}
+
+function resultCells(columns: readonly string[], r: ResultRow): string[] {
   const input = columns.map((_, i) => r.row?.[i] ?? '');
   const result = (r.result ?? {}) as StoredResult;
   const e = result.ensemble;

@@ -11,7 +11,7 @@
  *   heads stay unknown. A confirmed self-harm item says nothing about toxicity: no label, no row.
  */
 import type { Decision } from '@/lib/contracts/reviews';
-import { toCsv, type CsvCell } from '@/lib/reviews/csv';
+import { toCsv, type CsvCell } from '@/lib/csv/write-csv';
 
 export const DECISION_LABELS = ['overall', 'insult', 'threat', 'identity_attack', 'profanity', 'sexist'] as const;
 export type DecisionLabel = (typeof DECISION_LABELS)[number];

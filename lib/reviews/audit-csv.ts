@@ -1,6 +1,6 @@
 /** The audit log as CSV (GET /api/v1/reviews/audit/export): one row per entry, the item's text included. */
 import type { AuditEntry } from '@/lib/contracts/reviews';
-import { toCsv } from './csv';
+import { toCsv } from '@/lib/csv/write-csv';
 
 export const AUDIT_CSV_COLUMNS = [
   'decided_at',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import { csvCell, toCsv } from './csv';
+import { csvCell, toCsv } from './write-csv';
 
 describe('csv export', () => {
   it('quotes commas, quotes and line breaks and doubles quotes', () => {
