@@ -1,7 +1,8 @@
 /**
  * Erasure reaches the disk (docs/decisions/145-erasure-reaches-the-disk.md): after DELETE of a
  * person, their name, metadata and stored photo are nowhere in the database's files, WAL
- * included, nor is the photo of a face deleted on its own; what was kept is still found. Each file under the data folder is searched byte for byte (Buffer.indexOf) once the
+ * included; nor, with nothing deleted after, is the photo of a face deleted on its own or a
+ * former name, relationship or metadata value replaced by PATCH; what was kept is still found. Each file under the data folder is searched byte for byte (Buffer.indexOf) once the
  * database is closed. Runs on embedded PGlite in a temp folder; with TEST_DATABASE_URL and
  * TEST_PG_DATA_DIR (scripts/test-postgres.sh) it runs again on that PostgreSQL server's folder.
  */
@@ -23,6 +24,7 @@ import { deleteFace } from '@/lib/faces/delete-face';
 import { deletePerson } from '@/lib/faces/delete-person';
 import { listFaces } from '@/lib/faces/list-faces';
 import { getPerson } from '@/lib/faces/get-person';
+import { updatePerson } from '@/lib/faces/update-person';
 import { migrate } from './migrate';
 import { openDatabase, type Database } from './open-database';
 import { createPersonStore } from './person-store';
@@ -160,5 +162,79 @@ describe.each(targets)('erasing a person on %s', (_label, makeTarget) => {
     // The search does find what was kept.
     expect(filesHolding(target.dataDir, Buffer.from(keptName)).length).toBeGreaterThan(0);
     expect(filesHolding(target.dataDir, slices(keptImage)[0]!).length).toBeGreaterThan(0);
+  }, 180_000);
+
+  // Nothing is deleted after these two changes: each must erase what it removed on its own.
+  it("leaves none of a person's former name, relationship or metadata after an edit, nor the photo of a face deleted on its own", async () => {
+    const target = await makeTarget();
+    onTestFinished(target.cleanup);
+    const database = await target.open();
+    const oldName = `Ophelia Grimsditch ${randomBytes(6).toString('hex')}`;
+    const oldRelationship = `sister-${randomBytes(6).toString('hex')}`;
+    const diagnosis = `KQZ-PRIVATE-${randomBytes(6).toString('hex')}`;
+    const newName = `O. G. ${randomBytes(6).toString('hex')}`;
+    const keptImage = await noisyPhoto();
+    const removedFaceImage = await noisyPhoto();
+    const slices = (png: Buffer) => [0, 1, 2, 3].map((i) => png.subarray(i * 1000 + 100, i * 1000 + 148));
+    const onDisk = (needle: Buffer) => filesHolding(target.dataDir, needle);
+    let personId: string;
+    try {
+      await migrate(database);
+      const bank: MemoryBank = { engine: async () => fakeEngine, store: createPersonStore(database), config };
+      personId = (
+        await registerPerson(bank, {
+          name: oldName,
+          relationship: oldRelationship,
+          metadata: { diagnosis },
+          allowDuplicate: true,
+          image: keptImage,
+        })
+      ).person_id;
+      await addFace(bank, personId, removedFaceImage, { confirmMismatch: true });
+      // The bytes are on disk before either change: the searches below would see them.
+      await database.db.execute(sql`CHECKPOINT`);
+      expect(onDisk(Buffer.from(diagnosis)).length).toBeGreaterThan(0);
+      expect(onDisk(slices(removedFaceImage)[0]!).length).toBeGreaterThan(0);
+
+      // DELETE …/faces/{face_id}: the photo is gone from every file before anything else runs.
+      const removedFace = (await listFaces(bank, personId)).faces.at(-1)!;
+      expect(await deleteFace(bank, personId, removedFace.face_id)).toMatchObject({ deleted: true, embedding_count: 1 });
+      expect(slices(removedFaceImage).flatMap(onDisk)).toEqual([]);
+
+      // PATCH: name and metadata replaced, relationship cleared.
+      expect(await updatePerson(bank, personId, { name: newName, relationship: '', metadata: {} })).toMatchObject({
+        name: newName,
+        relationship: '',
+        metadata: {},
+      });
+      expect({
+        name: onDisk(Buffer.from(oldName)),
+        relationship: onDisk(Buffer.from(oldRelationship)),
+        metadata: onDisk(Buffer.from(diagnosis)),
+      }).toEqual({
+        name: [],
+        relationship: [],
+        metadata: [],
+      });
+    } finally {
+      await database.close();
+    }
+    // Again once the database is closed, as a stopped server leaves its folder.
+    expect({
+      name: onDisk(Buffer.from(oldName)),
+      relationship: onDisk(Buffer.from(oldRelationship)),
+      metadata: onDisk(Buffer.from(diagnosis)),
+      deletedFacePhoto: slices(removedFaceImage).flatMap(onDisk),
+    }).toEqual({ name: [], relationship: [], metadata: [], deletedFacePhoto: [] });
+    const reopened = await target.open();
+    try {
+      const bank: MemoryBank = { engine: async () => fakeEngine, store: createPersonStore(reopened), config };
+      expect(await getPerson(bank, personId)).toMatchObject({ name: newName, relationship: '', metadata: {}, embedding_count: 1 });
+    } finally {
+      await reopened.close();
+    }
+    // The search does find what was kept.
+    expect(onDisk(Buffer.from(newName)).length).toBeGreaterThan(0);
+    expect(onDisk(slices(keptImage)[0]!).length).toBeGreaterThan(0);
   }, 180_000);
 });

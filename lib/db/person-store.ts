@@ -56,6 +56,15 @@ function arrayLiteral(v: number[]): string {
   return `{${v.map((x) => (Number.isFinite(x) ? x : 0)).join(',')}}`;
 }
 
+/** Whether an update replaced a value a person gave (the old one is then left in the row's old version). */
+function personalDataChanged(before: PersonRow, after: PersonRow): boolean {
+  return (
+    before.name !== after.name ||
+    before.relationship !== after.relationship ||
+    JSON.stringify(before.metadata) !== JSON.stringify(after.metadata)
+  );
+}
+
 function embeddingValues(personId: string, e: NewEmbedding) {
   return {
     personId,
@@ -238,16 +247,27 @@ export function createPersonStore(database: Database) {
       return { persons: page, total: Number(total?.n ?? 0) };
     },
 
+    /**
+     * Replaces name, relationship and metadata as given. A value it replaces stays readable in the
+     * row's old version (the table's file and the WAL), so when one changed, the old version is
+     * erased from the database files after the update commits (eraseDeletedRows).
+     */
     async updatePerson(
       personId: string,
       patch: { name?: string; relationship?: string; metadata?: Record<string, unknown> },
     ): Promise<PersonRow | undefined> {
-      const [person] = await db
-        .update(persons)
-        .set({ ...patch, updatedAt: sql`now()` })
-        .where(eq(persons.id, personId))
-        .returning();
-      return person;
+      const result = await db.transaction(async (tx) => {
+        const [before] = await tx.select().from(persons).where(eq(persons.id, personId)).for('update');
+        if (!before) return undefined;
+        const [person] = await tx
+          .update(persons)
+          .set({ ...patch, updatedAt: sql`now()` })
+          .where(eq(persons.id, personId))
+          .returning();
+        return { person: person!, removed: personalDataChanged(before, person!) };
+      });
+      if (result?.removed) await eraseDeletedRows(database);
+      return result?.person;
     },
 
     /**
