@@ -20,7 +20,7 @@ import { whitespaceEdits } from './normalise/collapse-whitespace';
 import { foldHomoglyphs, homoglyphEdits } from './normalise/fold-homoglyphs';
 import { leetEdits } from './normalise/fold-leetspeak';
 import { spacedLetterEdits } from './normalise/join-spaced-letters';
-import { removeInvisible } from './normalise/remove-invisible';
+import { removeInvisible, stripInvisible } from './normalise/remove-invisible';
 import { symbolEdits } from './normalise/remove-symbols';
 import { algospeakEdits } from './normalise/replace-algospeak';
 import { MENTION_PLACEHOLDER, URL_PLACEHOLDER, linkEdits } from './normalise/replace-links';
@@ -50,12 +50,17 @@ export interface CleanStep {
   readonly edits: (text: string) => Edit[];
 }
 
-/** What a decoded character reference goes through, like the rest of `visible`. */
-const normaliseDecoded = (s: string) => removeInvisible(boundedNfkc(s));
+/**
+ * How `visible` is made, and what a decoded character reference goes through like the rest of it:
+ * bounded NFKC with invisible characters removed (normalise/remove-invisible.ts). They are removed
+ * before NFKC too, so a letter and the combining mark an invisible character separated compose as
+ * they would have without it (the review queue's text identity does the same).
+ */
+const normaliseVisible = (s: string) => removeInvisible(boundedNfkc(stripInvisible(s)));
 
 /** The steps from `visible` to `clean`, in order (docs/architecture.md "What each model sees" lists them). */
 export const CLEAN_STEPS: readonly CleanStep[] = [
-  { name: 'strip-markup', edits: (t) => stripMarkupEdits(t, normaliseDecoded) },
+  { name: 'strip-markup', edits: (t) => stripMarkupEdits(t, normaliseVisible) },
   { name: 'fold-homoglyphs', edits: homoglyphEdits },
   { name: 'replace-links', edits: linkEdits },
   { name: 'remove-symbols', edits: symbolEdits },
@@ -68,7 +73,7 @@ export const CLEAN_STEPS: readonly CleanStep[] = [
 
 /** `visible` of a text: lone surrogates become U+FFFD, then bounded NFKC and invisibles removed. */
 export function toVisible(text: string): string {
-  return removeInvisible(boundedNfkc(text.toWellFormed()));
+  return normaliseVisible(text.toWellFormed());
 }
 
 export function preprocess(text: string): Preprocessed {
