@@ -89,6 +89,16 @@ describe('readCsvRows', () => {
     ).rejects.toThrow(/columns: id, body/);
   });
 
+  it('refuses a body over its byte or text limit, rather than waiting forever for the rest', async () => {
+    const many = `text\n${'a\n'.repeat(200)}`;
+    const read = (o: Partial<typeof options>) =>
+      collect(readCsvRows(pieces(many, 10), { ...options, ...o, textColumn: 'text', onHeader: () => undefined }));
+    const inTime = <T>(p: Promise<T>) =>
+      Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('still waiting after 5 s')), 5_000))]);
+    await expect(inTime(read({ maxBytes: 100 }))).rejects.toMatchObject({ limit: 'bytes', max: 100 });
+    await expect(inTime(read({ maxTexts: 50, maxBytes: 10_000 }))).rejects.toMatchObject({ limit: 'texts', max: 50 });
+  });
+
   it('picks the most frequent delimiter outside quotes', () => {
     expect(detectDelimiter('a,b,c')).toBe(',');
     expect(detectDelimiter('a;b;"c,d,e"')).toBe(';');

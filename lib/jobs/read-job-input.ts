@@ -5,7 +5,7 @@
  * line never fails the job. Memory stays bounded: a line is held only up to `maxLineBytes` (the rest
  * of a longer one is skipped, and the line answers 413), and nothing else is kept.
  */
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { JobLineError } from '@/lib/contracts/jobs';
 
@@ -186,19 +186,20 @@ export async function* readCsvRows(
   o: ReadJobInputOptions & { textColumn: string; onHeader: (columns: string[]) => void },
 ): AsyncGenerator<JobInputLine> {
   const peeked = await peekFirstLine(limitBytes(body, o.maxBytes), o.maxLineBytes);
-  const parser = Readable.from(peeked.body).pipe(
-    parse({
-      delimiter: detectDelimiter(peeked.first),
-      // Files mix line endings (a header written on Windows, rows appended elsewhere): both end a record.
-      record_delimiter: ['\r\n', '\n'],
-      bom: true,
-      relax_column_count: true,
-      relax_quotes: true,
-      skip_empty_lines: true,
-      max_record_size: o.maxLineBytes,
-      info: true,
-    }),
-  );
+  const parser = parse({
+    delimiter: detectDelimiter(peeked.first),
+    // Files mix line endings (a header written on Windows, rows appended elsewhere): both end a record.
+    record_delimiter: ['\r\n', '\n'],
+    bom: true,
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: true,
+    max_record_size: o.maxLineBytes,
+    info: true,
+  });
+  // pipeline, not pipe: a body over the byte limit (or any failure of the source) reaches the parser,
+  // whose iteration below then throws it, instead of leaving the parser waiting and the error unhandled.
+  pipeline(Readable.from(peeked.body), parser, () => undefined);
   let header: string[] | undefined;
   let textIndex = -1;
   let texts = 0;
