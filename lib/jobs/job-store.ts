@@ -401,11 +401,17 @@ export function createJobStore(db: AppDb, options: JobStoreOptions = {}) {
         .limit(100);
     },
 
-    async recordCallback(jobId: string, state: 'pending' | 'delivered' | 'failed'): Promise<void> {
+    /** One delivery try of the callback, counted as it is made (the job's `callback.attempts`). */
+    async recordCallbackAttempt(jobId: string): Promise<void> {
       await db
         .update(moderationJobs)
-        .set({ callbackState: state, callbackAttempts: sql`${moderationJobs.callbackAttempts} + 1` })
+        .set({ callbackAttempts: sql`${moderationJobs.callbackAttempts} + 1` })
         .where(eq(moderationJobs.id, jobId));
+    },
+
+    /** How the callback ended; its tries are counted by recordCallbackAttempt. */
+    async recordCallback(jobId: string, state: 'delivered' | 'failed'): Promise<void> {
+      await db.update(moderationJobs).set({ callbackState: state }).where(eq(moderationJobs.id, jobId));
     },
 
     /** Up to `limit` expired jobs, the longest finished first (none when nothing expires). */

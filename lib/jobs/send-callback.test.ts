@@ -15,6 +15,36 @@ describe('checkCallbackUrl', () => {
     expect(() => checkCallbackUrl('https://user:pw@example.com', policy)).toThrow(/credentials/);
     expect(() => checkCallbackUrl('not a url', policy)).toThrow(CallbackUrlError);
   });
+
+  it('refuses a loopback, private, link-local, unspecified or IPv4-mapped address however it is spelled', () => {
+    for (const url of [
+      'https://127.0.0.1/hook',
+      'https://127.1/hook',
+      'https://2130706433/hook',
+      'https://0.0.0.0/hook',
+      'https://[::1]/hook',
+      'https://[::ffff:127.0.0.1]/hook',
+      'https://10.0.0.5/hook',
+      'https://172.16.3.4/hook',
+      'https://192.168.0.10/hook',
+      'https://169.254.169.254/latest/meta-data/',
+      'https://[fe80::1]/hook',
+      'https://[fd00::1]/hook',
+      'https://localhost/hook',
+    ]) {
+      expect(() => checkCallbackUrl(url, policy), url).toThrow(
+        /must not point to a loopback, private, link-local or other internal address/,
+      );
+    }
+    expect(() => checkCallbackUrl('https://2130706433/hook', policy)).toThrow('(127.0.0.1)');
+  });
+
+  it('takes an internal address whose host is listed, and leaves names to the connection', () => {
+    expect(checkCallbackUrl('http://127.0.0.1:8080/hook', { allowedHosts: ['127.0.0.1:8080'] }).hostname).toBe('127.0.0.1');
+    expect(checkCallbackUrl('https://[::1]/hook', { allowedHosts: ['[::1]'] }).hostname).toBe('[::1]');
+    expect(checkCallbackUrl('https://8.8.8.8/hook', policy).hostname).toBe('8.8.8.8');
+    expect(checkCallbackUrl('https://hooks.example.com/x', policy).hostname).toBe('hooks.example.com');
+  });
 });
 
 describe('signCallback', () => {
@@ -76,6 +106,30 @@ describe('deliverCallback', () => {
     expect(delivered).toBe(true);
     expect(waits).toEqual([100, 200]);
     expect(sent.every((h) => h['X-Vigil-Signature'] === signCallback('s', '{"id":"job-1"}', 1_700_000_000))).toBe(true);
+  });
+
+  it('reports each try before waiting for the next', async () => {
+    const events: string[] = [];
+    await deliverCallback(
+      'https://example.com/hook',
+      'j',
+      {},
+      {
+        policy,
+        secret: 's',
+        maxAttempts: 3,
+        baseDelayMs: 1,
+        sleep: async () => {
+          events.push('wait');
+        },
+        post: async () => 503,
+        onAttempt: async (attempt) => {
+          await new Promise((r) => setTimeout(r, 5));
+          events.push(`try ${attempt}`);
+        },
+      },
+    );
+    expect(events).toEqual(['try 1', 'wait', 'try 2', 'wait', 'try 3']);
   });
 
   it('gives up after maxAttempts', async () => {

@@ -4,16 +4,19 @@
  * with exponential backoff.
  *
  * No server-side request forgery: the URL must be https (plain http only for a host listed in
- * JOB_CALLBACK_ALLOWED_HOSTS), carry no credentials, and the connection is refused when the name
- * resolves to a loopback, private, link-local or otherwise internal address (request-filtering-agent
- * checks the address actually connected to, so a DNS answer that changes between check and
- * connect does not get through). A listed host may resolve to a private address: that is what
- * listing it is for.
+ * JOB_CALLBACK_ALLOWED_HOSTS), carry no credentials, and not name a loopback, private, link-local,
+ * unspecified, IPv4-mapped or otherwise internal address literally (in any spelling the URL parser
+ * accepts: `127.1`, `2130706433`, `[::ffff:127.0.0.1]`), so such a job is refused when it is
+ * created. A name is checked when the connection is made: it is refused when the name resolves to
+ * such an address (request-filtering-agent checks the address actually connected to, so a DNS
+ * answer that changes between check and connect does not get through). A listed host may be or
+ * resolve to a private address: that is what listing it is for.
  */
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import { internalHost } from '@/lib/net/internal-address';
 
 export interface CallbackPolicy {
   /** Host names (lower case, optionally `host:port`) that may be called over http and on private addresses. */
@@ -30,7 +33,7 @@ export class CallbackUrlError extends Error {
 const hostAllowed = (url: URL, policy: CallbackPolicy) =>
   policy.allowedHosts.includes(url.hostname.toLowerCase()) || policy.allowedHosts.includes(url.host.toLowerCase());
 
-/** The URL, checked: https (or an allowed host), no credentials. Throws CallbackUrlError. */
+/** The URL, checked: https (or an allowed host), no credentials, no internal address (unless allowed). Throws CallbackUrlError. */
 export function checkCallbackUrl(raw: string, policy: CallbackPolicy): URL {
   let url: URL;
   try {
@@ -42,6 +45,12 @@ export function checkCallbackUrl(raw: string, policy: CallbackPolicy): URL {
   const allowed = hostAllowed(url, policy);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowed)) {
     throw new CallbackUrlError('callback_url must be https (plain http only for a host in JOB_CALLBACK_ALLOWED_HOSTS).');
+  }
+  const internal = allowed ? undefined : internalHost(url.hostname);
+  if (internal !== undefined) {
+    throw new CallbackUrlError(
+      `callback_url must not point to a loopback, private, link-local or other internal address (${internal}) unless its host is in JOB_CALLBACK_ALLOWED_HOSTS.`,
+    );
   }
   return url;
 }
@@ -97,7 +106,8 @@ export interface DeliverOptions {
   post?: typeof postCallback;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
-  onAttempt?: (attempt: number, outcome: number | Error) => void;
+  /** Called after each try, before the wait for the next; awaited, so the try is recorded first. */
+  onAttempt?: (attempt: number, outcome: number | Error) => void | Promise<void>;
 }
 
 /** Delivers until a 2xx answer or `maxAttempts` tries; resolves with whether it was delivered. */
@@ -119,7 +129,7 @@ export async function deliverCallback(rawUrl: string, jobId: string, payload: un
     } catch (err) {
       outcome = err instanceof Error ? err : new Error(String(err));
     }
-    o.onAttempt?.(attempt, outcome);
+    await o.onAttempt?.(attempt, outcome);
     if (typeof outcome === 'number' && outcome >= 200 && outcome < 300) return true;
     if (attempt < o.maxAttempts) await sleep(o.baseDelayMs * 2 ** (attempt - 1));
   }

@@ -11,8 +11,8 @@ import { keyId } from '@/lib/auth/api-keys';
 import { createJobStore, type ChunkRef, type JobStore } from '@/lib/jobs/job-store';
 import { startTableRunner, type JobRunnerOptions, type TableRunner } from '@/lib/jobs/job-runner';
 import { startPgBossSource, type PgBossSource } from '@/lib/jobs/pg-boss-source';
-import { callbackSecret, deliverCallback } from '@/lib/jobs/send-callback';
-import { jobView } from '@/lib/jobs/job-view';
+import { callbackSecret } from '@/lib/jobs/send-callback';
+import { sendJobCallback } from '@/lib/jobs/send-job-callback';
 import { sweepExpiredJobs } from '@/lib/jobs/expire-jobs';
 import type { ModerationResponse } from '@/lib/contracts/moderation';
 import { workLimitsOf } from '@/lib/moderation/bound-work';
@@ -78,26 +78,15 @@ export function callbackSecretOf(owner: string): string | undefined {
   return e.JOB_CALLBACK_SECRET;
 }
 
-async function sendCallback(store: JobStore, jobId: string): Promise<void> {
-  const job = await store.get(jobId);
-  if (!job?.callbackUrl || job.callbackState !== 'pending') return;
+function sendCallback(store: JobStore, jobId: string): Promise<void> {
   const e = env();
-  const secret = callbackSecretOf(job.owner);
-  const log = logger().child({ job: jobId });
-  if (!secret) {
-    log.warn('job callback not sent: no signing secret for its owner (its key was removed, or JOB_CALLBACK_SECRET is unset)');
-    await store.recordCallback(jobId, 'failed');
-    return;
-  }
-  const delivered = await deliverCallback(job.callbackUrl, jobId, jobView(job, store.expiresAt(job)), {
+  return sendJobCallback(store, jobId, {
     policy: { allowedHosts: e.JOB_CALLBACK_ALLOWED_HOSTS },
-    secret,
+    secretOf: callbackSecretOf,
     maxAttempts: e.JOB_CALLBACK_MAX_ATTEMPTS,
     baseDelayMs: 2_000,
-    onAttempt: (attempt, outcome) =>
-      log.info({ attempt, outcome: typeof outcome === 'number' ? outcome : outcome.message }, 'job callback attempt'),
+    log: logger().child({ job: jobId }),
   });
-  await store.recordCallback(jobId, delivered ? 'delivered' : 'failed');
 }
 
 async function start(): Promise<JobService> {

@@ -1,0 +1,67 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { V1Context } from '@/lib/http/v1-route';
+import { v1ErrorResponse } from '@/lib/http/v1-error';
+import { createJobRequest } from './job-requests';
+
+// The handlers import the composition root (lib/server), which is marked server-only.
+vi.mock('server-only', () => ({}));
+// A signing secret exists, and the job service is never opened: a job that gets past the
+// callback check stops there, where a real one would be stored and answered 202.
+vi.mock('@/lib/server/job-service', () => ({
+  callbackSecretOf: () => 'secret',
+  jobService: async () => {
+    throw new Error('reached the job service');
+  },
+}));
+
+describe('POST /v1/jobs refuses a callback to an internal address when the job is created', () => {
+  const create = async (callbackUrl: string) => {
+    const request = new Request(`http://localhost/v1/jobs?callback_url=${encodeURIComponent(callbackUrl)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-ndjson' },
+      body: '{"text":"hello"}\n',
+    });
+    try {
+      await createJobRequest({ request, params: {} } as unknown as V1Context);
+      return { status: 202, body: undefined };
+    } catch (err) {
+      if (err instanceof Error && err.message === 'reached the job service') return { status: 202, body: undefined };
+      const res = v1ErrorResponse(err);
+      return { status: res.status, body: await res.json() };
+    }
+  };
+
+  it.each([
+    ['https://127.0.0.1/hook', '127.0.0.1'],
+    ['https://127.1/hook', '127.0.0.1'],
+    ['https://2130706433/hook', '127.0.0.1'],
+    ['https://0.0.0.0/hook', '0.0.0.0'],
+    ['https://[::ffff:127.0.0.1]/hook', '::ffff:7f00:1'],
+    ['https://[::1]/hook', '::1'],
+    ['https://10.0.0.1/hook', '10.0.0.1'],
+    ['https://172.16.0.1/hook', '172.16.0.1'],
+    ['https://192.168.1.1/hook', '192.168.1.1'],
+    ['https://169.254.169.254/hook', '169.254.169.254'],
+    ['https://[fe80::1]/hook', 'fe80::1'],
+  ])('%s answers 422 naming the query parameter', async (url, address) => {
+    expect(await create(url)).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ['query', 'callback_url'],
+            msg: `callback_url must not point to a loopback, private, link-local or other internal address (${address}) unless its host is in JOB_CALLBACK_ALLOWED_HOSTS.`,
+            type: 'value_error',
+          },
+        ],
+      },
+    });
+  });
+
+  it.each(['https://hooks.example.com/done', 'https://8.8.8.8/hook', 'https://[2606:4700::1111]/hook'])(
+    '%s (a name, or a public address) is taken',
+    async (url) => {
+      expect((await create(url)).status).toBe(202);
+    },
+  );
+});
