@@ -5,6 +5,7 @@ import http from 'node:http';
 import next from 'next';
 import pino from 'pino';
 import { rejectMalformedPath } from './lib/server/reject-malformed-path.mjs';
+import { rejectUndefinedMethod } from './lib/http/method-not-allowed.mjs';
 import { allowedHosts, rejectForeignHost } from './lib/server/check-host.mjs';
 import { capConnectionsPerClient, connectionsCheckingInterval, perClientConnectionCap } from './lib/server/connection-limits.mjs';
 import { dropForwardingHeaders, trustsProxy } from './lib/server/proxy-headers.mjs';
@@ -55,6 +56,8 @@ const server = http.createServer(
     // While draining, a keep-alive socket that just answered would hold server.close() open.
     res.on('close', () => stopping && setImmediate(closeIdleSockets));
     if (rejectMalformedPath(req, res)) return;
+    // A method the route does not export: 405 with Allow from the route table (Next: TRACE answered 500).
+    if (rejectUndefinedMethod(req, res, log)) return;
     handle(req, res).catch((err) => {
       log.error({ err: { type: err?.name, message: String(err?.message ?? err).slice(0, 300) } }, 'unhandled request error');
       if (!res.headersSent) {

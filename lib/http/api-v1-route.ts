@@ -23,7 +23,7 @@ import { consumeFaceBudget } from './face-rate-limit';
 import { checkPresentedKey } from './key-lockout';
 import { requestClient, type RequestClient } from './request-client';
 import { requestIdOf } from './request-id';
-import { routeLabel } from './route-table';
+import { routeLabel } from './route-table.mjs';
 import { apiV1Unavailable } from './api-v1-unavailable';
 import { clientClosed, clientClosedResponse } from './client-closed';
 
@@ -102,7 +102,7 @@ export function apiV1Route(
         response = apiV1ErrorResponse(err, headers);
       }
     }
-    // From the route table, never the path itself: every distinct id would be a new series (route-table.ts).
+    // From the route table, never the path itself: every distinct id would be a new series (route-table.mjs).
     const route = routeLabel(request.url);
     const seconds = done(route, response.status);
     log.info({ method: request.method, route, status: response.status, ms: Math.round(seconds * 1000) }, 'api/v1 request');

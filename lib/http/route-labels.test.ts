@@ -16,10 +16,10 @@ const { resetEnvForTests } = await import('@/lib/env');
 const { dropSingleton, singleton } = await import('@/lib/process/singleton');
 const { loggerOptions } = await import('@/lib/observability/logger');
 const { metrics } = await import('@/lib/observability/metrics');
-const { ROUTE_TEMPLATES, UNMATCHED_ROUTE } = await import('./route-table');
+const { ROUTES, UNMATCHED_ROUTE } = await import('./route-table.mjs');
 
 const KEY = 'route-label-test-key-0123456789';
-const LABELS = new Set<string>([...ROUTE_TEMPLATES, UNMATCHED_ROUTE]);
+const LABELS = new Set<string>([...ROUTES.map((r) => r.template), UNMATCHED_ROUTE]);
 const logLines: string[] = [];
 
 const randomHex = (chars: number) => Buffer.from(crypto.getRandomValues(new Uint8Array(chars / 2))).toString('hex');

@@ -1,24 +1,58 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ROUTE_TEMPLATES, UNMATCHED_ROUTE, routeLabel } from './route-table';
+import { allowedMethods, matchRoute, ROUTES, UNMATCHED_ROUTE, routeLabel } from './route-table.mjs';
+
+const ROUTE_TEMPLATES = ROUTES.map((r) => r.template);
 
 const url = (p: string) => `http://127.0.0.1:3000${p}`;
 
 /** The route files of the two API families, `app/v1/jobs/[id]/route.ts` as `/v1/jobs/{id}`; catch-alls left out. */
-function templatesUnder(dir: string): string[] {
+function routeFilesUnder(dir: string): { template: string; file: string }[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    if (e.isDirectory()) return e.name.startsWith('[...') ? [] : templatesUnder(path.posix.join(dir, e.name));
+    if (e.isDirectory()) return e.name.startsWith('[...') ? [] : routeFilesUnder(path.posix.join(dir, e.name));
     if (e.name !== 'route.ts') return [];
-    return [`/${dir.replace(/^app\//, '').replace(/\[([^\]]+)\]/g, '{$1}')}`];
+    return [{ template: `/${dir.replace(/^app\//, '').replace(/\[([^\]]+)\]/g, '{$1}')}`, file: path.posix.join(dir, e.name) }];
   });
+}
+const ROUTE_FILES = [...routeFilesUnder('app/v1'), ...routeFilesUnder('app/api/v1')];
+const templatesUnder = (dir: string) => routeFilesUnder(dir).map((f) => f.template);
+
+const METHOD = '(GET|HEAD|OPTIONS|POST|PUT|PATCH|DELETE)';
+/** The HTTP methods a route file exports: `export const GET`, `export async function POST`, `export { handler as PUT }`. */
+function exportedMethods(source: string): string[] {
+  const methods = new Set<string>();
+  for (const m of source.matchAll(new RegExp(`^export\\s+(?:const|let|(?:async\\s+)?function)\\s+${METHOD}\\b`, 'gm'))) methods.add(m[1]!);
+  for (const block of source.matchAll(/^export\s*\{([^}]*)\}/gm)) {
+    for (const m of block[1]!.matchAll(new RegExp(`(?:\\bas\\s+|^\\s*|,\\s*)${METHOD}\\s*(?=,|$)`, 'g'))) methods.add(m[1]!);
+  }
+  return [...methods].sort();
 }
 
 describe('the route table', () => {
   it('has exactly one template per /v1 and /api/v1 route file under app/', () => {
     const files = [...templatesUnder('app/v1'), ...templatesUnder('app/api/v1')].sort();
     expect([...ROUTE_TEMPLATES].sort()).toEqual(files);
+  });
+
+  it('lists for each route exactly the methods its route file exports', () => {
+    expect(exportedMethods('export const GET = a;\nexport async function POST() {}\nexport { h as PUT, h as DELETE };')).toEqual([
+      'DELETE',
+      'GET',
+      'POST',
+      'PUT',
+    ]);
+    for (const { template, file } of ROUTE_FILES) {
+      const route = ROUTES.find((r) => r.template === template);
+      expect([...(route?.methods ?? [])].sort(), file).toEqual(exportedMethods(readFileSync(file, 'utf8')));
+    }
+  });
+
+  it("allows a route's exported methods, HEAD with GET, and OPTIONS, sorted as Next lists them", () => {
+    expect(allowedMethods(matchRoute('/v1/health')!)).toEqual(['GET', 'HEAD', 'OPTIONS']);
+    expect(allowedMethods(matchRoute('/api/v1/session')!)).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST']);
+    expect(allowedMethods(matchRoute('/v1/moderate/text')!)).toEqual(['OPTIONS', 'POST']);
   });
 
   it('labels a request with the template of the route that answers it', () => {

@@ -17,7 +17,7 @@ import { checkPresentedKey } from './key-lockout';
 import { requestClient, type RequestClient } from './request-client';
 import { requestIdOf } from './request-id';
 import { clientClosed, clientClosedResponse } from './client-closed';
-import { routeLabel } from './route-table';
+import { routeLabel } from './route-table.mjs';
 import { V1Error, v1ErrorResponse } from './v1-error';
 
 /** What a /v1 handler is handed, built once per request. */
@@ -89,7 +89,7 @@ export function v1Route(
         response = v1ErrorResponse(err, headers);
       }
     }
-    // From the route table, never the path itself: every distinct id would be a new series (route-table.ts).
+    // From the route table, never the path itself: every distinct id would be a new series (route-table.mjs).
     const route = routeLabel(request.url);
     const seconds = done(route, response.status);
     log.info({ method: request.method, route, status: response.status, ms: Math.round(seconds * 1000) }, 'v1 request');

@@ -175,7 +175,7 @@ function methodLabel(method: string): string {
 
 /**
  * Count and time one API request; returns the function that records its end (and returns its
- * duration in seconds). `route` must be a route label from the route table (lib/http/route-table.ts),
+ * duration in seconds). `route` must be a route label from the route table (lib/http/route-table.mjs),
  * never a path or other text from the request: each distinct value is a series kept for the life
  * of the process.
  */

@@ -4,6 +4,7 @@
  * headers, request ids, /metrics, and logs without raw texts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -211,6 +212,33 @@ describe('X-Request-Id', () => {
     }
     const replaced = await fetch(`${keyed.url}/v1/health`, { headers: { 'x-request-id': 'bad id <script>' } });
     expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+/** `fetch` refuses TRACE and CONNECT: node:http sends any method its parser knows. */
+function sendMethod(method: string, url: string): Promise<{ status: number; allow?: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, allow: res.headers.allow, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('a method the route does not export', () => {
+  it('answers 405 with Allow in the family shape: TRACE /v1/health, PROPFIND and PUT on /api/v1 routes', async () => {
+    const trace = await sendMethod('TRACE', `${keyed.url}/v1/health`);
+    expect(trace).toMatchObject({ status: 405, allow: 'GET, HEAD, OPTIONS' });
+    expect(JSON.parse(trace.body)).toEqual({ detail: 'Method Not Allowed' });
+    for (const method of ['PROPFIND', 'PUT']) {
+      const res = await sendMethod(method, `${keyed.url}/api/v1/session`);
+      expect(res, method).toMatchObject({ status: 405, allow: 'DELETE, GET, HEAD, OPTIONS, POST' });
+      expect(errorEnvelopeSchema.parse(JSON.parse(res.body)).error.code).toBe('METHOD_NOT_ALLOWED');
+    }
   });
 });
 
