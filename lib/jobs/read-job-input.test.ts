@@ -1,3 +1,5 @@
+import { parse } from 'csv-parse/sync';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   detectDelimiter,
@@ -79,6 +81,85 @@ describe('readCsvRows', () => {
       [5, 'two\nlines'],
     ]);
     expect(lines[0]!.row).toEqual(['1', 'hello; world', 'en']);
+  });
+
+  it('answers a row over the limit with 413 on its own line, as JSON Lines does, and reads the rows around it', async () => {
+    const long = 'x'.repeat(70);
+    const body = [
+      'id,text', // line 1
+      `1,${long}`, // line 2: over the limit
+      '2,short', // line 3
+      `3,"${'y'.repeat(30)}\n${'y'.repeat(30)}\n${'y'.repeat(30)}"`, // lines 4-6: over the limit, quoted across lines
+      '4,"two\nlines"', // lines 7-8
+      `5,${long}`, // line 9: over the limit, at the end of the body
+    ].join('\n');
+    const [jsonlError] = await collect(readJsonLines(pieces(`{"text":"${long}"}`), options));
+    for (const size of [3, 7, 64, 10_000]) {
+      const lines = await collect(readCsvRows(pieces(body, size), { ...options, textColumn: 'text', onHeader: () => undefined }));
+      expect(lines.map((l) => [l.line, l.text ?? l.error?.status])).toEqual([
+        [2, 413],
+        [3, 'short'],
+        [6, 413],
+        [8, 'two\nlines'],
+        [9, 413],
+      ]);
+      expect(lines[0]!.error).toEqual(jsonlError!.error);
+      expect(lines[0]!.error).toEqual({
+        status: 413,
+        detail: "The line is over 64 bytes (MAX_BODY_BYTES, the single endpoint's body limit).",
+      });
+    }
+  });
+
+  it('refuses a CSV whose header is over the limit', async () => {
+    const read = collect(
+      readCsvRows(pieces(`text,${'h'.repeat(80)}\nhello\n`), { ...options, textColumn: 'text', onHeader: () => undefined }),
+    );
+    await expect(read).rejects.toThrow('The CSV header is over 64 bytes.');
+  });
+
+  it('reads every row within the limit as csv-parse does, numbering all rows as it does', async () => {
+    // Any mix of quotes, delimiters and line ends: the rows csv-parse reads (without a size limit)
+    // are the rows read here, at the same lines, and exactly those over the limit answer 413.
+    const parts = fc.constantFrom('a', ',', ';', '"', '""', '\n', '\r', '\r\n', ' ', 'xxxxxxxxxx', '"q,r"');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(parts, { maxLength: 80 }),
+        fc.integer({ min: 1, max: 9 }),
+        fc.integer({ min: 8, max: 40 }),
+        async (p, size, limit) => {
+          const body = `text,b\n${p.join('')}`;
+          let reference: { record: string[]; info: { lines: number }; raw: string }[];
+          try {
+            reference = parse(body, {
+              delimiter: ',',
+              record_delimiter: ['\r\n', '\n'],
+              relax_column_count: true,
+              relax_quotes: true,
+              info: true,
+              raw: true,
+            }) as unknown as typeof reference;
+          } catch {
+            return; // not CSV csv-parse reads (a quote never closed): refused as a whole, as before
+          }
+          const expected = reference
+            .slice(1)
+            .filter((r) => !(r.record.length === 1 && r.record[0] === '' && /^\r?\n?$/.test(r.raw))) // blank lines
+            .map((r) => [r.info.lines, Buffer.byteLength(r.raw.replace(/\r?\n$/, '')) > limit ? 413 : (r.record[0] ?? '')]);
+          const got = await collect(
+            readCsvRows(pieces(body, size), {
+              ...options,
+              maxLineBytes: limit,
+              textColumn: 'text',
+              onHeader: () => undefined,
+              check: (v) => ({ text: (v as { text: string }).text }),
+            }),
+          );
+          expect(got.map((l) => [l.line, l.text ?? l.error?.status])).toEqual(expected);
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 
   it('refuses a header without the text column, naming the columns', async () => {
