@@ -25,7 +25,14 @@ export class DatabaseUnavailableError extends Error {
 
 /** The face models could not be loaded (in this thread or in an inference worker). */
 export class FaceModelsUnavailableError extends Error {
-  constructor(cause: unknown) {
+  /**
+   * @param retryAfterS when the models are expected back, in whole seconds (the face process's
+   *   supervisor knows its next restart); answered as Retry-After. Undefined: nobody knows.
+   */
+  constructor(
+    cause: unknown,
+    readonly retryAfterS?: number,
+  ) {
     super(unavailableMessage('face models', cause));
     this.name = 'FaceModelsUnavailableError';
     brandError(this, this.name);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FaceModelsUnavailableError, InferenceBusyError } from '@/lib/errors/unavailable-errors';
+import { apiV1Unavailable } from '@/lib/http/api-v1-unavailable';
 import { type FaceProcess, type FaceProcessEvent, type FaceProcessOptions, startFaceProcess } from './face-process';
 
 const ENTRY = path.resolve('lib/server/face-process.fixture.mjs');
@@ -93,6 +94,33 @@ describe('the face engine process', () => {
     const after = await face.stats();
     expect(after).toMatchObject({ up: true, restarts: 1 });
     expect(after.pid).not.toBe(pid);
+  });
+
+  it('answers the 503 with the Retry-After it expects: the time left before the restart plus what the last start took', async () => {
+    setMode('ok');
+    const startedAt = Date.now();
+    const { face, next } = supervise({ backoff: { initialMs: 4_000, maxMs: 8_000, resetAfterMs: 60_000 } });
+    const engine = await face.engine();
+    await next('ready');
+    const startMs = Date.now() - startedAt; // at least what the supervisor measured for the start
+    const { pid } = await face.stats();
+    const exited = next('exited');
+    process.kill(pid!, 'SIGKILL');
+    expect((await exited).restartInMs).toBe(4_000);
+
+    const refused = await engine.detect(Uint8Array.of(1), 1).catch((err: unknown) => err);
+    expect(FaceModelsUnavailableError.is(refused)).toBe(true);
+    const retryAfterS = (refused as FaceModelsUnavailableError).retryAfterS!;
+    expect(retryAfterS).toBeGreaterThanOrEqual(4);
+    expect(retryAfterS).toBeLessThanOrEqual(Math.ceil((4_000 + startMs) / 1000));
+    const answer = apiV1Unavailable(refused, {})!.response;
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe(String(retryAfterS));
+
+    // A second later the restart is a second closer.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const later = await engine.detect(Uint8Array.of(1), 1).catch((err: unknown) => err);
+    expect((later as FaceModelsUnavailableError).retryAfterS).toBeLessThan(retryAfterS);
   });
 
   it('doubles the delay after each crash, up to its maximum', async () => {

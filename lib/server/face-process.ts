@@ -5,8 +5,9 @@
  * supervised: a process that exits or stops answering is restarted after a delay that doubles
  * from 0.5 s up to 30 s (back to 0.5 s once one has run for a minute); one that grew past its
  * memory budget is replaced when idle. While none is running, face routes answer 503
- * SERVICE_UNAVAILABLE with Retry-After; text moderation, in the server's process and its inference
- * threads, never depends on it.
+ * SERVICE_UNAVAILABLE with Retry-After: when the supervisor expects a process back (the time left
+ * before its restart plus what the last start took to load the models). Text moderation, in the
+ * server's process and its inference threads, never depends on it.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { getPriority, setPriority } from 'node:os';
@@ -64,6 +65,7 @@ type Answer = Extract<FromFaceProcess, { id: number }>;
 
 interface Generation {
   child: ChildProcess;
+  startedAt: number;
   ready: Promise<string>;
   exited: Promise<void>;
   pending: Map<number, { resolve: (a: Answer) => void; reject: (err: unknown) => void }>;
@@ -93,11 +95,20 @@ export function startFaceProcess(options: FaceProcessOptions): FaceProcess {
   let closed = false;
   let restartTimer: NodeJS.Timeout | undefined;
   let delayMs = backoff.initialMs;
+  /** When the pending restart fires (restartTimer set). */
+  let restartAt = 0;
+  /** How long the last start took, fork to models loaded: what the next one is expected to take. */
+  let loadMs = 0;
   let lastError = 'the face engine process is starting';
   let restarts = 0;
   let inFlight = 0;
   let nextId = 0;
   const emit = (event: FaceProcessEvent) => options.onEvent?.(event);
+
+  /** Whole seconds (at least 1) until a process is expected to be ready, when a start is `startInMs` away. */
+  const expectedBackS = (startInMs: number) => Math.max(1, Math.ceil((Math.max(0, startInMs) + loadMs) / 1000));
+  /** The 503 of a face request while no process can answer, with when to retry. */
+  const unavailable = (message: string, startInMs: number) => new FaceModelsUnavailableError(message, expectedBackS(startInMs));
 
   function start(): void {
     restartTimer = undefined;
@@ -112,6 +123,7 @@ export function startFaceProcess(options: FaceProcessOptions): FaceProcess {
     const exited = deferred<void>();
     const gen: Generation = {
       child,
+      startedAt: Date.now(),
       ready: ready.promise,
       exited: exited.promise,
       pending: new Map(),
@@ -134,23 +146,24 @@ export function startFaceProcess(options: FaceProcessOptions): FaceProcess {
       ended = true;
       clearInterval(watchdog);
       const planned = gen.retiring;
+      let restartInMs = 0;
+      if (!planned && !closed) {
+        restarts++;
+        if (gen.readyAt !== undefined && Date.now() - gen.readyAt >= backoff.resetAfterMs) delayMs = backoff.initialMs;
+        restartInMs = delayMs;
+        delayMs = Math.min(backoff.maxMs, delayMs * 2);
+      }
       lastError = gen.loadFailure ?? `the face engine process stopped (${reason}); it is being restarted`;
-      const err = new FaceModelsUnavailableError(lastError);
+      const err = closed ? new FaceModelsUnavailableError(lastError) : unavailable(lastError, restartInMs);
       ready.reject(err);
       for (const p of gen.pending.values()) p.reject(err);
       gen.pending.clear();
       exited.resolve();
       if (current === gen) current = undefined;
       if (closed) return;
-      let restartInMs = 0;
-      if (!planned) {
-        restarts++;
-        if (gen.readyAt !== undefined && Date.now() - gen.readyAt >= backoff.resetAfterMs) delayMs = backoff.initialMs;
-        restartInMs = delayMs;
-        delayMs = Math.min(backoff.maxMs, delayMs * 2);
-      }
       emit({ kind: 'exited', pid: child.pid, code, signal, restartInMs, reason });
       if (planned) return start(); // at once: work waiting for the replacement must find it
+      restartAt = Date.now() + restartInMs;
       restartTimer = setTimeout(start, restartInMs);
       restartTimer.unref();
     };
@@ -169,6 +182,7 @@ export function startFaceProcess(options: FaceProcessOptions): FaceProcess {
       const message = parsed.data;
       if (message.type === 'ready') {
         gen.readyAt = Date.now();
+        loadMs = gen.readyAt - gen.startedAt;
         emit({ kind: 'ready', pid: child.pid, modelVersion: message.modelVersion });
         ready.resolve(message.modelVersion);
         return;
@@ -202,11 +216,11 @@ export function startFaceProcess(options: FaceProcessOptions): FaceProcess {
     for (;;) {
       if (closed) throw new FaceModelsUnavailableError('the server is shutting down');
       const gen = current;
-      if (!gen) throw new FaceModelsUnavailableError(lastError);
+      if (!gen) throw unavailable(lastError, restartAt - Date.now());
       await gen.ready;
       if (!gen.retiring) return gen;
       await gen.exited;
-      if (!current || current === gen) throw new FaceModelsUnavailableError(lastError);
+      if (!current || current === gen) throw unavailable(lastError, restartAt - Date.now());
     }
   }
 
@@ -217,7 +231,8 @@ export function startFaceProcess(options: FaceProcessOptions): FaceProcess {
       gen.child.send(message, (err) => {
         if (!err) return;
         gen.pending.delete(message.id);
-        reject(new FaceModelsUnavailableError(`the face engine process cannot be reached: ${err.message}`));
+        // The process is going away: it is restarted after the next delay.
+        reject(unavailable(`the face engine process cannot be reached: ${err.message}`, delayMs));
       });
     });
   }
