@@ -1,7 +1,7 @@
 /**
  * The committed toxic_transformer_v1 folder, checked without the corpora (so it runs in CI):
  * - it is a Hugging Face folder the runtime can read (config, tokenizer, int8 ONNX with the contract's IO);
- * - the tokenizer and the int8 model reproduce `reproduce.json`, which evaluate.ts wrote from the
+ * - the tokenizer and the served model reproduce `reproduce.json`, which evaluate.ts wrote from the
  *   training-time tokenisation (so serving ids and scores are the ones training and evaluation saw);
  * - no head sits at a threshold so high that it stops flagging clear cases (issue #11);
  * - its files stay under the repository's 20 MB limit, the graph's data files are the ones config.json
@@ -72,7 +72,7 @@ describe('toxic_transformer_v1 folder', () => {
     expect(session.outputNames).toEqual(['logits']);
   });
 
-  it('reproduces the ids and int8 scores evaluate.ts recorded', async () => {
+  it('reproduces the ids and the scores evaluate.ts recorded, to 1e-5 on any x86 CPU', async () => {
     const fixture = readJson<{ text: string; ids: number[]; scores: number[] }[]>('reproduce.json');
     expect(fixture.length).toBeGreaterThan(10);
     const ids = encode(fixture.map((f) => f.text));
@@ -81,7 +81,9 @@ describe('toxic_transformer_v1 folder', () => {
       session,
       ids.map((i) => ({ ids: i })),
     );
-    scores.forEach((s, i) => s.forEach((x, h) => expect(x).toBeCloseTo(fixture[i]!.scores[h]!, 4)));
+    // Float32 arithmetic (decision 188): instruction sets differ only in float rounding, far below 1e-5;
+    // the fixture itself is rounded to 6 decimals.
+    scores.forEach((s, i) => s.forEach((x, h) => expect({ i, h, diff: Math.abs(x - fixture[i]!.scores[h]!) <= 1e-5 }).toEqual({ i, h, diff: true })));
   });
 
   it('stores the graph and its data files each under 20 MB, named in config.json for transformers.js', () => {

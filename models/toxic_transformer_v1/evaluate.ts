@@ -1,7 +1,7 @@
 /**
  * Step 4 of `npm run train:toxicity`: decision thresholds from VALIDATION, then metrics.
  *
- * Scores the int8 model (`onnx/model_quantized.onnx`, through onnxruntime-node, on the token ids
+ * Scores the served model (`onnx/model_quantized.onnx`: int8 weights, float32 arithmetic, decision 188; through onnxruntime-node, on the token ids
  * prepare.ts wrote with the serving tokenizer) on the validation split, the validation identity
  * sentences and the test split. Thresholds are chosen on validation only:
  *   1. per head, the macro-F1-optimal threshold on the validation rows that label the head;
@@ -273,12 +273,12 @@ async function main(): Promise<void> {
       thresholds: thresholdMap,
       head_map: Object.fromEntries(TOXICITY_HEADS.map((h) => [h, [h]])),
       thresholds_note:
-        'macro-F1-optimal per head on the validation split (int8 model), raised where needed so that at most 3 % of the validation identity sentences (5 % per group) are flagged, never above 0.85, then lowered again wherever that flags no more of them; set by npm run train:toxicity (evaluate.ts)',
+        'macro-F1-optimal per head on the validation split (the served model: int8 weights, float32 arithmetic), raised where needed so that at most 3 % of the validation identity sentences (5 % per group) are flagged, never above 0.85, then lowered again wherever that flags no more of them; set by npm run train:toxicity (evaluate.ts)',
     },
   };
   writeFileSync(join(HERE, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
   const metrics = {
-    generated_by: 'npm run train:toxicity (models/toxic_transformer_v1/evaluate.ts), int8 model',
+    generated_by: 'npm run train:toxicity (models/toxic_transformer_v1/evaluate.ts), the served model (int8 weights, float32 arithmetic)',
     validation: split(val, valScores),
     test: split(test, testScores),
     thresholds: Object.fromEntries(
@@ -322,7 +322,7 @@ async function main(): Promise<void> {
 
 /**
  * Hand-written texts (no corpus text is committed) with the ids the training tokenisation gives them and
- * the int8 model's scores: `artifact.test.ts` re-derives both from the committed folder in CI.
+ * the served model's scores: `artifact.test.ts` re-derives both from the committed folder in CI.
  */
 export const FIXTURE_TEXTS = [
   'You are an idiot',

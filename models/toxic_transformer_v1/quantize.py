@@ -1,19 +1,27 @@
-"""Step 3 of `npm run train:toxicity`: int8 dynamic quantisation of the fp32 export
-(.work/toxicity/model.onnx) -> models/toxic_transformer_v1/onnx/model_quantized.onnx, saved as the
-graph plus external data files under 20 MB each (split_external_data.py, decision 185).
+"""Step 3 of `npm run train:toxicity`: int8 weights for the fp32 export (.work/toxicity/model.onnx)
+-> models/toxic_transformer_v1/onnx/model_quantized.onnx, saved as the graph plus external data files
+under 20 MB each (split_external_data.py, decision 185).
 
-Rewrites the graph with the `onnx` package into the pattern onnxruntime's `quantize_dynamic` emits
-for MatMul, using only standard ONNX ops that
-onnxruntime-node and onnxruntime-web (wasm CPU kernels) both execute:
+Weight-only quantisation (decision 188): the weights are stored in int8, the arithmetic stays float32.
+Rewrites the graph with the `onnx` package, using only standard ONNX ops that onnxruntime-node and
+onnxruntime-web both execute:
 
-* MatMul(X, W) with a constant 2-D W  ->  DynamicQuantizeLinear(X) -> MatMulInteger(Xq, Wq, Xzp)
-  -> Cast(float) -> Mul(Xscale * Wscale). W is int8 with 7-bit range (see MATMUL_QMAX), symmetric, one scale per output column.
+* MatMul(X, W) with a constant 2-D W  ->  MatMul(X, Mul(Cast(Wq, float), Wscale)). Wq is int8 with
+  7-bit range (|q| <= 63), symmetric, one scale per output column. Cast and Mul read constants only,
+  so onnxruntime folds them into one float32 weight when the session is created: every run is a plain
+  float32 MatMul, which onnxruntime's graph optimiser can fuse into its attention and bias kernels.
 * Gather(E, ids) on the token-embedding table  ->  Gather(Eq, ids) -> Cast -> Mul(Gather(Escale, ids)):
-  an int8 table with one scale per row, dequantised only for the rows a batch uses.
+  an int8 table with one scale per row, dequantised only for the rows a run uses.
 
-Everything else (LayerNorm, softmax, attention score MatMuls, the pooler and the 6-way head) stays
-float32. Kept rather than onnxruntime's `quantize_dynamic` because its weight range and per-row table
-are what the server/browser parity test and the benchmarks were measured with (see MATMUL_QMAX).
+Activations are never quantised. Dynamic activation quantisation (one scale per run, from every row in
+it) made a text's scores depend on the other texts of its batch, and its rounding turned the last-bit
+differences between CPU instruction sets (AVX2, AVX-512) into visible score differences. With float32
+activations a text's scores are the same, to float rounding, alone or in any batch and on any x86 CPU.
+
+The int8 weights are also what a model exported before decision 188 holds: given a graph with the
+earlier `DynamicQuantizeLinear -> MatMulInteger -> Cast -> Mul` pattern, this script rewrites each
+such chain to the pattern above with the same int8 weights and scales, bit for bit.
+
 Usage: .work/venv/bin/python models/toxic_transformer_v1/quantize.py [in.onnx] [out.onnx]
 """
 import os
@@ -27,11 +35,11 @@ from split_external_data import save_split
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-# MatMul weights use 7 bits (|q| <= 63, onnxruntime's `reduce_range`): on x86 CPUs without VNNI,
-# onnxruntime's u8 x s8 MatMulInteger kernel adds pairs of products in int16 and saturates with full-range
-# weights (measured on this project's AMD EPYC/AVX2 machines: a one-node probe returned 1,048,544 for an
-# exact 2,072,640), so the server would disagree with the browser's wasm kernel and with itself on
-# another CPU. Embedding rows are only gathered and dequantised, so they keep the full 8 bits.
+# MatMul weights use 7 bits (|q| <= 63): the range the shipped weights were quantised to when the
+# arithmetic was int8 (on x86 CPUs without VNNI, onnxruntime's u8 x s8 kernel adds pairs of products in
+# int16 and saturates with full-range weights). Float32 arithmetic does not need it; it is kept so that
+# a rebuild gives the same weights as the shipped model for the same fp32 export. Embedding rows are
+# only gathered and dequantised, so they keep the full 8 bits.
 MATMUL_QMAX = 63
 GATHER_QMAX = 127
 
@@ -49,10 +57,61 @@ def quantize_rows(w):
     return q.T.copy(), scale
 
 
+def weight_only_matmul(base, x, y):
+    """MatMul(x, Cast(Wq) * Wscale) -> y, reading the initializers `{base}_Wq` and `{base}_Wscale`."""
+    return [
+        helper.make_node("Cast", [f"{base}_Wq"], [f"{base}_Wf"], to=TensorProto.FLOAT, name=f"{base}_wcast"),
+        helper.make_node("Mul", [f"{base}_Wf", f"{base}_Wscale"], [f"{base}_W"], name=f"{base}_wdeq"),
+        helper.make_node("MatMul", [x, f"{base}_W"], [y], name=f"{base}_matmul"),
+    ]
+
+
+def from_dynamic(model):
+    """Rewrites each `DynamicQuantizeLinear -> MatMulInteger -> Cast -> Mul` chain of an earlier export
+    to `weight_only_matmul`, keeping its int8 weights and scales; returns the number of chains."""
+    g = model.graph
+    producer = {o: n for n in g.node for o in n.output}
+    consumers = {}
+    for n in g.node:
+        for x in n.input:
+            consumers.setdefault(x, []).append(n)
+    drop_nodes, drop_inits, added = set(), set(), {}
+    for mmi in [n for n in g.node if n.op_type == "MatMulInteger"]:
+        base = mmi.name[: -len("_mmi")]
+        dql = producer[mmi.input[0]]
+        cast = consumers[mmi.output[0]][0]
+        deq = consumers[cast.output[0]][0]
+        scale_mul = producer[deq.input[1]]
+        assert dql.op_type == "DynamicQuantizeLinear" and cast.op_type == "Cast" and deq.op_type == "Mul"
+        assert mmi.input[1] == f"{base}_Wq" and f"{base}_Wscale" in scale_mul.input
+        added[id(dql)] = weight_only_matmul(base, dql.input[0], deq.output[0])
+        drop_nodes |= {id(mmi), id(cast), id(deq), id(scale_mul)}
+        drop_inits.add(f"{base}_Wzp")
+    nodes = []
+    for n in g.node:
+        if id(n) in added:
+            nodes += added[id(n)]
+        elif id(n) not in drop_nodes and n.op_type != "DynamicQuantizeLinear":
+            nodes.append(n)
+    kept = [i for i in g.initializer if i.name not in drop_inits]
+    del g.node[:]
+    g.node.extend(nodes)
+    del g.initializer[:]
+    g.initializer.extend(kept)
+    return len(added)
+
+
 def main():
     src = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", "..", ".work", "toxicity", "model.onnx")
     dst = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "onnx", "model_quantized.onnx")
     model = onnx.load(src)
+    if any(n.op_type == "MatMulInteger" for n in model.graph.node):
+        n_mm = from_dynamic(model)
+        del model.graph.value_info[:]
+        onnx.checker.check_model(model)
+        artifact, files = save_split(model, dst)
+        print(f"rewrote {n_mm} dynamic int8 MatMul chains to int8 weights with float32 arithmetic: {src} -> {dst}; artifact {artifact}")
+        return
     g = model.graph
     inits = {i.name: i for i in g.initializer}
     uses = {}
@@ -71,18 +130,8 @@ def main():
             new_inits += [
                 numpy_helper.from_array(q, f"{base}_Wq"),
                 numpy_helper.from_array(scale, f"{base}_Wscale"),
-                numpy_helper.from_array(np.array(0, dtype=np.int8), f"{base}_Wzp"),
             ]
-            x = node.input[0]
-            new_nodes += [
-                helper.make_node("DynamicQuantizeLinear", [x], [f"{base}_Xq", f"{base}_Xscale", f"{base}_Xzp"], name=f"{base}_dql"),
-                helper.make_node(
-                    "MatMulInteger", [f"{base}_Xq", f"{base}_Wq", f"{base}_Xzp", f"{base}_Wzp"], [f"{base}_Yint"], name=f"{base}_mmi"
-                ),
-                helper.make_node("Cast", [f"{base}_Yint"], [f"{base}_Yf"], to=TensorProto.FLOAT, name=f"{base}_cast"),
-                helper.make_node("Mul", [f"{base}_Xscale", f"{base}_Wscale"], [f"{base}_scale"], name=f"{base}_scale_mul"),
-                helper.make_node("Mul", [f"{base}_Yf", f"{base}_scale"], [node.output[0]], name=f"{base}_deq"),
-            ]
+            new_nodes += weight_only_matmul(base, node.input[0], node.output[0])
             drop.add(w_name)
             n_mm += 1
             continue

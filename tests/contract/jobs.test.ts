@@ -153,16 +153,10 @@ describe('bulk jobs on one server', () => {
     const single = moderationResponseSchema.parse(await (await postJson(`${server.url}/v1/moderate/text`, { text: items[60] })).json());
     const fromJob = moderationResponseSchema.parse(lines[62]);
     expect(fromJob.text).toBe(items[60]);
-    // The verdict is the single endpoint's. Scores agree to int8 noise: dynamic quantisation scales
-    // a transformer run by its whole batch, so a text read beside others moves (up to about 0.027
-    // here for the shipped artifact, where the sigmoid is steep).
-    expect(fromJob.ensemble.summary).toBe(single.ensemble.summary);
-    expect(fromJob.ensemble.primary_issue).toBe(single.ensemble.primary_issue);
-    expect(fromJob.label.rules).toEqual(single.label.rules);
-    expect(fromJob.label.sexism).toEqual(single.label.sexism);
-    for (const head of ['overall', 'insult', 'threat', 'identity_attack', 'profanity'] as const) {
-      expect(Math.abs(fromJob.label.toxicity[head] - single.label.toxicity[head])).toBeLessThan(0.04);
-    }
+    // The job's answer is the single endpoint's, score for score: a text read beside others in a
+    // chunk scores as it does alone (decision 188).
+    expect(fromJob.label).toEqual(single.label);
+    expect(fromJob.ensemble).toEqual(single.ensemble);
     // Fields in the single endpoint's order, after the line number.
     expect(Object.keys(raw[62]!)).toEqual(['line', ...Object.keys(single)]);
 

@@ -169,15 +169,11 @@ describe('POST /v1/moderate/batch', () => {
     expect(body.results.map((r) => r.text)).toEqual(texts);
     const singles: ModerationResponse[] = [];
     for (const t of texts) singles.push(await moderateOne(t));
+    // A text's scores are a function of the text alone (decision 188): the same labels and verdict
+    // in a batch as alone, to the last decimal the API gives.
     body.results.forEach((r, i) => {
-      expect(r.ensemble.primary_issue).toBe(singles[i]!.ensemble.primary_issue);
-      // The int8 model quantises activations per run (dynamic quantisation), so a text's scores
-      // move with its batch-mates (up to about 0.014 here for the shipped artifact, most where the
-      // sigmoid is steep); decisions must not.
-      expect(Math.abs(r.label.toxicity.overall - singles[i]!.label.toxicity.overall)).toBeLessThan(0.02);
-      // The sexism model reads the encoder's sexism logit, so the same holds for its score.
-      expect(Math.abs(r.label.sexism.score - singles[i]!.label.sexism.score)).toBeLessThan(0.01);
-      expect(r.label.sexism.threshold_met).toBe(singles[i]!.label.sexism.threshold_met);
+      expect(r.label).toEqual(singles[i]!.label);
+      expect(r.ensemble).toEqual(singles[i]!.ensemble);
     });
   });
 

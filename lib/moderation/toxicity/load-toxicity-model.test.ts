@@ -48,14 +48,67 @@ describe('toxicity model (real int8 ONNX)', () => {
         expect(s[h]).toBeGreaterThanOrEqual(0);
         expect(s[h]).toBeLessThanOrEqual(1);
       }
-    // Batching (padding, sorting) does not change a text's scores beyond int8 noise: dynamic
-    // quantisation picks one activation scale per batch (up to 0.013 measured with the retrained
-    // ELECTRA model, 0.01 with the previous one).
     for (let i = 0; i < texts.length; i++) {
       const [alone] = await model.score([texts[i]!]);
-      for (const h of TOXICITY_HEADS) expect(Math.abs(batch[i]![h] - alone![h])).toBeLessThan(0.02);
+      expect(alone).toEqual(batch[i]);
     }
     expect(await model.score([])).toEqual([]);
+  });
+});
+
+/**
+ * A text's scores are a function of the text alone: not of the texts run beside it (padding to a
+ * longer neighbour, batch size, how runs are split) and not of the CPU's instruction set. The weights
+ * are int8 but the arithmetic is float32 (decision 188): a quantised activation scale per run made
+ * scores move with the batch by up to 0.05 and flipped verdicts.
+ */
+describe('toxicity scores do not depend on the batch (real model)', () => {
+  const subject = [
+    'I will find where you live and kill you.',
+    'You are a pathetic idiot, moron.',
+    'Women are too emotional to be leaders.',
+    'Thanks, the recipe was lovely.',
+  ];
+  const others = Array.from({ length: 120 }, (_, i) =>
+    i % 3 === 0
+      ? `comment ${i}: ${'the meeting ran long but the notes were useful and everyone agreed on the plan '.repeat(1 + (i % 7))}`
+      : i % 3 === 1
+        ? `shut up you absolute clown number ${i}`
+        : `ok ${i}`,
+  );
+  let model: LoadedToxicityModel;
+  beforeAll(async () => {
+    model = await loadToxicityModel({ intraOpThreads: 2 });
+  });
+  afterAll(async () => {
+    await model.dispose();
+  });
+
+  it('gives each text the same scores alone and inside batches of 1, 8 and 100 other texts, in any position', async () => {
+    const alone = await model.scoreDetailed(subject.map(preprocess));
+    for (const size of [1, 8, 100]) {
+      for (const [k, text] of subject.entries()) {
+        const mates = others.slice(k * 5, k * 5 + size);
+        const at = (k * 37 + size) % (mates.length + 1);
+        const batch = [...mates.slice(0, at), text, ...mates.slice(at)];
+        const got = (await model.scoreDetailed(batch.map(preprocess)))[at]!;
+        for (const h of TOXICITY_HEADS) expect(Math.abs(got.scores[h] - alone[k]!.scores[h])).toBeLessThanOrEqual(1e-5);
+        expect(Math.abs(got.auxiliary.sexism! - alone[k]!.auxiliary.sexism!)).toBeLessThanOrEqual(1e-5);
+        TOXICITY_HEADS.forEach((h) =>
+          expect(got.scores[h] >= model.thresholds[h]).toBe(alone[k]!.scores[h] >= model.thresholds[h]),
+        );
+      }
+    }
+  });
+
+  it('gives the same scores however a run is cut (the token budget the fair scheduler sets)', async () => {
+    const texts = [...subject, ...others.slice(0, 20)].map(preprocess);
+    const whole = await model.scoreDetailed(texts);
+    const cut = await model.scoreDetailed(texts, { maxTokensPerRun: 130 });
+    cut.forEach((d, i) => TOXICITY_HEADS.forEach((h) => expect(Math.abs(d.scores[h] - whole[i]!.scores[h])).toBeLessThanOrEqual(1e-5)));
+    // What the transformer read for each text (its price, text-units.ts) does not depend on the cut either.
+    cut.forEach((d, i) => expect(d.tokens).toBe(whole[i]!.tokens));
+    expect(whole[0]!.tokens).toBeGreaterThan(2);
   });
 });
 
