@@ -19,7 +19,7 @@ import { parseV1Body } from '@/lib/http/zod-issues-to-v1';
 import type { V1Context } from '@/lib/http/v1-route';
 import type { Services } from '@/lib/server/services';
 import type { RequestClient } from '@/lib/http/request-client';
-import { textUnits } from '@/lib/rate-limit/text-units';
+import { textUnits, workUnits } from '@/lib/rate-limit/text-units';
 import { workLimitsOf } from '@/lib/moderation/bound-work';
 import { recordForReview } from '@/lib/reviews/record-for-review';
 import { metrics } from '@/lib/observability/metrics';
@@ -27,17 +27,34 @@ import { metrics } from '@/lib/observability/metrics';
 /**
  * Moderate `texts` for `client` through the process's Moderator (the inference pool, in the
  * client's fair share of it, or this thread). Spends the client's text-unit budget once the
- * request is admitted, before any work. Feeds the per-model time and batch-size metrics.
+ * request is admitted, before any work (the estimate from the texts' lengths), and the rest of what
+ * the transformer really read once it is done (text-units.ts). Feeds the per-model time and
+ * batch-size metrics.
  */
-async function runModeration(services: Services, client: RequestClient, texts: string[], explain: boolean): Promise<ModerationResponse[]> {
+async function runModeration(
+  services: Services,
+  client: RequestClient,
+  texts: string[],
+  explain: boolean,
+  signal: AbortSignal,
+): Promise<ModerationResponse[]> {
   const m = metrics();
   m.batchSize.observe(texts.length);
+  const estimate = textUnits(texts);
+  const budget = services.limiters().moderationWork;
   return services.moderator().moderate(texts, {
     explain,
+    // A client that hangs up stops its work: nobody would read the answer (answered 499 in the log).
+    signal,
     client: client.address,
     limits: workLimitsOf(env()),
     admitted: async () => {
-      await services.limiters().moderationWork.consume(client.address, textUnits(texts));
+      await budget.consume(client.address, estimate);
+    },
+    onTokens: (tokens) => {
+      const owed = workUnits(texts.length, tokens) - estimate;
+      // Charged, not checked: this request is answered; the client's next one meets the full count.
+      if (owed > 0) budget.consume(client.address, owed).catch(() => {});
     },
     onModelTime: (model, ms) => m.modelInference.observe({ model }, ms / 1000),
   });
@@ -52,7 +69,7 @@ export async function moderateTextRequest({ request, client, services }: V1Conte
   // A client whose queue is already full is refused before its body is read and parsed.
   services.moderator().check(client.address);
   const body = parseV1Body(schemas().text, await readJsonBody(request, env().MAX_BODY_BYTES));
-  const [result] = await runModeration(services, client, [body.text], body.explain === true);
+  const [result] = await runModeration(services, client, [body.text], body.explain === true, request.signal);
   // Fire-and-forget: never awaited, never throws (lib/reviews/record-for-review.ts).
   recordForReview([result!], { client: client.reviewQuotaKey, source: 'text' }, services.reviewQueue);
   return result!;
@@ -62,7 +79,7 @@ export async function moderateBatchRequest({ request, client, services }: V1Cont
   const started = performance.now();
   services.moderator().check(client.address);
   const body = parseV1Body(schemas().batch, await readJsonBody(request, env().MAX_BODY_BYTES));
-  const results = await runModeration(services, client, body.texts, body.explain === true);
+  const results = await runModeration(services, client, body.texts, body.explain === true, request.signal);
   recordForReview(results, { client: client.reviewQuotaKey, source: 'batch' }, services.reviewQueue);
   return {
     results,

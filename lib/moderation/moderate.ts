@@ -35,6 +35,10 @@ export interface ModerateOptions {
   batchShares?: readonly number[];
   /** Padded tokens per transformer run (bulk jobs: a shorter wait for the next interactive text). */
   maxTokensPerRun?: number;
+  /** True once nobody waits for the answer: the transformer stops before its next run (WorkCancelledError). */
+  cancelled?: () => boolean;
+  /** Called once with the tokens the transformer read for these texts (ToxicityDetail.tokens), what the work cost. */
+  onTokens?: (tokens: number) => void;
   /**
    * The policy version's thresholds (docs/decisions/172), applied over the models' shipped ones;
    * absent or empty: the shipped thresholds.
@@ -57,7 +61,7 @@ export async function moderate(
   const timed = options.onModelTime;
   const toxicityStarted = performance.now();
   const toxicityPromise = models.toxicity.scoreDetailed
-    ? models.toxicity.scoreDetailed(pre, { maxTokensPerRun: options.maxTokensPerRun })
+    ? models.toxicity.scoreDetailed(pre, { maxTokensPerRun: options.maxTokensPerRun, cancelled: options.cancelled })
     : models.toxicity.score(pre).then((scores) => scores.map((s): ToxicityDetail => ({ scores: s, auxiliary: {} })));
   const rulesStarted = performance.now();
   const rules = pre.map((p) => models.rules.evaluate(p));
@@ -71,6 +75,7 @@ export async function moderate(
   const sexism = models.sexism.score(pre, encoder);
   const sexismEnded = performance.now();
   const toxicity = detail.map((d) => d.scores);
+  options.onTokens?.(detail.reduce((sum, d) => sum + (d.tokens ?? 0), 0));
   if (timed) {
     timed('toxicity', toxicityEnded - toxicityStarted);
     timed('sexism', sexismEnded - sexismStarted);

@@ -32,8 +32,15 @@ export interface ModerationRequest {
   background?: boolean;
   /** Milliseconds spent in each model for these texts (summed over chunks in the pool), for the metrics. */
   onModelTime?: (model: ModelName, ms: number) => void;
+  /** Called once with the tokens the transformer read for these texts (every window), what the work cost. */
+  onTokens?: (tokens: number) => void;
   /** The policy version's thresholds over the shipped ones (docs/decisions/172); absent: the shipped ones. */
   thresholds?: ThresholdOverrides;
+  /**
+   * Aborted when nobody waits for the answer any more (the client hung up): work not yet started is
+   * dropped at once, and a transformer call in progress stops before its next run.
+   */
+  signal?: AbortSignal;
 }
 
 export interface Moderator {
@@ -73,9 +80,10 @@ export function inThreadModerator(registry: ModelRegistry): Moderator {
       return registry.status();
     },
     check() {},
-    async moderate(texts, { explain, limits, admitted, onModelTime, thresholds }) {
+    async moderate(texts, { explain, limits, admitted, onModelTime, onTokens, thresholds, signal }) {
       await admitted?.();
-      return moderate(await registry.models(), texts, { explain, limits, onModelTime, thresholds });
+      const cancelled = signal ? () => signal.aborted : undefined;
+      return moderate(await registry.models(), texts, { explain, limits, onModelTime, onTokens, thresholds, cancelled });
     },
     async shippedPolicy() {
       return (await registry.models()).policy;

@@ -15,6 +15,25 @@ export interface ScoreOptions {
    * worker waits for a short run.
    */
   maxTokensPerRun?: number;
+  /**
+   * Asked before each transformer run: true once nobody waits for the answer (the client hung up).
+   * The call then stops with WorkCancelledError instead of running the rest of its windows.
+   */
+  cancelled?: () => boolean;
+}
+
+/** Thrown by a model call whose `cancelled()` became true: the work was abandoned, not failed. */
+export class WorkCancelledError extends Error {
+  readonly cancelled = true;
+  constructor() {
+    super('moderation cancelled: the client closed the request');
+    this.name = 'WorkCancelledError';
+  }
+
+  /** Also true for the copy of this error a worker thread's message carries (structured cloning keeps no class). */
+  static is(err: unknown): boolean {
+    return err instanceof Error && (err as { cancelled?: unknown }).cancelled === true;
+  }
 }
 
 export interface SexismLabel {
@@ -78,6 +97,8 @@ export interface ToxicityDetail {
   scores: ToxicityScores;
   /** Label -> logit (a long text's highest window), e.g. `sexism` for sexism_lasso_v1. */
   auxiliary: Readonly<Record<string, number>>;
+  /** Tokens the transformer read for this text: every window's, special tokens included (what its work cost). */
+  tokens?: number;
 }
 
 export interface ToxicityModel {

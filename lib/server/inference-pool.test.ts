@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -23,6 +24,14 @@ export default async function (task) {
   }
   if (task.kind === 'measure') return { ok: true, kind: 'measure', lengths: task.texts.map((t) => t.length) };
   if (task.kind === 'moderate') {
+    // "slow": 100 steps of 10 ms, each one a transformer run that first reads the cancel flag; every
+    // step taken is logged to FAKE_WORKER_LOG, so a test can tell how much work ran after a hang-up.
+    for (const text of task.texts) if (text.startsWith('slow')) for (let step = 0; step < 100; step++) {
+      if (task.cancel && Atomics.load(new Int32Array(task.cancel), 0) === 1) return { ok: false, error: { kind: 'cancelled', message: 'cancelled' } };
+      (await import('node:fs')).appendFileSync(process.env.FAKE_WORKER_LOG, text + ' ' + step + '\\n');
+      const until = Date.now() + 10; while (Date.now() < until);
+      await new Promise((r) => setImmediate(r));
+    }
     for (const text of task.texts) if (text.startsWith('busy')) { const until = Date.now() + 10; while (Date.now() < until); }
     return { ok: true, kind: 'moderate', results: task.texts.map((text, i) => ({ text, explained: task.explain, ...(task.explain ? { explanations: { rules: [], sexism: [{ feature: text, weight: 1 }] } } : {}), share: task.batchShares?.[i], thresholds: task.thresholds, cap: task.maxTokensPerRun, ...(task.texts.length > 1 ? { mates: task.texts } : {}) })), modelMs: { rules: 1 } };
   }
@@ -94,6 +103,37 @@ describe('the Moderator backed by an inference pool', () => {
       const explanations = await poolModerator(pool).explain('why', { client: 'a' });
       expect(explanations).toEqual({ rules: [], sexism: [{ feature: 'why', weight: 1 }] });
     } finally {
+      await pool.close();
+    }
+  });
+
+  it('stops the work of a client that hangs up: chunks not started never run, the running one stops at its next step', async () => {
+    const log = path.join(dir, 'steps.log');
+    writeFileSync(log, '');
+    process.env.FAKE_WORKER_LOG = log;
+    const pool = createInferencePool(path.join(dir, 'worker.mjs'), 1, 4, { maxTextsPerClient: 0, chunkTexts: 1, chunkChars: 1_000 });
+    try {
+      const moderator = poolModerator(pool);
+      await moderator.status();
+      const controller = new AbortController();
+      const texts = Array.from({ length: 6 }, (_, i) => `slow ${i}`);
+      const answer = moderator.moderate(texts, { explain: false, client: 'a', signal: controller.signal });
+      // Abort once the first chunk has taken a few steps.
+      while ((await readFile(log, 'utf8')).split('\n').length < 4) await new Promise((r) => setTimeout(r, 5));
+      controller.abort();
+      await expect(answer).rejects.toMatchObject({ name: 'WorkCancelledError' });
+      while (pool.load().running > 0) await new Promise((r) => setTimeout(r, 5));
+      const steps = (await readFile(log, 'utf8')).trim().split('\n');
+      // 6 texts of 100 steps were asked for; one step per running chunk may pass after the abort.
+      expect(steps.length).toBeLessThan(20);
+      expect(new Set(steps.map((l) => l.split(' ')[1])).size).toBeLessThanOrEqual(2);
+      expect(pool.load()).toMatchObject({ running: 0, queued: 0 });
+      // A request already aborted does no work at all.
+      await expect(moderator.moderate(['slow x'], { explain: false, client: 'a', signal: AbortSignal.abort() })).rejects.toMatchObject({
+        name: 'WorkCancelledError',
+      });
+    } finally {
+      delete process.env.FAKE_WORKER_LOG;
       await pool.close();
     }
   });

@@ -19,6 +19,7 @@ import { Piscina } from 'piscina';
 import { env } from '@/lib/env';
 import type { ModerationResponse } from '@/lib/contracts/moderation';
 import { ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
+import { WorkCancelledError } from '@/lib/moderation/types';
 import { batchBudgetMayBind, batchShares, type WorkLimits } from '@/lib/moderation/bound-work';
 import type { ThresholdOverrides } from '@/lib/contracts/policy';
 import { logger } from '@/lib/observability/logger';
@@ -55,8 +56,13 @@ export interface InferencePool {
       background?: boolean;
       /** The policy version's thresholds, sent with every chunk (docs/decisions/172). */
       thresholds?: ThresholdOverrides;
+      /**
+       * Aborted when the client hangs up: chunks not yet started are dropped at once, and the chunk
+       * a worker is running stops before its next transformer run (WorkCancelledError).
+       */
+      signal?: AbortSignal;
     },
-  ): Promise<{ results: ModerationResponse[]; modelMs: ModelTimes }>;
+  ): Promise<{ results: ModerationResponse[]; modelMs: ModelTimes; tokens: number }>;
   /**
    * Whether each moderation model loaded in the workers (asked of one worker once; the answer is
    * kept). The request thread holds no moderation model: a second copy cost about 130-175 MB of
@@ -157,6 +163,7 @@ export function createInferencePool(
   function fail(result: Extract<InferenceResult, { ok: false }>): never {
     const { kind, message } = result.error;
     if (kind === 'models_unavailable') throw new ModelsUnavailableError(message);
+    if (kind === 'cancelled') throw new WorkCancelledError();
     throw new Error(message);
   }
 
@@ -166,9 +173,18 @@ export function createInferencePool(
     checkModeration(client) {
       scheduler.check(`text:${client}`, 1);
     },
-    async moderate(texts, { explain, limits, client, admitted, background, thresholds }) {
+    async moderate(texts, { explain, limits, client, admitted, background, thresholds, signal }) {
+      if (signal?.aborted) throw new WorkCancelledError();
       if (!background) lastInteractive = performance.now();
       const job = scheduler.admit(background ? `job:${client}` : `text:${client}`, texts.length, { background });
+      // Shared with the workers: set when the client hangs up, read before each transformer run.
+      const cancel = signal ? new SharedArrayBuffer(4) : undefined;
+      const onAbort = () => {
+        if (cancel) Atomics.store(new Int32Array(cancel), 0, 1);
+        // Drops the chunks not yet started; the request's place in its client's budget is freed.
+        job.close();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
       try {
         await admitted?.();
         // A batch the budget may cut is measured first (one short task), so each chunk reads
@@ -198,6 +214,7 @@ export function createInferencePool(
                 limits,
                 ...(thresholds && Object.keys(thresholds).length > 0 ? { thresholds } : {}),
                 ...(shares ? { batchShares: ids.map((i) => shares[i]!) } : {}),
+                ...(cancel ? { cancel } : {}),
               },
               end - start,
               'moderate',
@@ -213,8 +230,12 @@ export function createInferencePool(
             modelMs[model] = (modelMs[model] ?? 0) + ms;
           }
         }
-        return { results, modelMs };
+        const tokens = chunks.reduce((sum, { answer: chunk }) => sum + (chunk.tokens ?? 0), 0);
+        return { results, modelMs, tokens };
+      } catch (err) {
+        throw signal?.aborted ? new WorkCancelledError() : err;
       } finally {
+        signal?.removeEventListener('abort', onAbort);
         job.close();
       }
     },

@@ -32,16 +32,19 @@ export type InferenceTask =
       batchShares?: number[];
       thresholds?: ThresholdOverrides;
       maxTokensPerRun?: number;
+      /** One Int32 the request thread sets to 1 when its client hangs up; read before each transformer run. */
+      cancel?: SharedArrayBuffer;
     };
 
 export type InferenceFailure = {
-  /** models_unavailable -> /v1 503; failed -> 500. */
-  kind: 'models_unavailable' | 'failed';
+  /** models_unavailable -> /v1 503; cancelled: nobody waits for the answer; failed -> 500. */
+  kind: 'models_unavailable' | 'cancelled' | 'failed';
   message: string;
 };
 
 export type InferenceResult =
   | { ok: true; kind: 'load-models'; models: WorkerModels }
   | { ok: true; kind: 'measure'; lengths: number[] }
-  | { ok: true; kind: 'moderate'; results: ModerationResponse[]; modelMs: ModelTimes }
+  /** `tokens`: what the transformer read for the chunk (every window, special tokens included). */
+  | { ok: true; kind: 'moderate'; results: ModerationResponse[]; modelMs: ModelTimes; tokens: number }
   | { ok: false; error: InferenceFailure };

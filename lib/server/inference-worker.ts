@@ -10,6 +10,7 @@ import { ModelRegistry } from '@/lib/moderation/model-registry';
 import { moderate } from '@/lib/moderation/moderate';
 import { normalizedLengths } from '@/lib/moderation/bound-work';
 import { ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
+import { WorkCancelledError } from '@/lib/moderation/types';
 import { defaultModelLoaders } from './model-loaders';
 import type { InferenceResult, InferenceTask, ModelTimes, WorkerModels } from './inference-protocol';
 import { lowerThreadPriority } from './lower-thread-priority';
@@ -32,6 +33,9 @@ async function loadModels(): Promise<WorkerModels> {
   return { status: status as WorkerModels['status'], ...(policy ? { policy } : {}) };
 }
 
+/** Reads the flag the request thread sets when its client hangs up (inference-protocol.ts `cancel`). */
+const cancelFlag = (flag: Int32Array) => () => Atomics.load(flag, 0) === 1;
+
 export default async function runInference(task: InferenceTask): Promise<InferenceResult> {
   if (task.kind === 'load-models') {
     try {
@@ -46,17 +50,20 @@ export default async function runInference(task: InferenceTask): Promise<Inferen
       registry ??= new ModelRegistry(defaultModelLoaders());
       const models = await registry.models();
       const modelMs: ModelTimes = {};
+      let tokens = 0;
       const results = await moderate(models, task.texts, {
         explain: task.explain,
         limits: task.limits,
         batchShares: task.batchShares,
         maxTokensPerRun: task.maxTokensPerRun,
+        cancelled: task.cancel ? cancelFlag(new Int32Array(task.cancel)) : undefined,
         thresholds: task.thresholds,
         onModelTime: (model, ms) => (modelMs[model] = ms),
+        onTokens: (n) => (tokens = n),
       });
-      return { ok: true, kind: 'moderate', results, modelMs };
+      return { ok: true, kind: 'moderate', results, modelMs, tokens };
     } catch (err) {
-      const kind = ModelsUnavailableError.is(err) ? 'models_unavailable' : 'failed';
+      const kind = ModelsUnavailableError.is(err) ? 'models_unavailable' : WorkCancelledError.is(err) ? 'cancelled' : 'failed';
       return { ok: false, error: { kind, message: messageOf(err) } };
     }
   }

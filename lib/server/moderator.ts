@@ -32,12 +32,21 @@ export function poolModerator(pool: InferencePool): Moderator {
   return createModerator({
     status,
     check: (client) => pool.checkModeration(client),
-    async moderate(texts, { explain, limits, client, admitted, background, onModelTime, thresholds }) {
+    async moderate(texts, { explain, limits, client, admitted, background, onModelTime, onTokens, thresholds, signal }) {
       // 503 before a task is queued or any budget spent, while a model is not loaded in the workers.
       const statuses = await status();
       if (!statuses.every((s) => s.loaded)) throw modelsUnavailableError(statuses);
-      const { results, modelMs } = await pool.moderate(texts, { explain, limits, client, admitted, background, thresholds });
+      const { results, modelMs, tokens } = await pool.moderate(texts, {
+        explain,
+        limits,
+        client,
+        admitted,
+        background,
+        thresholds,
+        signal,
+      });
       if (onModelTime) for (const [model, ms] of Object.entries(modelMs)) onModelTime(model as ModelName, ms);
+      onTokens?.(tokens);
       return results;
     },
     async shippedPolicy(): Promise<EnsemblePolicy> {

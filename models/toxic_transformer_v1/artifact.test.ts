@@ -83,7 +83,9 @@ describe('toxic_transformer_v1 folder', () => {
     );
     // Float32 arithmetic (decision 188): instruction sets differ only in float rounding, far below 1e-5;
     // the fixture itself is rounded to 6 decimals.
-    scores.forEach((s, i) => s.forEach((x, h) => expect({ i, h, diff: Math.abs(x - fixture[i]!.scores[h]!) <= 1e-5 }).toEqual({ i, h, diff: true })));
+    scores.forEach((s, i) =>
+      s.forEach((x, h) => expect({ i, h, diff: Math.abs(x - fixture[i]!.scores[h]!) <= 1e-5 }).toEqual({ i, h, diff: true })),
+    );
   });
 
   it('stores the graph and its data files each under 20 MB, named in config.json for transformers.js', () => {

@@ -17,6 +17,7 @@ import {
   type ToxicityDetail,
   type ToxicityModel,
   type ToxicityScores,
+  WorkCancelledError,
 } from '../types';
 import { encodeWindows, padByLength } from './encode-for-model';
 import type { ToxicityModelConfig } from './toxicity-config';
@@ -92,6 +93,7 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
       const result: ToxicityDetail[] = new Array(texts.length);
       let ms = 0;
       for (const b of padByLength(rows, padId, maxBatch, options?.maxTokensPerRun)) {
+        if (options?.cancelled?.()) throw new WorkCancelledError();
         const dims = [b.batchSize, b.seqLen];
         const t0 = performance.now();
         // token_type_ids, when the graph has that input, are filled with zeros by transformers.js.
@@ -113,10 +115,12 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
           for (const k of auxiliary) aux[config.labels[k]!] = data[r * numLabels + k]!;
           const text = owner[row]!;
           const seen = result[text];
+          const tokens = rows[row]!.length;
           if (!seen) {
-            result[text] = { scores, auxiliary: aux };
+            result[text] = { scores, auxiliary: aux, tokens };
             return;
           }
+          seen.tokens = (seen.tokens ?? 0) + tokens;
           for (const head of TOXICITY_HEADS) seen.scores[head] = Math.max(seen.scores[head], scores[head]);
           const prev = seen.auxiliary as Record<string, number>;
           for (const [label, z] of Object.entries(aux)) prev[label] = Math.max(prev[label]!, z);

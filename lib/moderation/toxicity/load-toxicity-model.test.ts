@@ -94,9 +94,7 @@ describe('toxicity scores do not depend on the batch (real model)', () => {
         const got = (await model.scoreDetailed(batch.map(preprocess)))[at]!;
         for (const h of TOXICITY_HEADS) expect(Math.abs(got.scores[h] - alone[k]!.scores[h])).toBeLessThanOrEqual(1e-5);
         expect(Math.abs(got.auxiliary.sexism! - alone[k]!.auxiliary.sexism!)).toBeLessThanOrEqual(1e-5);
-        TOXICITY_HEADS.forEach((h) =>
-          expect(got.scores[h] >= model.thresholds[h]).toBe(alone[k]!.scores[h] >= model.thresholds[h]),
-        );
+        TOXICITY_HEADS.forEach((h) => expect(got.scores[h] >= model.thresholds[h]).toBe(alone[k]!.scores[h] >= model.thresholds[h]));
       }
     }
   });
