@@ -87,7 +87,10 @@ export function registerSessionPaths(registry: OpenAPIRegistry): void {
     method: 'delete',
     path: '/api/v1/session',
     summary: "Sign out: end this cookie's session on the server and clear the cookie",
-    responses: { 200: json(status, 'Signed out; the old cookie answers 401 from now on.') },
+    responses: {
+      200: json(status, 'Signed out; the old cookie answers 401 from now on.'),
+      403: json(error, 'FORBIDDEN: sent from another site.'),
+    },
   });
   registry.registerPath({
     method: 'get',

@@ -71,6 +71,38 @@ describe('sign-in and sign-out', () => {
     expect(await statusWith(other)).toBe(200);
   });
 
+  it("refuses a sign-out from another site's page with 403 FORBIDDEN, and signs out from this site's own pages", async () => {
+    const cookie = await signIn();
+    const signOut = (extra: Record<string, string>) =>
+      session.DELETE(new Request(url('/api/v1/session'), { method: 'DELETE', ...withCookie(cookie, extra) }), ctx);
+    const crossSite: Record<string, string>[] = [
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      { origin: 'https://evil.example' },
+      { origin: 'https://127.0.0.1:3000' },
+    ];
+    for (const extra of crossSite) {
+      const refused = await signOut(extra);
+      expect(refused.status, JSON.stringify(extra)).toBe(403);
+      expect(await refused.json()).toMatchObject({ success: false, data: null, error: { code: 'FORBIDDEN' } });
+      expect(refused.headers.get('set-cookie')).toBeNull();
+    }
+    expect(await statusWith(cookie)).toBe(200);
+
+    const out = await signOut({ 'sec-fetch-site': 'same-origin' });
+    expect(out.status).toBe(200);
+    expect(out.headers.get('set-cookie')).toMatch(/^vigil_session=; .*Max-Age=0/);
+    expect(await statusWith(cookie)).toBe(401);
+    // An older browser sends only Origin: this server's own origin signs out too.
+    const again = await signIn();
+    const viaOrigin = await session.DELETE(
+      new Request(url('/api/v1/session'), { method: 'DELETE', ...withCookie(again, { origin: 'http://127.0.0.1:3000' }) }),
+      ctx,
+    );
+    expect(viaOrigin.status).toBe(200);
+    expect(await statusWith(again)).toBe(401);
+  });
+
   it('ends a session on the server after SESSION_TTL_HOURS, whatever the browser keeps', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     const cookie = await signIn();

@@ -50,8 +50,8 @@ export async function sessionStatusRequest({ request, config, client, services }
 }
 
 /**
- * A browser request from another site (login CSRF). Non-browser clients send neither
- * Sec-Fetch-Site nor Origin, and `none` is a navigation the user started; both are let through.
+ * A browser request from another site (login CSRF, forced sign-out). Non-browser clients send
+ * neither Sec-Fetch-Site nor Origin, and `none` is a navigation the user started; both are let through.
  */
 function fromOtherSite(request: Request, config: AuthConfig): boolean {
   return request.headers.get('sec-fetch-site') !== 'none' && isCrossSiteBrowserRequest(request, config);
@@ -80,8 +80,13 @@ export async function signInRequest({ request, config, client, services }: ApiV1
   );
 }
 
-/** DELETE: end this cookie's session on the server (the old cookie answers 401 from now on) and clear the cookie. */
+/**
+ * DELETE: end this cookie's session on the server (the old cookie answers 401 from now on) and clear
+ * the cookie. Only from this site's pages, as every other state-changing browser write: a page
+ * elsewhere must not sign the moderator out.
+ */
 export async function signOutRequest({ request, config, services }: ApiV1Context): Promise<Response> {
+  if (fromOtherSite(request, config)) throw forbidden("Sign-out is only accepted from this site's own pages.");
   const token = readCookie(request.headers.get('cookie'), SESSION_COOKIE);
   if (config.API_KEYS.length > 0 && isSessionToken(token)) await (await services.sessionStore()).revokeToken(token);
   return envelope(
