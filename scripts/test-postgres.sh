@@ -2,7 +2,7 @@
 # Runs the database-backed tests against a throwaway PostgreSQL 15 server (Debian's, which has
 # no pgvector: this exercises the exact-search fallback). Installs postgresql-15 with apt when
 # missing, initdb's a temp dir, starts on a free loopback port, and removes everything on exit.
-# Usage: bash scripts/test-postgres.sh [vitest args]   (default: lib/db, then tests/contract/postgres.test.ts
+# Usage: bash scripts/test-postgres.sh [vitest args]   (default: lib/db, lib/jobs and the key lockout, then tests/contract/postgres.test.ts
 # against the production build when there is one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,7 +58,8 @@ if [ $# -gt 0 ]; then
   npx vitest run "$@"
   exit
 fi
-npx vitest run lib/db lib/jobs
+# The wrong-key lockout holding across two instances on one database.
+npx vitest run lib/db lib/jobs lib/http/key-lockout.integration.test.ts
 # Against the production build (test.sh builds first): two instances on this database, and the
 # database stopping under a running server.
 if [ -f .next/BUILD_ID ]; then

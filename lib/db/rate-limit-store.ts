@@ -61,24 +61,28 @@ export function databaseRateLimitStore(database: () => Promise<Database>): RateL
         return p;
       };
 
+      /** `op` on the shared counter, or on `insurance` while the database is not there or too slow. */
+      async function run<T>(op: (counter: RateLimiterMemory | RateLimiterPostgres) => Promise<T>): Promise<T> {
+        const pending = sharedCounter();
+        if (!pending) return op(insurance);
+        let limiter: RateLimiterPostgres;
+        try {
+          limiter = await withTimeout(pending, QUERY_TIMEOUT_MS);
+        } catch {
+          return op(insurance);
+        }
+        // Query errors already fall back to `insurance` inside the library; a timeout does not.
+        try {
+          return await withTimeout(op(limiter), QUERY_TIMEOUT_MS);
+        } catch (err) {
+          if (err instanceof CounterTimeout) return op(insurance);
+          throw err;
+        }
+      }
+
       return {
-        async consume(key, points): Promise<RateLimiterRes> {
-          const pending = sharedCounter();
-          if (!pending) return insurance.consume(key, points);
-          let limiter: RateLimiterPostgres;
-          try {
-            limiter = await withTimeout(pending, QUERY_TIMEOUT_MS);
-          } catch {
-            return insurance.consume(key, points);
-          }
-          // Query errors already fall back to `insurance` inside the library; a timeout does not.
-          try {
-            return await withTimeout(limiter.consume(key, points), QUERY_TIMEOUT_MS);
-          } catch (err) {
-            if (err instanceof CounterTimeout) return insurance.consume(key, points);
-            throw err;
-          }
-        },
+        consume: (key, points): Promise<RateLimiterRes> => run((counter) => counter.consume(key, points)),
+        get: (key): Promise<RateLimiterRes | null> => run((counter) => counter.get(key)),
       };
     },
   };

@@ -3,7 +3,7 @@
  * client address. Drives the real route handlers (the /api/v1 wrapper, GET and POST
  * /api/v1/session, GET /metrics) the way Next calls them.
  */
-import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 vi.mock('server-only', () => ({}));
 
@@ -12,7 +12,7 @@ const session = await import('@/app/api/v1/session/route');
 const metricsRoute = await import('@/app/metrics/route');
 const { resetEnvForTests } = await import('@/lib/env');
 const { dropSingleton } = await import('@/lib/process/singleton');
-const { closeDatabase } = await import('@/lib/server/database');
+const { closeDatabase, database } = await import('@/lib/server/database');
 
 const KEY = 'lockout-test-key-0123456789';
 const guarded = apiV1Route(async () => ({ ok: true }));
@@ -85,3 +85,38 @@ describe('the wrong-key lockout', () => {
     expect(statuses.filter((s) => s !== 429)).toHaveLength(10);
   });
 });
+
+describe.runIf(process.env.TEST_DATABASE_URL)(
+  'the wrong-key lockout on PostgreSQL (skipped unless TEST_DATABASE_URL is set: npm run test:postgres)',
+  () => {
+    /** A fresh instance: its own pool on the shared database, its own memory (the lockout's counters too). */
+    async function startInstance() {
+      await closeDatabase();
+      dropSingleton('limiters');
+      await database();
+    }
+    afterEach(() => {
+      vi.unstubAllEnvs();
+      resetEnvForTests();
+    });
+    afterAll(() => closeDatabase());
+
+    it('holds across instances on one database: wrong keys sent to one lock the right key out at another', async () => {
+      vi.stubEnv('DATABASE_URL', process.env.TEST_DATABASE_URL!);
+      resetEnvForTests();
+      // One address per run: the counters outlive the instances, in the database.
+      const guesser = `2001:db8::${Date.now().toString(16).slice(-4)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+      await startInstance();
+      for (let i = 0; i < 10; i++) {
+        const name = i % 2 === 0 ? 'GET /metrics' : 'GET /api/v1/session';
+        expect((await routes[name]!(guesser, wrong(i))).status, name).not.toBe(429);
+      }
+      await startInstance();
+      for (const name of names) {
+        expect((await routes[name]!(guesser, KEY)).status, `${name}, right key, other instance`).toBe(429);
+      }
+      // Other addresses are not locked out at the other instance.
+      expect((await routes['GET /api/v1/persons (wrapper)']!('2001:db8::1', KEY)).status).toBe(200);
+    });
+  },
+);

@@ -5,8 +5,9 @@
  * address has sent FAILED_KEYS_PER_MINUTE wrong keys every key it sends answers 429 on every
  * route until the minute is over, the right key included: a locked-out guesser learns nothing.
  * Counted per client address (RequestClient.address, per TRUST_PROXY), so the key holder's other machines
- * keep working; counted in this process's memory (a guesser spread over N instances gets N times
- * the budget).
+ * keep working; counted where the rate limits count (lib/server/limiters.ts): with PostgreSQL/Neon
+ * in the database, so a guesser spread over N instances gets one budget, not N; with PGlite (one
+ * process) in memory. While the database cannot be reached, each instance counts in its own memory.
  */
 import 'server-only';
 import { RateLimitedError } from '@/lib/errors/domain-error';

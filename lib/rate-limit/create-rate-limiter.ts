@@ -28,6 +28,8 @@ function headersFor(limit: number, res: RateLimiterRes): Record<string, string> 
 /** A budget's counters: `consume` resolves or rejects with a RateLimiterRes, like rate-limiter-flexible's limiters. */
 export interface RateLimitCounter {
   consume(key: string, points: number): Promise<RateLimiterRes>;
+  /** What `key` has spent in the current window, without spending; null when nothing. */
+  get(key: string): Promise<RateLimiterRes | null>;
 }
 
 /**

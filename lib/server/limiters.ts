@@ -1,10 +1,11 @@
 /**
  * Every per-client budget of the process, created once (docs/decisions/091-composition-root.md):
  * moderation (RATE_LIMIT_PER_MINUTE requests and RATE_LIMIT_TEXT_UNITS_PER_MINUTE of work), faces
- * (FACE_RATE_LIMIT_PER_MINUTE), sign-in (10 a minute), wrong Bearer keys (10 a minute, counted in this
- * process) and the review quotas (REVIEW_QUOTA_PER_HOUR per address, REVIEW_QUOTA_PER_KEY_PER_HOUR per
- * API key). With PostgreSQL/Neon their counters live in the database, so a budget
- * holds across a load-balanced fleet; PGlite is one process and keeps in-memory counters.
+ * (FACE_RATE_LIMIT_PER_MINUTE), sign-in (10 a minute), wrong Bearer keys (10 a minute, the lockout of
+ * lib/http/key-lockout.ts) and the review quotas (REVIEW_QUOTA_PER_HOUR per address,
+ * REVIEW_QUOTA_PER_KEY_PER_HOUR per API key). With PostgreSQL/Neon their counters live in the
+ * database, so a budget (and the lockout) holds across a load-balanced fleet; PGlite is one process
+ * and keeps in-memory counters.
  */
 import 'server-only';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
@@ -27,7 +28,8 @@ export interface Limiters {
   moderationWork: RateLimiter;
   faces: RateLimiter;
   signIn: RateLimiter;
-  failedKeys: RateLimiterMemory;
+  /** Wrong keys per client address: the lockout (lib/http/key-lockout.ts). */
+  failedKeys: RateLimitCounter;
   /** Undefined when REVIEW_QUOTA_PER_HOUR is 0 (no quota). */
   reviewQuota?: RateLimitCounter;
   /** Undefined when REVIEW_QUOTA_PER_KEY_PER_HOUR is 0 (no quota). */
@@ -48,6 +50,7 @@ export function limiters(): Limiters {
     const store = rateLimitStore();
     const quota = { points: e.REVIEW_QUOTA_PER_HOUR, duration: HOUR_S, keyPrefix: 'review-quota' };
     const keyQuota = { points: e.REVIEW_QUOTA_PER_KEY_PER_HOUR, duration: HOUR_S, keyPrefix: 'review-key-quota' };
+    const failedKeys = { points: FAILED_KEYS_PER_MINUTE, duration: 60, keyPrefix: 'failed-keys' };
     return {
       moderation: createRateLimiter(e.RATE_LIMIT_PER_MINUTE, { keyPrefix: 'moderation', store }),
       moderationWork: createRateLimiter(e.RATE_LIMIT_TEXT_UNITS_PER_MINUTE ?? TEXT_UNITS_PER_REQUEST * e.RATE_LIMIT_PER_MINUTE, {
@@ -57,7 +60,7 @@ export function limiters(): Limiters {
       }),
       faces: createRateLimiter(e.FACE_RATE_LIMIT_PER_MINUTE, { keyPrefix: 'faces', store }),
       signIn: createRateLimiter(SIGN_IN_ATTEMPTS_PER_MINUTE, { keyPrefix: 'sign-in', store }),
-      failedKeys: new RateLimiterMemory({ points: FAILED_KEYS_PER_MINUTE, duration: 60, keyPrefix: 'failed-keys' }),
+      failedKeys: store?.counter(failedKeys) ?? new RateLimiterMemory(failedKeys),
       reviewQuota: e.REVIEW_QUOTA_PER_HOUR > 0 ? (store?.counter(quota) ?? new RateLimiterMemory(quota)) : undefined,
       reviewKeyQuota: e.REVIEW_QUOTA_PER_KEY_PER_HOUR > 0 ? (store?.counter(keyQuota) ?? new RateLimiterMemory(keyQuota)) : undefined,
     };
