@@ -21,6 +21,17 @@ npm run knip
 echo "== unit and integration tests (with the schema.ts/migrations and docs/openapi.json checks; docs/testing.md)"
 npx vitest run
 
+# The other supported Node line (docs/decisions/189-supported-node-versions.md): the unit tier again
+# under Node 22, from the registry's `node` package (the unit tier's time, ~80 s on 2 cores; the tiers above ran on this machine's node).
+echo "== unit tests on Node 22"
+if [ "$(node -p 'process.versions.node.split(".")[0]')" = 22 ]; then
+  echo "skipped: this machine's node is already $(node --version)"
+else
+  node22=(npx -y -p node@22 node node_modules/vitest/vitest.mjs run --project unit)
+  echo "+ ${node22[*]}"
+  "${node22[@]}"
+fi
+
 echo "== sexism_lasso_v1: the committed artifact reproduces metrics.json (a few seconds; needs EDOS)"
 if [ -f "${VIGIL_DATA_DIR:-../shared/data}/text/edos_labelled_aggregated.csv" ]; then
   npx tsx models/sexism_lasso_v1/evaluate.ts --reproduce
