@@ -75,6 +75,12 @@ export const envSchema = z
     /** Texts in one ONNX run; a larger batch is split. */
     TOXICITY_MAX_BATCH: int(1, 1024).default(8),
     /**
+     * Padded tokens per transformer run (rows × the longest row, one row at least), for every run: a
+     * short text that arrives while another client's long text is being read waits for at most one
+     * such run. Runs of 256 to 1,024 tokens cost the same per token on 2 cores (docs/benchmarks.md).
+     */
+    TOXICITY_TOKENS_PER_RUN: int(1, 1_000_000).default(512),
+    /**
      * Worker threads for moderation and face inference (docs/decisions/051-inference-pool.md);
      * unset = cores - 1 (1 to 4); 0 = run inference in the request thread.
      */

@@ -24,6 +24,7 @@ export function defaultModelLoaders(): ModelLoaders {
         dir: resolveToxicityModelDir(e),
         intraOpThreads: e.ORT_INTRA_OP_THREADS ?? defaultIntraOpThreads(e.INFERENCE_WORKERS),
         maxBatch: e.TOXICITY_MAX_BATCH,
+        maxTokensPerRun: e.TOXICITY_TOKENS_PER_RUN,
       }),
     rules: async () => createRulesEngine(),
   };

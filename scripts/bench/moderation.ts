@@ -2,7 +2,8 @@
  * `npm run bench`: moderation speed against the production build over loopback HTTP, plus
  * model-only time for the toxicity transformer. Needs `npm run build` first.
  *
- * Texts: realistic ones, the first 100 distinct Jigsaw rows of the fixed toxicity test split
+ * Texts: realistic ones, the first 100 distinct Jigsaw rows of the fixed toxicity test split (with
+ * `--chars MIN-MAX`, only rows of that many characters)
  * (`splitOf` in lib/corpora/toxicity-split.ts) from ../shared/data (or --data); the model
  * truncates them at its max length. Without the data the short built-in sample is used, and the
  * output says so.
@@ -45,7 +46,10 @@ const SAMPLE = [
   'shut up you stupid b1tch',
 ];
 
-const REALISTIC = jigsawTestTexts(args);
+/** `--chars 350-450`: only Jigsaw rows of that many characters (the batch and single-text figures of one length band). */
+const charsArg = args.includes('--chars') ? args[args.indexOf('--chars') + 1] : undefined;
+const CHARS = charsArg ? (charsArg.split('-').map(Number) as [number, number]) : undefined;
+const REALISTIC = jigsawTestTexts(args, 100, CHARS);
 const TEXTS = REALISTIC ?? SAMPLE;
 // Suffixes keep the sample texts distinct; the realistic rows are distinct already.
 const text = (i: number) => (REALISTIC ? TEXTS[i % TEXTS.length]! : `${TEXTS[i % TEXTS.length]} #${i}`);
@@ -180,6 +184,20 @@ async function endToEnd() {
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 const model = await modelOnly();
 const http = await endToEnd();
-const texts = REALISTIC ? 'jigsaw test split, 100 rows' : 'built-in short sample (no shared data found)';
-const result = { version: pkg.version, runs: RUNS, node: process.version, texts, model_only: model, end_to_end: http };
+const texts = REALISTIC
+  ? `jigsaw test split, 100 rows${CHARS ? ` of ${CHARS[0]}-${CHARS[1]} characters` : ''}`
+  : 'built-in short sample (no shared data found)';
+// The float kernels onnxruntime picks depend on these (decision 188): record them beside every figure.
+const cpuFlags = ['avx512_vnni', 'avx512f', 'avx_vnni', 'avx2', 'fma'].filter((f) =>
+  new RegExp(`\\b${f}\\b`).test(readFileSync('/proc/cpuinfo', 'utf8')),
+);
+const result = {
+  version: pkg.version,
+  runs: RUNS,
+  node: process.version,
+  cpu_flags: cpuFlags.join(' '),
+  texts,
+  model_only: model,
+  end_to_end: http,
+};
 console.log(JSON.stringify(result, null, 2));

@@ -1,14 +1,15 @@
 /**
  * Realistic benchmark text for the toxicity transformer: the first `n` distinct Jigsaw rows of the
  * fixed toxicity test split (`splitOf` in lib/corpora/toxicity-split.ts), from
- * ../shared/data or --data. Undefined when the data is not there.
+ * ../shared/data or --data, optionally only rows of `chars[0]`..`chars[1]` characters. Undefined when
+ * the data is not there (or has fewer such rows).
  */
 import { preprocess } from '@/lib/moderation/preprocess';
 import { resolveDataDir } from '@/lib/corpora/data-dir';
 import { type RawRow, readCorpora } from '@/lib/corpora/toxicity-corpora';
 import { splitOf } from '@/lib/corpora/toxicity-split';
 
-export function jigsawTestTexts(args: readonly string[], n = 100): string[] | undefined {
+export function jigsawTestTexts(args: readonly string[], n = 100, chars?: readonly [number, number]): string[] | undefined {
   let rows: RawRow[];
   try {
     rows = readCorpora(resolveDataDir(args));
@@ -19,6 +20,7 @@ export function jigsawTestTexts(args: readonly string[], n = 100): string[] | un
   const texts: string[] = [];
   for (const r of rows) {
     if (!r.corpus.startsWith('jigsaw')) continue;
+    if (chars && (r.text.length < chars[0] || r.text.length > chars[1])) continue;
     const clean = preprocess(r.text).clean;
     if (clean.length === 0 || splitOf(clean) !== 'test' || seen.has(clean)) continue;
     seen.add(clean);

@@ -100,6 +100,25 @@ describe('createToxicityRuntime', () => {
     expect(calls.map((c) => c.dims[0])).toEqual([1, 1, 1, 1]);
   });
 
+  it('caps every run at the folder-wide token budget, which a call can lower but not raise', async () => {
+    const calls: Call[] = [];
+    const { model } = fakeModel(6, calls);
+    const runtime = createToxicityRuntime({ tokenizer: fakeTokenizer, model, config, Tensor, maxBatch: 4, maxTokensPerRun: 10 });
+    const texts = ['abcde', 'a', 'abc', 'ab'].map(preprocess);
+    await runtime.scoreDetailed(texts);
+    expect(calls.map((c) => c.dims)).toEqual([
+      [2, 4],
+      [1, 5],
+      [1, 7],
+    ]);
+    calls.length = 0;
+    await runtime.scoreDetailed(texts, { maxTokensPerRun: 1_000 });
+    expect(calls.map((c) => c.dims[0])).toEqual([2, 1, 1]);
+    calls.length = 0;
+    await runtime.scoreDetailed(texts, { maxTokensPerRun: 1 });
+    expect(calls.map((c) => c.dims[0])).toEqual([1, 1, 1, 1]);
+  });
+
   it("reads a long text whole, in overlapping windows, and takes each head's highest window", async () => {
     // One token per character; 'z' is token 9, anything else 7. The model flags a row that holds a 9.
     const charTokenizer = Object.assign(() => undefined, {

@@ -30,6 +30,11 @@ export interface ToxicityRuntimeParts {
   Tensor: typeof Tensor;
   /** Model rows (texts, or windows of long texts) per run; larger inputs are sorted by length and split (default 8). */
   maxBatch?: number;
+  /**
+   * Padded tokens per run (rows × the longest row, one row at least), for every call; a call's own
+   * `maxTokensPerRun` can only lower it. Default: no cap beyond `maxBatch`.
+   */
+  maxTokensPerRun?: number;
 }
 
 export interface LoadedToxicityModel extends ToxicityModel {
@@ -61,6 +66,7 @@ export function headScores(logits: ArrayLike<number>, offset: number, config: Pi
 export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxicityModel {
   const { tokenizer, model, config, Tensor } = parts;
   const maxBatch = Math.max(1, parts.maxBatch ?? 8);
+  const tokenCap = parts.maxTokensPerRun ?? Number.POSITIVE_INFINITY;
   const padId = tokenizer.pad_token_id ?? 0;
   const numLabels = config.labels.length;
   // Labels no API head reads (e.g. `sexism`): their raw logits are handed on in `auxiliary`.
@@ -92,7 +98,8 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
       );
       const result: ToxicityDetail[] = new Array(texts.length);
       let ms = 0;
-      for (const b of padByLength(rows, padId, maxBatch, options?.maxTokensPerRun)) {
+      const tokensPerRun = Math.min(tokenCap, options?.maxTokensPerRun ?? Number.POSITIVE_INFINITY);
+      for (const b of padByLength(rows, padId, maxBatch, tokensPerRun)) {
         if (options?.cancelled?.()) throw new WorkCancelledError();
         const dims = [b.batchSize, b.seqLen];
         const t0 = performance.now();

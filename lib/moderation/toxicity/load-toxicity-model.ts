@@ -37,6 +37,8 @@ export interface LoadToxicityModelOptions {
   intraOpThreads?: number;
   /** Texts per ONNX run; larger inputs are sorted by length and split (default 8). */
   maxBatch?: number;
+  /** Padded tokens per ONNX run, one row at least (default: no cap beyond `maxBatch`). */
+  maxTokensPerRun?: number;
 }
 
 async function missing(path: string): Promise<boolean> {
@@ -147,6 +149,7 @@ export async function loadToxicityModel(options: LoadToxicityModelOptions = {}):
     config,
     Tensor: transformers.Tensor,
     maxBatch: options.maxBatch,
+    maxTokensPerRun: options.maxTokensPerRun,
   });
   // One run now: a graph whose logits do not match id2label fails the load, not the first request.
   try {
