@@ -110,7 +110,7 @@ export async function openDatabase(o: DatabaseOptions): Promise<Database> {
       ownerOnlyDirectory(dataDir);
     }
     // shared_buffers sits inside PGlite's wasm heap, so every page it touches stays resident; the
-    // kernel's page cache below NODEFS already caches the files (docs/benchmarks.md, memory).
+    // kernel's page cache below NODEFS already caches the files (docs/benchmarks-history.md, memory).
     // wal_recycle = off: a WAL segment no longer needed is unlinked, not renamed for reuse with the
     // rows it logged still inside (an erased person, docs/decisions/145-erasure-reaches-the-disk.md).
     // PGlite writes postgresql.conf at every start, so existing data folders get it too.

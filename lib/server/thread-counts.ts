@@ -13,7 +13,7 @@ export function defaultWorkerCount(cores = availableParallelism()): number {
 /**
  * ORT_INTRA_OP_THREADS unset: the cores shared out between the workers (at least 1, at most 4). On
  * 2 cores that is one worker with 2 threads: a 100-text batch or a 10,000-character text (about 26
- * windows) runs about 1.4× faster than on one thread (docs/benchmarks.md), while a single short
+ * windows) runs about 1.4× faster than on one thread (docs/benchmarks-history.md), while a single short
  * text costs the same. With INFERENCE_WORKERS=0 the request thread runs inference: 1 thread.
  */
 export function defaultIntraOpThreads(workers: number | undefined, cores = availableParallelism()): number {
