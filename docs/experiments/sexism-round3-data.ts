@@ -1,5 +1,5 @@
 /**
- * Round-3 experiments for sexism_lasso_v1 (issue 11): which extra sources, their sample weights,
+ * Round-3 experiments for sexism_lasso_v1 (decision 080): which extra sources, their sample weights,
  * the template weight, GloVe sentence-vector pooling and an extra L1 penalty on identity-only
  * n-grams. Scored on EDOS dev (never test), plus the validation templates and the extra corpora's
  * hash slice for information. Conclusions: docs/decisions/080-sexism-extra-data-and-glove.md.
