@@ -1,5 +1,5 @@
 /**
- * The 404 page (issue 15, item 17): inside the site layout (navigation, skip link), with its own
+ * The 404 page: inside the site layout (navigation, skip link), with its own
  * main landmark, a heading that says what happened, and ways back.
  */
 import type { Metadata } from 'next';

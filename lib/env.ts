@@ -261,7 +261,7 @@ export const envSchema = z
      * Read by server.mjs (lib/server/connection-limits.mjs).
      */
     MAX_CONNECTIONS_PER_CLIENT: int(0, 1_000_000).optional(),
-    /** Sessions are random tokens stored in the database since issue 23: a set value fails start-up rather than being ignored. */
+    /** Sessions are random tokens stored in the database (decision 140): a set value fails start-up rather than being ignored. */
     SESSION_SECRET: z
       .string()
       .optional()

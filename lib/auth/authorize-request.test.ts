@@ -89,7 +89,7 @@ describe('authorizeApiV1 without API_KEYS', () => {
     expect(await statusOf(() => authorize(forwarded, { ...open, TRUST_PROXY: parseTrustProxy('1') }, 'biometric'))).toBe(403);
   });
 
-  it('does not believe a loopback address the client wrote into X-Forwarded-For (issue 13, finding 2)', async () => {
+  it('does not believe a loopback address the client wrote into X-Forwarded-For (decision 052)', async () => {
     // The local proxy appended the real client (203.0.113.7) after the client's own forged entry.
     const spoofed = req({ 'x-forwarded-for': '127.0.0.1, 203.0.113.7' });
     for (const setting of ['true', '1', '127.0.0.1', 'loopback']) {
@@ -113,7 +113,7 @@ describe('isLoopback / isSameOrigin', () => {
   });
 });
 
-describe('cross-site and non-loopback refusals without keys (issue 13, findings 3 and 8)', () => {
+describe('cross-site and non-loopback refusals without keys (decision 053)', () => {
   it('refuses a cross-site unsafe request from a loopback browser (multipart needs no preflight)', async () => {
     const crossSite = req({ origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }, 'POST');
     expect(await statusOf(() => authorize(crossSite, open, 'biometric'))).toBe(403);
@@ -137,7 +137,7 @@ describe('cross-site and non-loopback refusals without keys (issue 13, findings 
   });
 });
 
-describe('Origin checks compare the scheme too (issue 13, finding 13)', () => {
+describe('Origin checks compare the scheme too (decision 053)', () => {
   it('an http page is not the https site, and the reverse', async () => {
     expect(isSameOrigin(req({ origin: 'https://vigil.test' }), noProxy)).toBe(false);
     const https = new Request('https://vigil.test/api/v1/persons', { headers: { host: 'vigil.test', origin: 'http://vigil.test' } });

@@ -1,5 +1,5 @@
 /**
- * The browser session's cookie (issue 23, item 5): after an operator proves an API key once
+ * The browser session's cookie (decision 140): after an operator proves an API key once
  * (POST /api/v1/session), the cookie holds a random 256-bit token, and what it stands for (the key,
  * the expiry) is a row in the database (lib/db/session-store.ts). Nothing in the token is derived
  * from the key, the time or a secret: two sign-ins never share a token, and logout deletes the row.

@@ -17,7 +17,7 @@ import {
 const bytes = (s: string) => new TextEncoder().encode(s);
 
 describe('batch files', () => {
-  it('detects the header of id,message and defaults to the message column (issue 15, item 6)', () => {
+  it('detects the header of id,message and defaults to the message column', () => {
     const src = readCsv('id,message\n1,you are a pathetic idiot\n2,women belong in the kitchen\n');
     expect(src.hasHeader).toBe(true);
     expect(columnsOf(src)).toEqual(['id', 'message']);
@@ -71,7 +71,7 @@ describe('batch files', () => {
   });
 });
 
-describe('batch CSV: delimiters and malformed lines (issue 24, item 5)', () => {
+describe('batch CSV: delimiters and malformed lines', () => {
   it('detects semicolon and tab delimiters, and keeps commas inside their texts', () => {
     const semi = readCsv('id;text\n1;hello, there\n2;women belong in the kitchen, obviously\n');
     expect(semi.delimiter).toBe(';');

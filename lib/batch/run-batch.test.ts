@@ -42,7 +42,7 @@ const options = (signal = new AbortController().signal) => ({
 });
 
 describe('running a batch', () => {
-  it('runs again only the rows that failed for the server or were never sent (issue 24, item 5)', async () => {
+  it('runs again only the rows that failed for the server or were never sent', async () => {
     const src = readCsv('id,text\n1,ok one\n2,\n3,busy one\n4,late one\n');
     const first = await runBatch(
       rowsToModerate(rowsOf(src), 1, 100),
@@ -78,7 +78,7 @@ describe('running a batch', () => {
     ]);
   });
 
-  it('never sends a line the CSV reader could not split; the export shows it under the text column (issue 24, item 5)', async () => {
+  it('never sends a line the CSV reader could not split; the export shows it under the text column', async () => {
     const src = readCsv('id,text,lang\n1,first,en\n2,"never closed,en\n3,third,en\n');
     const rows = rowsToModerate(rowsOf(src), 1, 100);
     const sent: string[][] = [];
@@ -101,7 +101,7 @@ describe('running a batch', () => {
     expect(exported[1]!.vigil_error).toMatch(/never closed/);
   });
 
-  it('marks an over-long row by its source line and moderates the rest (issue 15, item 8)', async () => {
+  it('marks an over-long row by its source line and moderates the rest', async () => {
     const src = readCsv('id,text\n1,short\n\n2,waytoolongtext\n3,fine\n');
     const rows = rowsToModerate(rowsOf(src), 1, 10);
     const sent: string[][] = [];

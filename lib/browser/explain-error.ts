@@ -1,6 +1,6 @@
 /**
  * Errors for people: a plain-language sentence first, and the code and the server's own words
- * apart, for a "Details" disclosure (issue 15, item 17). Pages render this with ErrorNotice.
+ * apart, for a "Details" disclosure. Pages render this with ErrorNotice.
  */
 import { ApiError, ERROR_HELP } from './vigil-api';
 

@@ -20,7 +20,7 @@ const entry = (over: Partial<AuditEntry>): AuditEntry => ({
   ...over,
 });
 
-describe("an item's history (issue 24, item 4)", () => {
+describe("an item's history", () => {
   it('says what happened, by whom and why, oldest first, from the audit entries (newest first)', () => {
     const lines = itemHistory({ first_seen_at: '2026-06-01T09:00:00.000Z', last_seen_at: '2026-06-01T09:30:00.000Z', seen_count: 3 }, [
       entry({ action: 'reopened', decision: 'confirm', moderator: 'cy', note: 'second look', decided_at: '2026-06-01T12:00:00.000Z' }),

@@ -1,5 +1,5 @@
 /**
- * Where to draw the name labels of recognised faces (issue 15, item 20): every label inside the
+ * Where to draw the name labels of recognised faces: every label inside the
  * image and no two overlapping. Each label tries, in order, above its face box, below it (each
  * only where it fits), and inside its top edge; when all three collide with labels already
  * placed, the free spot nearest the face is searched on a grid. A label wider than the image is

@@ -1,5 +1,5 @@
 /**
- * The browser's check of a photo before it is uploaded (issue 15, item 5), as pure functions:
+ * The browser's check of a photo before it is uploaded (decision 062), as pure functions:
  * the file's first bytes say whether it is a JPEG or PNG at all, and what the page's face detector
  * (Human, already loaded for the live guidance) found says whether it can be a registration photo.
  * The thresholds mirror the server's gates (FACE_MIN_SIZE_PX 64, FACE_DOMINANCE_RATIO 1.5) so a

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decisionSentence, marksFor, ruleWords, segmentsOf, sexismReading } from './plain-explanation';
 
-describe('explanations in words (issue 24, item 4)', () => {
+describe('explanations in words', () => {
   it('gives character fragments to the words that hold them, never as "char: tra"', () => {
     const text = 'this trashy immigrant should go back';
     const r = sexismReading(text, [

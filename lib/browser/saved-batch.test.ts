@@ -19,7 +19,7 @@ const run = (savedAt: string): SavedBatch => ({
   phase: 'cancelled',
 });
 
-describe('saved batch run (issue 24, item 5)', () => {
+describe('saved batch run', () => {
   it('gives back the saved run, rows and all, until it is cleared', async () => {
     const s = await fresh();
     expect(await s.loadSavedBatch()).toBeUndefined();

@@ -9,7 +9,7 @@ vi.mock('server-only', () => ({}));
 
 const LONE = '\uD800';
 
-describe('unpaired surrogates are refused as validation errors, not 500s (issue 13, finding 6)', () => {
+describe('unpaired surrogates are refused as validation errors, not 500s', () => {
   it('in metadata keys and values', () => {
     for (const json of [`{"a":"x${'\\ud800'}"}`, `{"${'\\udc00'}":1}`, `{"a":{"b":["${'\\ud83d'}"]}}`]) {
       let status = 0;
@@ -30,7 +30,7 @@ describe('unpaired surrogates are refused as validation errors, not 500s (issue 
   });
 });
 
-describe('metadataSchema holds every metadata rule (issue 14, item 4)', () => {
+describe('metadataSchema holds every metadata rule (decision 096)', () => {
   const problem = (value: unknown) => {
     const r = metadataSchema.safeParse(value);
     return r.success ? 'ok' : r.error.issues.map((i) => i.message).join('; ');

@@ -14,8 +14,7 @@ export const MAX_METADATA_BYTES = 16 * 1024;
 
 /**
  * What PostgreSQL text and jsonb cannot hold: U+0000, and unpaired UTF-16 surrogates (valid in
- * JSON, not encodable as UTF-8). Refused as a validation error, not a 500 from the database
- * (issue 13, finding 6).
+ * JSON, not encodable as UTF-8). Refused as a validation error, not a 500 from the database.
  */
 export const isStorableText = (s: string) => !s.includes('\u0000') && s.isWellFormed();
 export const UNSTORABLE_TEXT_MESSAGE = 'must not contain NUL (U+0000) characters or unpaired surrogates';

@@ -1,5 +1,5 @@
 /**
- * What a key may do (issue 23, item 6; docs/decisions/150-key-scopes.md): the names the API_KEYS
+ * What a key may do (docs/decisions/150-key-scopes.md): the names the API_KEYS
  * syntax, GET /api/v1/session and the pages share, so they live with the contracts. An API_KEYS entry is
  * `key` (every scope, as before scopes existed) or `key:scope+scope`; the key is the text before
  * the first `:`, so the scope names may contain one. Each route names the one scope it needs in

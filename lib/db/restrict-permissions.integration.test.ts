@@ -17,7 +17,7 @@ function modes(dir: string, out = new Map<string, number>()): Map<string, number
   return out;
 }
 
-describe('the embedded database is owner-only (issue 13, finding 9)', () => {
+describe('the embedded database is owner-only', () => {
   it('DATA_DIR and pglite/ are 0700 and every file 0600, at creation and after use', async () => {
     const dataDir = path.join(root, 'data');
     const db = await openDatabase({ DATA_DIR: dataDir, DATABASE_POOL_MAX: 1, PGLITE_SHARED_BUFFERS: '16MB' });

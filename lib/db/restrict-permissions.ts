@@ -1,5 +1,5 @@
 /**
- * Owner-only permissions for the embedded database (issue 13, finding 9). PGlite's wasm file
+ * Owner-only permissions for the embedded database. PGlite's wasm file
  * layer creates its files 0666 whatever the process umask (postgresql.conf, pg_hba.conf, catalog
  * and WAL files holding review texts and person data), so:
  *

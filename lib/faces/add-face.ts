@@ -2,7 +2,7 @@
  * POST /api/v1/persons/{id}/faces: one more embedding for a registered person. A face farther
  * than FACE_MISMATCH_DISTANCE from every face the person already has (same model) is refused
  * with 409 FACE_MISMATCH unless the caller confirms: otherwise one wrong photo makes a stranger
- * be recognised as this person (issue 15). The bound is justified in
+ * be recognised as this person. The bound is justified in
  * docs/decisions/060-face-mismatch-bound.md.
  */
 import type { Person } from '@/lib/contracts/persons';

@@ -3,7 +3,7 @@
  * content type; EXIF orientation is applied; sharp's `limitInputPixels` refuses decompression
  * bombs before any pixel is allocated, and the header's width and height are checked against
  * MAX_IMAGE_SIDE and MAX_ASPECT_RATIO before decoding: a 1 x 39,999,999 PNG is under the pixel
- * limit yet takes ~10 s of a sharp thread to decode (issue 13, finding 5). Large photos are scaled down for detection (faces stay
+ * limit yet takes ~10 s of a sharp thread to decode. Large photos are scaled down for detection (faces stay
  * far above the descriptor's 150 px input), and boxes are mapped back with `scale`.
  */
 import sharp from 'sharp';

@@ -1,5 +1,5 @@
 /**
- * Issue 13's leftover: the review routes answered "required" for a present field of the wrong
+ * The review routes once answered "required" for a present field of the wrong
  * type. Validation fails before the store is reached, so the context needs only the request.
  */
 import { describe, expect, it, vi } from 'vitest';

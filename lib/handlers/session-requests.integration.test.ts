@@ -1,5 +1,5 @@
 /**
- * Issue 23, item 5: sessions live in the database. Drives the real /api/v1/session and
+ * Sessions live in the database (decision 140). Drives the real /api/v1/session and
  * /api/v1/sessions handlers on an in-memory PGlite: sign-out revokes the cookie, tokens never
  * repeat, sessions expire on the server, and a key lists and revokes only its own sessions.
  */

@@ -3,7 +3,7 @@ import { updatePersonSchema } from '@/lib/contracts/persons';
 import { registerFieldsSchema } from '@/lib/contracts/persons';
 import { fieldProblem } from './api-v1-error';
 
-describe('fieldProblem (issue 13, finding 12)', () => {
+describe('fieldProblem', () => {
   it('says which type was expected, instead of "required", for a wrong type', () => {
     const wrong = updatePersonSchema.safeParse({ name: 5 });
     expect(fieldProblem(wrong.error!.issues[0]!)).toBe('expected string');

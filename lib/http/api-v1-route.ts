@@ -41,7 +41,7 @@ export interface ApiV1Context {
 
 export interface ApiV1RouteOptions {
   /**
-   * `standard` (default) and `biometric` (faces and persons; the same checks since issue 13, kept as
+   * `standard` (default) and `biometric` (faces and persons; the same checks since decision 053, kept as
    * a label): a key or session when API_KEYS is set, else loopback only unless ALLOW_ANONYMOUS;
    * cross-site unsafe requests refused. `public`: no check (the session endpoints, which verify a
    * key themselves).

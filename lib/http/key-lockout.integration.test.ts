@@ -1,5 +1,5 @@
 /**
- * Issue 23, item 4: the wrong-key lockout holds on every route that checks a key, counted per
+ * The wrong-key lockout (decision 140) holds on every route that checks a key, counted per
  * client address. Drives the real route handlers (the /api/v1 wrapper, GET and POST
  * /api/v1/session, GET /metrics) the way Next calls them.
  */

@@ -1,5 +1,5 @@
 /**
- * The one wrong-key lockout (issue 23, item 4). Every place that compares a key the client sent
+ * The one wrong-key lockout (decision 140). Every place that compares a key the client sent
  * (the /api/v1 Bearer header, GET and POST /api/v1/session, GET /metrics) goes through
  * `checkPresentedKey`, so guesses spread over several routes share one count, and once a client
  * address has sent FAILED_KEYS_PER_MINUTE wrong keys every key it sends answers 429 on every

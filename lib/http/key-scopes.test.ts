@@ -1,5 +1,5 @@
 /**
- * Issue 23, item 6: every route × a key lacking its scope answers 403 (INSUFFICIENT_SCOPE in the
+ * Key scopes (decision 150): every route × a key lacking its scope answers 403 (INSUFFICIENT_SCOPE in the
  * /api/v1 envelope, `{detail}` on the keyed /v1 job routes, plain text on /metrics), and a key holding only that scope is not refused.
  * Drives the real route handlers the way Next calls them; what a handler answers past the scope
  * check (404 for an unknown id, 415 for a missing photo) is not under test here.

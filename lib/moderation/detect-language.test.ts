@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { detectLanguage } from './detect-language';
 
 describe('detectLanguage', () => {
-  it('flags Spanish and German sexism, which the English models miss (issue 15, item 19)', () => {
+  it('flags Spanish and German sexism, which the English models miss (decision 067)', () => {
     expect(detectLanguage('Las mujeres no deberían conducir, son demasiado emocionales.')).toEqual({ code: 'spa', non_english: true });
     expect(detectLanguage('Frauen gehören in die Küche und sollten nicht arbeiten.')).toEqual({ code: 'deu', non_english: true });
     expect(detectLanguage('Les femmes sont trop émotives pour diriger.')).toMatchObject({ non_english: true });

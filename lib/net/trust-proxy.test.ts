@@ -10,7 +10,7 @@ const request = (peer: string, forwardedFor?: string) =>
 // A client that forges X-Forwarded-For: its own entries come first, each proxy appends the address it saw.
 const FORGED = '127.0.0.1, 10.9.9.9';
 
-describe('TRUST_PROXY (issue 13, finding 2)', () => {
+describe('TRUST_PROXY (decision 052)', () => {
   it('false: the TCP peer is the client, whatever the header says', () => {
     const trust = parseTrustProxy('false');
     expect(clientAddress(request('203.0.113.7', FORGED), trust)).toBe('203.0.113.7');

@@ -74,7 +74,7 @@ describe('the pino logger', () => {
   });
 });
 
-describe('errorForLog drops query parameters (issue 13, finding 6)', () => {
+describe('errorForLog drops query parameters', () => {
   it('keeps the SQL placeholders, never the bound values', () => {
     const err = new Error(
       'Failed query: insert into "persons" ("name", "metadata") values ($1, $2)\nparams: Alice Secret,{"diagnosis":"private"}',

@@ -29,7 +29,7 @@ function stripBrackets(host) {
 }
 
 // The whole value must be a host and an optional port: reading only the part before the first
-// colon let `127.0.0.1:3901@evil.example` pass as 127.0.0.1 (issue 23, item 7).
+// colon let `127.0.0.1:3901@evil.example` pass as 127.0.0.1.
 const HOST_AND_PORT = /^(?:\[([0-9a-f:.]+)\]|([a-z0-9.-]+))(?::\d{1,5})?$/;
 
 /** The host name of a Host header value (port dropped), or null when it is malformed. */

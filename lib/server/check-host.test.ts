@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allowedHosts, hostName } from './check-host.mjs';
 
-describe('ALLOWED_HOSTS (issue 13, finding 3: DNS rebinding)', () => {
+describe('ALLOWED_HOSTS (decision 053: DNS rebinding)', () => {
   it('defaults to the loopback names', () => {
     const allowed = allowedHosts({})!;
     for (const h of ['localhost:3000', '127.0.0.1:4400', '[::1]:3000', 'LOCALHOST']) expect(allowed.has(hostName(h)!)).toBe(true);
@@ -16,7 +16,7 @@ describe('ALLOWED_HOSTS (issue 13, finding 3: DNS rebinding)', () => {
   });
 
   it('reads malformed Host values as not allowed', () => {
-    // Issue 23, item 7: a userinfo-like suffix hid the real host behind an allowed prefix.
+    // A userinfo-like suffix once hid the real host behind an allowed prefix.
     for (const h of ['127.0.0.1:3901@evil.example', 'localhost:80/evil.example', '127.0.0.1:x', '[::1]:3000@evil.example', '[::1]x']) {
       expect(hostName(h), h).toBeNull();
     }

@@ -1,4 +1,4 @@
-// An oversized upload (issue 23, item 7): the route answers 413 as soon as the body passes its
+// An oversized upload: the route answers 413 as soon as the body passes its
 // limit, and Node then reads and discards the rest of the body so the connection can be reused. A
 // client that never stops sending held the socket until it gave up (or REQUEST_TIMEOUT_MS). Now the
 // rest of a refused body may take at most REFUSED_UPLOAD_DRAIN_MS; past that the socket is closed.

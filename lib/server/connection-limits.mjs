@@ -1,4 +1,4 @@
-// Socket limits of server.mjs (issue 23, item 1). One client that opened 520 sockets and never
+// Socket limits of server.mjs. One client that opened 520 sockets and never
 // finished their headers filled Node's global maxConnections, so every other client, health
 // checks included, was reset until Node dropped them about 40 s later. Three things stop that:
 // - a cap on open sockets per client address: beyond it a new socket is destroyed at once, so

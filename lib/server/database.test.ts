@@ -1,7 +1,7 @@
 /**
  * The composition root's database: one for the memory bank, the review queue and the rate-limit
  * counters. Its failures are DatabaseUnavailableError whoever asks, so a review request no longer
- * reports a face service as what failed (issue 14, item 2).
+ * reports a face service as what failed (decision 091).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resetEnvForTests } from '@/lib/env';

@@ -1,4 +1,4 @@
-// Forwarding headers from a client that is not a trusted proxy (issue 23, item 7). Next's router
+// Forwarding headers from a client that is not a trusted proxy. Next's router
 // builds the request URL from X-Forwarded-Proto and X-Forwarded-Host, so with TRUST_PROXY unset a
 // client sending `X-Forwarded-Proto: https` got a `Secure` cookie and passed the same-origin check
 // with an `https://` Origin. server.mjs terminates no TLS itself, so without a trusted proxy these

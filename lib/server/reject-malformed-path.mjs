@@ -2,8 +2,8 @@
 // (`/api/v1/persons/%zz`): it throws decoding the params before any route code runs. Found by
 // tests/contract/fuzz.test.ts. server.mjs refuses such paths first, with the error shape of the
 // family the path belongs to. The same goes for a request target that is not a path: with an
-// absolute-form line (`GET http://evil.example/x HTTP/1.1`) Next answered a redirect to that host
-// (issue 23, item 7), and a target starting `//` reads as another host to a browser.
+// absolute-form line (`GET http://evil.example/x HTTP/1.1`) Next answered a redirect to that host,
+// and a target starting `//` reads as another host to a browser.
 // Plain JavaScript: server.mjs runs outside the Next bundles.
 
 function problem(path) {

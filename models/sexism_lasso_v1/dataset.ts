@@ -24,7 +24,7 @@ export function edosStackRow(input: string): boolean {
 export type Source = 'edos' | ExtraCorpus | 'template';
 
 /**
- * Sentences quoted as known failures in issue 11. They are kept out of the training templates so
+ * Sentences quoted as known failures of the EDOS-only model (decision 080). They are kept out of the training templates so
  * that their scores in the model card are not fitted values (the frames are generic, so some
  * expansions could otherwise coincide with them).
  */

@@ -5,7 +5,7 @@
  *   npm run eval:sexism [-- --data <data dir>] [--model <model.json>] [--no-check] [--passes N]
  *   npm run eval:sexism -- --reproduce     # CI: fail if the artifact does not reproduce metrics.json
  *
- * Exits non-zero when test macro-F1 is below the target (0.80, issue 11) unless --no-check or --reproduce.
+ * Exits non-zero when test macro-F1 is below the target (0.80, decision 080) unless --no-check or --reproduce.
  * With --reproduce it instead exits non-zero when the recomputed dev or test metrics differ from
  * what training recorded in metrics.json (artifact and metrics out of step, or a featuriser or
  * preprocessing change that moved the scores), and skips the timing passes.

@@ -3,7 +3,7 @@
  * - it is a Hugging Face folder the runtime can read (config, tokenizer, int8 ONNX with the contract's IO);
  * - the tokenizer and the served model reproduce `reproduce.json`, which evaluate.ts wrote from the
  *   training-time tokenisation (so serving ids and scores are the ones training and evaluation saw);
- * - no head sits at a threshold so high that it stops flagging clear cases (issue #11);
+ * - no head sits at a threshold so high that it stops flagging clear cases;
  * - its files stay under the repository's 20 MB limit, the graph's data files are the ones config.json
  *   tells transformers.js to fetch, and `vigil.artifact` is the hash of the single-file form (decision 185).
  */

@@ -1,5 +1,5 @@
 /**
- * The whole text is read (issue #22): a threat or an insult in the last sentence of a long, benign
+ * The whole text is read (decision 135): a threat or an insult in the last sentence of a long, benign
  * comment is flagged, and the long benign comment alone is not. Runs the committed model through
  * the serving runtime (`loadToxicityModel`: windows of 128 tokens, each head's highest window).
  * The paragraphs were written for this test; no corpus text.

@@ -1,4 +1,4 @@
--- Browser sessions on the server (issue 23, item 5): the cookie holds a random 256-bit token and
+-- Browser sessions on the server (decision 140): the cookie holds a random 256-bit token and
 -- this table what it stands for, so DELETE /api/v1/session revokes it and every instance on one
 -- database agrees. Only the token's SHA-256 is stored: reading the table hands out no live cookie.
 -- `id` is the public name of a session (listing, revoking one), never the token.

@@ -85,7 +85,7 @@ describe('the committed artifact', () => {
     for (let k = 1; k < top.length; k++) expect(Math.abs(top[k - 1]!.weight)).toBeGreaterThanOrEqual(Math.abs(top[k]!.weight));
   });
 
-  it('does not flag supportive or neutral statements about women (issue 11; the EDOS-only model scored the first 0.995)', async () => {
+  it('does not flag supportive or neutral statements about women (the EDOS-only model scored the first 0.995)', async () => {
     const labels = await s.score([
       'Women deserve equal pay.',
       'My sister is a female pilot.',
