@@ -5,7 +5,7 @@
  * team's own, toxic and benign); variants: lib/moderation/normalise/obfuscation-variants.ts.
  * "Flagged" means `summary != likely_safe`, as in `npm run eval:ensemble`.
  *
- * Targets (issue 12): every variant keeps >= 90 % of the plain toxic flag rate, and no benign
+ * Targets: every variant keeps >= 90 % of the plain toxic flag rate, and no benign
  * sentence is flagged in a variant when it is not flagged plain. Exit code 1 when a target fails.
  * `--json FILE` also writes the table.
  */

@@ -17,8 +17,8 @@
  * (dropped connections), health p50/p99/max under the load (the issue's target: p99 <= 250 ms),
  * each process's RSS at the start of the load, at minute 1, at the end and at peak, anonymous vs
  * file-backed RSS, the per-process RSS /metrics reports at the end (vigil_process_rss_bytes) against
- * issue 23's targets (http <= 550 MB, face engine <= 600 MB) and the load average; growth
- * "minute 1 -> end" is reported for runs longer than 60 s (the issue's target: < 10 %). Exits 1
+ * the per-process targets of decision 175 (http <= 550 MB, face engine <= 600 MB) and the load average; growth
+ * "minute 1 -> end" is reported for runs longer than 60 s (target: < 10 %). Exits 1
  * when a 5xx, any other non-200 answer, or a dropped connection was seen (health included), and
  * with --soak also when a process grew by 10 % or more.
  */
@@ -41,7 +41,7 @@ const { values: args } = parseArgs({
 const SOAK = args.soak !== undefined;
 const DURATION_S = Number(args.soak ?? args.duration);
 const SOAK_MAX_GROWTH = 0.1;
-/** Issue 23's per-process targets after the load test, in bytes (MB, not MiB). */
+/** The per-process targets after the load test (decision 175), in bytes (MB, not MiB). */
 const RSS_TARGET_BYTES: Record<ServerProcess, number> = { http: 550e6, face_engine: 600e6 };
 type ServerProcess = 'http' | 'face_engine';
 const PROCESSES: ServerProcess[] = ['http', 'face_engine'];

@@ -2,7 +2,7 @@
  * `npm run bench:normalise`: the cost of `preprocess` (the shared normaliser every model reads) on
  * typical 200-character texts, plain and obfuscated, and per character on a long text. Each figure
  * is the median over --runs runs of --iterations calls each, after a warm-up (the vocabulary is
- * built on first use and reported apart). Target (issue 12): < 0.1 ms for a typical 200-char text.
+ * built on first use and reported apart). Target: < 0.1 ms for a typical 200-char text.
  */
 import { performance } from 'node:perf_hooks';
 import { vocabulary } from '@/lib/moderation/normalise/vocabulary';

@@ -1,9 +1,9 @@
 /**
  * npm run bench:slow-sockets [-- --sockets 1000 --duration 30 --reopen-ms 1000]
  *
- * Issue 23's slow-header attack against the production build (`npm run build` first). It starts
- * `node server.mjs` on a free loopback port (a temporary PGlite DATA_DIR; extra server env passes
- * through the shell), then for `duration` seconds:
+ * The slow-header attack (one client holding sockets that never finish their headers) against the
+ * production build (`npm run build` first). It starts `node server.mjs` on a free loopback port (a
+ * temporary PGlite DATA_DIR; extra server env passes through the shell), then for `duration` seconds:
  *
  * - client A (source address 127.0.0.2) keeps `sockets` sockets open that each send
  *   `GET /v1/health HTTP/1.1` and a Host line and never the blank line that ends the headers;

@@ -1,5 +1,5 @@
 /**
- * DynaHate dev scored whole (issue #22, item 6). readCorpora() also hands this file to training,
+ * DynaHate dev scored whole. readCorpora() also hands this file to training,
  * so its rows fall into the fixed hash split like any corpus row: rows of the toxicity `test` split
  * were never trained on (the honest number, and the targeted one), `val` rows picked the
  * checkpoint, `train` rows were fitted. The all-rows figures are shown, labelled as such, because

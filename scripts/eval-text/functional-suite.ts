@@ -2,7 +2,7 @@
  * The functional suite of `npm run eval:text`: hand-written frames and slot fillers in
  * functional-suite.json, expanded deterministically (file order: category, frame, group or filler)
  * into labelled test cases. Evaluation only: nothing trains or tunes on it (decision 075).
- * functional-suite-v2.json (issue #22) adds categories in the same shape, with the groups and
+ * functional-suite-v2.json adds categories in the same shape, with the groups and
  * fillers of the first file; it is reported apart so the first file's rows stay comparable.
  */
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Rows of the second functional suite file (issue #22, item 6). A table of its own: the first
+ * Rows of the second functional suite file. A table of its own: the first
  * suite's rows and their history stay computed over the first file's 19 categories only, while
  * the new categories get their own balanced and lowest-category accuracy, and a pair of rows over
  * both files answers "how does the whole suite do now".

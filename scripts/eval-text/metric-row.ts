@@ -1,4 +1,4 @@
-/** One row of docs/model-quality.md: a metric, its value, and the issue #22 target where it has one (issue #11's, tightened). */
+/** One row of docs/model-quality.md: a metric, its value, and its target where it has one. */
 import { rocAuc } from '@/lib/ml/metrics';
 
 export interface Target {

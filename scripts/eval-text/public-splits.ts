@@ -10,7 +10,7 @@ import type { LabelledText, MergedRow, ToxicityData } from './datasets';
 import { aucOrNull, mean, rate, type MetricRow, type Section } from './metric-row';
 import type { Scorer } from './verdicts';
 
-/** Issue #22 targets for the toxicity model on the Jigsaw test rows. */
+/** Targets for the toxicity model on the Jigsaw test rows. */
 export const JIGSAW_MEAN_AUC_TARGET = 0.98;
 export const BASELINE_MARGIN_TARGET = 0.01;
 export const TOXIC_STILL_FLAGGED_TARGET = 0.85;

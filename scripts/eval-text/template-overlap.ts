@@ -1,6 +1,6 @@
 /**
  * Overlap between the evaluation suite's frames and every template file a model trains or tunes on
- * (issue #11: evaluation templates must differ from training templates in frames AND words).
+ * (decision 075: evaluation templates must differ from training templates in frames AND words).
  *
  * A template file is any JSON under models/ holding strings with `{placeholders}` (today
  * toxic_transformer_v1/identity-augmentation.json, identity-contrast.json, identity-validation.json;
@@ -11,7 +11,7 @@
  * Shared content words and trigrams are reported, not failed on: common words are unavoidable.
  * The suite side is both suite files, and besides frames the long-text paragraphs and endings:
  * a harmful ending or a paragraph is as much evaluation text as a frame. The second suite file is
- * also checked against the first (issue #22 asked for new frames, not rewordings of old ones).
+ * also checked against the first (the second file must add new frames, not rewordings of old ones).
  *
  *   tsx scripts/eval-text/template-overlap.ts   (exit 1 when a frame is shared)
  */
