@@ -33,7 +33,7 @@ describe('batch files', () => {
     expect(rowsOf(src)).toHaveLength(2);
   });
 
-  it('numbers rows by the source line they start on: blank lines and multi-line quotes do not shift it (item 7)', () => {
+  it('numbers rows by the source line they start on: blank lines and multi-line quotes do not shift it', () => {
     const src = readCsv('id,comment\n\n1,"two\nlines"\n\n\n2,after blanks\r\n3,"x"\n');
     expect(rowsOf(src).map((r) => [r.line, r.cells[1]])).toEqual([
       [3, 'two\nlines'],

@@ -153,7 +153,7 @@ describe('running a batch', () => {
 });
 
 describe('batch export', () => {
-  it('keeps every source column in source order, with the source line and the verdict columns (item 7)', async () => {
+  it('keeps every source column in source order, with the source line and the verdict columns', async () => {
     const src = readCsv('id,message,lang\n7,"hi, you idiot",en\n\n9,-5,en\n');
     const rows = rowsToModerate(rowsOf(src), 1, 100);
     const { rows: out } = await runBatch(rows, async (t) => t.map(verdict), options());

@@ -1,5 +1,5 @@
 /**
- * Issue 13, findings 1 and 4: heavy moderation batches and face recognitions run in the inference
+ * Decision 051: heavy moderation batches and face recognitions run in the inference
  * worker pool, so /v1/health keeps answering while they run. The test asserts only that health
  * answered while the heavy requests were in flight, and that each heavy request finished or was
  * refused with 503 + Retry-After; the latencies are measured by `npm run bench:event-loop`.

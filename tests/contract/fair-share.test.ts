@@ -1,5 +1,5 @@
 /**
- * Hardening issue, item 2: one client must not starve the others
+ * One client must not starve the others
  * (docs/decisions/156-fair-share-of-the-pool.md). Clients are told apart by X-Forwarded-For
  * (TRUST_PROXY=true). The assertions are about order and counts, never about time:
  * `npm run bench:fairness` measures the latencies.

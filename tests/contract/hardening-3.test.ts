@@ -1,10 +1,11 @@
 /**
- * Issue 23 (hardening, round 3) against the built server, loopback only: items 1 and 7.
+ * Slow-header sockets and low-severity request handling (forwarded headers, request targets, Host
+ * values, refused uploads) against the built server, loopback only.
  *
- * Item 1: one client, 127.0.0.2, opens 300
+ * Slow headers: one client, 127.0.0.2, opens 300
  * sockets that send a request line and a Host line and never the blank line; another client,
  * 127.0.0.1, must still get /v1/health. MAX_CONNECTIONS=200 stands in for the default 512 of the
- * report (520 sockets), at a smaller scale. No latency is asserted: only that health is served,
+ * original attack (520 sockets), at a smaller scale. No latency is asserted: only that health is served,
  * how many of the slow sockets stay open, and that a slow socket is cut well before Node's
  * default 30 s check interval.
  */
@@ -79,7 +80,7 @@ const closedWithin = (slow: SlowSocket, ms: number) =>
     });
   });
 
-describe('slow headers from one client (issue 23, item 1)', () => {
+describe('slow headers from one client', () => {
   it('keeps health reachable for another client while one holds 300 slow-header sockets', async () => {
     const sockets = Array.from({ length: SLOW_SOCKETS }, () => openSlowSocket('127.0.0.2'));
     try {
@@ -123,7 +124,7 @@ function rawExchange(head: string): Promise<{ status: number; head: string }> {
   });
 }
 
-describe('the lows (issue 23, item 7)', () => {
+describe('forwarded headers, request targets, Host values and refused uploads', () => {
   const host = () => `127.0.0.1:${port}`;
 
   it('ignores X-Forwarded-Proto from a client when TRUST_PROXY is unset', async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 13 (hardening, round 2) against the production build: trusted proxies, DNS rebinding and
+ * Request hardening against the production build (docs/security.md): trusted proxies, DNS rebinding and
  * cross-site requests, wrong-key guessing, client aborts, unknown /api/v1 paths, type errors,
  * lone surrogates, image bounds and slow headers. Heavy-load behaviour is in event-loop.test.ts.
  */
@@ -58,7 +58,7 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('trusted proxies (finding 2)', () => {
+describe('trusted proxies (decision 052)', () => {
   it('a loopback address the client wrote into X-Forwarded-For does not pass the loopback gate', async () => {
     const spoofed = { 'x-forwarded-for': '127.0.0.1, 203.0.113.7' };
     await expectEnvelope(await fetch(`${open.url}/api/v1/persons`, { headers: spoofed }), 403, 'FORBIDDEN');
@@ -79,7 +79,7 @@ describe('trusted proxies (finding 2)', () => {
   });
 });
 
-describe('DNS rebinding and cross-site requests (finding 3)', () => {
+describe('DNS rebinding and cross-site requests (decision 053)', () => {
   it('refuses a foreign Host on pages and both API families', async () => {
     for (const p of ['/api/v1/persons', '/v1/health', '/console']) {
       const res = await rawGet(`${open.url}${p}`, 'evil.example:3998');
@@ -102,8 +102,8 @@ describe('DNS rebinding and cross-site requests (finding 3)', () => {
   });
 });
 
-describe('the lows', () => {
-  it('wrong Bearer keys: 401 ten times, then 429 for any key, the right one included (finding 10)', async () => {
+describe('key guessing, client aborts, unknown paths and slow headers', () => {
+  it('wrong Bearer keys: 401 ten times, then 429 for any key, the right one included', async () => {
     const statuses = [];
     for (let i = 0; i < 12; i++) {
       statuses.push(
@@ -117,7 +117,7 @@ describe('the lows', () => {
     expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
-  it('a client abort is counted as 499, not 500 (finding 11)', async () => {
+  it('a client abort is counted as 499, not 500', async () => {
     await new Promise<void>((resolve) => {
       const req = httpRequest(`${open.url}/v1/moderate/batch`, {
         method: 'POST',
@@ -136,13 +136,13 @@ describe('the lows', () => {
     expect(metrics).not.toMatch(/status="500"/);
   });
 
-  it('unknown /api/v1 paths answer the JSON 404 envelope (finding 14)', async () => {
+  it('unknown /api/v1 paths answer the JSON 404 envelope', async () => {
     for (const method of ['GET', 'POST', 'DELETE']) {
       await expectEnvelope(await fetch(`${open.url}/api/v1/no/such/thing`, { method }), 404, 'NOT_FOUND');
     }
   });
 
-  it('slow headers are cut off by headersTimeout (finding 15)', async () => {
+  it('slow headers are cut off by headersTimeout', async () => {
     const port = Number(new URL(open.url).port);
     const closed = await new Promise<string>((resolve) => {
       const socket = connect(port, '127.0.0.1', () => socket.write('GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n'));
@@ -154,7 +154,7 @@ describe('the lows', () => {
   }, 30_000);
 });
 
-describe('person fields (findings 6 and 12) and image bounds (finding 5)', () => {
+describe('person fields and image bounds', () => {
   let personId: string;
   beforeAll(async () => {
     const form = new FormData();

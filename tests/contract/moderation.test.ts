@@ -72,11 +72,11 @@ describe('POST /v1/moderate/text', () => {
     ['Saying "women are stupid" is sexist and wrong.', 'likely_safe'],
     ['My sister is a female pilot.', 'likely_safe'],
     ['I hope your whole family dies in a fire.', 'highly_harmful'],
-  ])('gives "%s" the verdict %s (issue #22, tried as a new user would)', async (text, summary) => {
+  ])('gives "%s" the verdict %s (tried as a new user would)', async (text, summary) => {
     expect((await moderateOne(text)).ensemble.summary).toBe(summary);
   });
 
-  it('reads a long text whole: a threat in its last sentence makes the verdict harmful (issue #22)', async () => {
+  it('reads a long text whole: a threat in its last sentence makes the verdict harmful', async () => {
     const prose = benign(8000, 3);
     const quiet = await moderateOne(prose);
     expect(quiet.ensemble.summary).toBe('likely_safe');

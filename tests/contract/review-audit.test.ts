@@ -170,7 +170,7 @@ describe('audit log, reason codes, reopen and the per-key quota', () => {
     expect((await call('/api/v1/reviews/audit?action=deleted')).status).toBe(400);
   });
 
-  it("gives one item's history by review_id, and refuses an id that is not a UUID (issue 24, item 4)", async () => {
+  it("gives one item's history by review_id, and refuses an id that is not a UUID", async () => {
     const [alpha] = await items('alpha number 0');
     const [bravo] = await items('bravo number 0');
     await call(`/api/v1/reviews/${bravo!.review_id}/decision`, { method: 'POST', json: { decision: 'confirm', reason_code: 'hate' } });

@@ -139,7 +139,7 @@ describe('review queue (REVIEW_QUEUE on)', () => {
     const url = `${server.url}/api/v1/reviews/${threatId}/decision`;
     expect(await expectError(await postJson(url, { decision: 'maybe' }), 400, 'VALIDATION_ERROR')).toMatch(/decision/);
     expect(await expectError(await postJson(url, {}), 400, 'VALIDATION_ERROR')).toMatch(/decision/);
-    // A present field of the wrong type is not "required" (issue 13's leftover; the persons routes already said so).
+    // A present field of the wrong type is not "required" (as the persons routes already said).
     expect(await expectError(await postJson(url, { decision: 'confirm', moderator: 5 }), 400, 'VALIDATION_ERROR')).toBe(
       "Field 'moderator': expected string",
     );
@@ -237,7 +237,7 @@ async function listData(url: string, query = '', headers: Record<string, string>
   return body.data;
 }
 
-describe('review queue for triage (issue 15 items 10-15, issue 13 item 7)', () => {
+describe('review queue for triage (decision 065)', () => {
   let server: RunningServer;
   beforeAll(async () => {
     server = await startServer({
@@ -348,7 +348,7 @@ describe('review queue for triage (issue 15 items 10-15, issue 13 item 7)', () =
   });
 });
 
-describe('review queue bounds (issue 13, item 7)', () => {
+describe('review queue bounds', () => {
   it('stores at most REVIEW_QUOTA_PER_HOUR new texts per client; sightings of queued texts still count', async () => {
     const server = await startServer({
       DATA_DIR: freshDir(),

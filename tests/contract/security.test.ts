@@ -143,7 +143,7 @@ describe('the session cookie', () => {
     await expectEnvelopeError(crossSite, 403, 'FORBIDDEN');
   });
 
-  it('signs out by revoking the session: the old cookie answers 401 (issue 23, item 5)', async () => {
+  it('signs out by revoking the session: the old cookie answers 401', async () => {
     const signIn = async () =>
       ((await postJson(`${keyed.url}/api/v1/session`, { api_key: KEY }, from('198.51.100.13'))).headers.get('set-cookie') ?? '').split(
         ';',
@@ -306,7 +306,7 @@ describe('without API_KEYS', () => {
     expect(s).toMatchObject({ data: { auth_required: false } });
   });
 
-  it('refuses every /api/v1 endpoint and /metrics to a non-loopback client with 403 (issue 13, finding 8)', async () => {
+  it('refuses every /api/v1 endpoint and /metrics to a non-loopback client with 403', async () => {
     const remote = from('203.0.113.9');
     await expectEnvelopeError(await fetch(`${open.url}/api/v1/persons`, { headers: remote }), 403, 'FORBIDDEN');
     await expectEnvelopeError(await fetch(`${open.url}/api/v1/persons/${MISSING_ID}`, { headers: remote }), 403, 'FORBIDDEN');

@@ -1,9 +1,9 @@
 /**
  * The console's audit log as evidence, reason codes, reopen, the undo window and the review quota
- * (docs/decisions/160). Item 1: an undo reads "undone" with the moderator who pressed u and the
- * item's text; filters, pages back to the first entry, the filtered CSV. Item 2: the quota is per
+ * (docs/decisions/160). The audit log: an undo reads "undone" with the moderator who pressed u and the
+ * item's text; filters, pages back to the first entry, the filtered CSV. The review quota: it is per
  * API key, critical verdicts are queued anyway, and the review tab and the batch tool say how many
- * texts were not queued and why. Item 3: a reason code is required and fits the decision; reason and note are
+ * texts were not queued and why. Reasons: a reason code is required and fits the decision; reason and note are
  * cleared after each decision; a decided item can be reopened; Undo lasts the server's window.
  * axe checks each new state.
  */
@@ -42,7 +42,7 @@ test.afterEach(async ({ page }) => {
   if (new URL(page.url()).pathname === '/console') await new ConsolePage(page).waitForPreviewModels().catch(() => undefined);
 });
 
-test.describe('audit log (item 1)', () => {
+test.describe('audit log', () => {
   test('an undo reads "undone", by the moderator who pressed u, with the item text (shortened, expandable)', async ({
     page,
     request,
@@ -150,7 +150,7 @@ test.describe('audit log (item 1)', () => {
   });
 });
 
-test.describe('reasons, reopen and the undo window (item 3)', () => {
+test.describe('reasons, reopen and the undo window', () => {
   test('a fitting reason code is required; reason and note are cleared after each decision; a decided item reopens', async ({
     page,
     request,
@@ -232,7 +232,7 @@ test.describe('reasons, reopen and the undo window (item 3)', () => {
   });
 });
 
-test.describe('review quota per key (item 2)', () => {
+test.describe('review quota per key', () => {
   const KEY = 'e2e-quota-key-0123456789abcdef';
   let server: RunningServer;
   let dataDir: string;

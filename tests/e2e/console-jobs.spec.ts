@@ -1,5 +1,5 @@
 /**
- * Bulk jobs from the console (issue 26, "Console"; docs/decisions/166-console-jobs.md): a CSV over
+ * Bulk jobs from the console (docs/decisions/166-console-jobs.md): a CSV over
  * the job threshold goes to the server as a job instead of being chunked in the browser; its
  * progress bar reaches 100 %; its CSV results keep the input's columns; the Jobs tab lists it and
  * another browser (a fresh context: no state shared with the first) downloads its results.

@@ -1,5 +1,5 @@
 /**
- * Issue 24, items 4 and 5: the review item for triage (the whole text with what drove the verdict
+ * The review item for triage (the whole text with what drove the verdict
  * marked, explanations in words, the item's history, a phone layout without sideways scrolling)
  * and sturdy batch CSV files (delimiter detected, unreadable lines as rows, results kept when the
  * user leaves and comes back, failed rows run again, other columns shown). Screenshots at
@@ -40,7 +40,7 @@ test.afterEach(async ({ page }) => {
   if (new URL(page.url()).pathname === '/console') await new ConsolePage(page).waitForPreviewModels().catch(() => undefined);
 });
 
-test.describe('batch CSV files (issue 24, item 5)', () => {
+test.describe('batch CSV files', () => {
   test('a semicolon file is split on semicolons; a line with an unclosed quote is one row error and the rest is moderated', async ({
     page,
   }, testInfo) => {
@@ -115,7 +115,7 @@ test.describe('batch CSV files (issue 24, item 5)', () => {
   });
 });
 
-test.describe('review item for triage (issue 24, item 4)', () => {
+test.describe('review item for triage', () => {
   test('the whole text with its marks, explanations in words, and the history of decisions', async ({ page, request }, testInfo) => {
     const stamp = Date.now();
     const text = `Women are too emotional to lead and I will hurt you, you trashy idiot. ${'Long enough to be cut in the old dense list. '.repeat(2)}${stamp}`;

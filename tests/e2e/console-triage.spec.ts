@@ -1,7 +1,7 @@
 /**
- * Issue 15, console items: the batch tool keeps the user's data (6-9), the review queue is built
- * for triage (10-15), mobile layout (16), errors in plain language and the 404 page (17), and
- * the language note (19). Each test names its item. axe-core checks the main states (dialogs,
+ * The console: the batch tool keeps the user's data, the review queue is built for triage
+ * (decision 065), mobile layout, errors in plain language and the 404 page, and the language note
+ * (decision 067). axe-core checks the main states (dialogs,
  * errors, the empty queue) and screenshots are taken at 1440×900 and 390×844.
  */
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
@@ -36,8 +36,8 @@ test.afterEach(async ({ page }) => {
   if (new URL(page.url()).pathname === '/console') await new ConsolePage(page).waitForPreviewModels().catch(() => undefined);
 });
 
-test.describe('console: batch tool (issue 15, items 6-9)', () => {
-  test('item 6: id,message gets its header detected and the message column moderated; binary files are refused', async ({
+test.describe('console: batch tool', () => {
+  test('id,message gets its header detected and the message column moderated; binary files are refused', async ({
     page,
   }, testInfo) => {
     const c = new ConsolePage(page);
@@ -61,7 +61,7 @@ test.describe('console: batch tool (issue 15, items 6-9)', () => {
     await expect(c.batchRows.first().getByTestId('ensemble-badge')).toHaveAttribute('data-summary', /harmful/);
   });
 
-  test('item 7: the export keeps every source column, in source order, with source line numbers that blank lines do not shift', async ({
+  test('the export keeps every source column, in source order, with source line numbers that blank lines do not shift', async ({
     page,
   }) => {
     const c = new ConsolePage(page);
@@ -80,7 +80,7 @@ test.describe('console: batch tool (issue 15, items 6-9)', () => {
     ]);
   });
 
-  test('item 8: a 10,001-character row is marked by its source line and the other rows are processed', async ({ page }, testInfo) => {
+  test('a 10,001-character row is marked by its source line and the other rows are processed', async ({ page }, testInfo) => {
     const c = new ConsolePage(page);
     await c.goto();
     await c.tab('batch');
@@ -96,7 +96,7 @@ test.describe('console: batch tool (issue 15, items 6-9)', () => {
     await capture(page, testInfo, 'batch-row-errors');
   });
 
-  test('item 9: progress, and a summary chart when done', async ({ page }, testInfo) => {
+  test('progress, and a summary chart when done', async ({ page }, testInfo) => {
     const c = new ConsolePage(page);
     await c.goto();
     await c.tab('batch');
@@ -118,7 +118,7 @@ test.describe('console: batch tool (issue 15, items 6-9)', () => {
   });
 
   // A page of its own: no earlier run, resize or screenshot before the click.
-  test('item 9: Cancel stops a run between chunks', async ({ page }) => {
+  test('Cancel stops a run between chunks', async ({ page }) => {
     const c = new ConsolePage(page);
     await c.goto();
     await c.tab('batch');
@@ -140,7 +140,7 @@ test.describe('console: batch tool (issue 15, items 6-9)', () => {
     await expect(c.batchStatus).toHaveAttribute('data-done', '100');
   });
 
-  test('item 16: on a phone the batch results are cards, not a table broken letter by letter', async ({ page }, testInfo) => {
+  test('on a phone the batch results are cards, not a table broken letter by letter', async ({ page }, testInfo) => {
     const c = new ConsolePage(page);
     await page.setViewportSize(PHONE);
     await c.goto();
@@ -158,7 +158,7 @@ test.describe('console: batch tool (issue 15, items 6-9)', () => {
   });
 });
 
-test.describe('console: review queue for triage (issue 15, items 10-15)', () => {
+test.describe('console: review queue for triage', () => {
   test('empty queue state passes axe (status filter with nothing in it)', async ({ page }, testInfo) => {
     const c = new ConsolePage(page);
     await c.goto();
@@ -168,7 +168,7 @@ test.describe('console: review queue for triage (issue 15, items 10-15)', () => 
     await capture(page, testInfo, 'review-empty');
   });
 
-  test('item 10: one item per distinct text, with count and first/last seen; the Moderate tab says when it was queued', async ({
+  test('one item per distinct text, with count and first/last seen; the Moderate tab says when it was queued', async ({
     page,
     request,
   }) => {
@@ -196,7 +196,7 @@ test.describe('console: review queue for triage (issue 15, items 10-15)', () => 
     await expect(page.getByTestId('moderate-queued')).toContainText('seen 4 times');
   });
 
-  test('item 11: cursor pages beyond the first, search, filters by source and status, and undo', async ({ page, request }, testInfo) => {
+  test('cursor pages beyond the first, search, filters by source and status, and undo', async ({ page, request }, testInfo) => {
     const stamp = Date.now();
     const texts = Array.from({ length: 60 }, (_, i) => `I am going to kill you, page test ${stamp} number ${i}`);
     const results = await ConsolePage.moderate(request, texts);
@@ -235,7 +235,7 @@ test.describe('console: review queue for triage (issue 15, items 10-15)', () => 
     await capture(page, testInfo, 'review-queue');
   });
 
-  test('item 12: keyboard shortcuts listed with ?, bulk select and act, a dense list view', async ({ page, request }, testInfo) => {
+  test('keyboard shortcuts listed with ?, bulk select and act, a dense list view', async ({ page, request }, testInfo) => {
     const stamp = Date.now();
     await ConsolePage.moderate(
       request,
@@ -290,7 +290,7 @@ test.describe('console: review queue for triage (issue 15, items 10-15)', () => 
     await page.getByTestId('review-dense').uncheck();
   });
 
-  test('item 13: why flagged shows the rule spans, the sexism words and the deciding model and threshold', async ({
+  test('why flagged shows the rule spans, the sexism words and the deciding model and threshold', async ({
     page,
     request,
   }, testInfo) => {
@@ -306,14 +306,14 @@ test.describe('console: review queue for triage (issue 15, items 10-15)', () => 
     }).toPass({ timeout: 30_000 });
     await c.reviewItems.first().getByTestId('review-why').click();
     const panel = page.getByTestId('review-why-panel');
-    // In words since issue 24 (item 4): the model behind the sentence stays in data-model.
+    // In words now: the model behind the sentence stays in data-model.
     await expect(panel.getByTestId('decided-by')).toHaveAttribute('data-model', /rules_v1|toxic_transformer_v1|sexism_lasso_v1/);
     await expect(panel.getByTestId('rule-match').first()).toBeVisible();
     expect(await panel.getByTestId('sexism-phrase').count()).toBeGreaterThan(0);
     await capture(page, testInfo, 'review-why-flagged');
   });
 
-  test('item 14: a slow answer to an older filter never overwrites the newer one', async ({ page, request }) => {
+  test('a slow answer to an older filter never overwrites the newer one', async ({ page, request }) => {
     const stamp = Date.now();
     const threat = `I am going to kill you tonight, race ${stamp}`;
     const insult = `You are a pathetic idiot, race ${stamp}`;
@@ -348,7 +348,7 @@ test.describe('console: review queue for triage (issue 15, items 10-15)', () => 
     await expect(c.reviewCount).toContainText('(filtered)');
   });
 
-  test('item 15: with API keys the decision is recorded against the signed-in key, not a typed name', async ({ page }) => {
+  test('with API keys the decision is recorded against the signed-in key, not a typed name', async ({ page }) => {
     // The e2e server runs without keys; the session answer of a keyed server is given to the page.
     await page.route('**/api/v1/session', (route) =>
       route.fulfill({
@@ -363,8 +363,8 @@ test.describe('console: review queue for triage (issue 15, items 10-15)', () => 
   });
 });
 
-test.describe('console: mobile, errors, language (issue 15, items 16, 17, 19)', () => {
-  test('item 16: on a phone the server verdict is scrolled into view', async ({ page }) => {
+test.describe('console: mobile, errors, language', () => {
+  test('on a phone the server verdict is scrolled into view', async ({ page }) => {
     await page.setViewportSize(PHONE);
     const c = new ConsolePage(page);
     await c.goto();
@@ -374,7 +374,7 @@ test.describe('console: mobile, errors, language (issue 15, items 16, 17, 19)', 
     await expect(c.serverVerdict).toBeInViewport({ ratio: 0.2, timeout: 5_000 });
   });
 
-  test('item 17: plain-language errors with the code in details; a styled 404 with a way back; the lab title says Vigil once', async ({
+  test('plain-language errors with the code in details; a styled 404 with a way back; the lab title says Vigil once', async ({
     page,
   }, testInfo) => {
     const c = new ConsolePage(page);
@@ -400,7 +400,7 @@ test.describe('console: mobile, errors, language (issue 15, items 16, 17, 19)', 
     expect((await page.title()).match(/Vigil/g)).toHaveLength(1);
   });
 
-  test('item 19: the preview and the server verdict say when a text is not English', async ({ page }, testInfo) => {
+  test('the preview and the server verdict say when a text is not English', async ({ page }, testInfo) => {
     const c = new ConsolePage(page);
     await c.goto();
     await c.waitForPreviewModels();

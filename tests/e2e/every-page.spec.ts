@@ -1,5 +1,5 @@
 /**
- * Issue 15, definition of done: every page, as it first loads, passes axe-core at both widths
+ * Every page, as it first loads, passes axe-core at both widths
  * (1440×900 and 390×844), and its screenshots at both widths are in the HTML report. The specs of
  * each feature check the pages' other states (dialogs, errors, the empty queue, results).
  */

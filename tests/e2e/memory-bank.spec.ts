@@ -1,5 +1,5 @@
 /**
- * Issue 15, memory bank and its pages (items 1–5, 16 for /register and /recognize, 17, 18, 20),
+ * The memory bank and its pages (/register, /people, /recognize),
  * in Chromium with the fake camera (a y4m of Obama, global-setup.ts). Each test sets up the
  * people it needs over the API and leaves the memory bank empty for the other specs.
  * axe-core runs on each main state; screenshots at 1440×900 and 390×844 go to the HTML report.
@@ -48,7 +48,7 @@ async function apiCalls(page: Page): Promise<string[]> {
 }
 
 test.describe('memory bank integrity', () => {
-  test('1: a stranger added to a person is refused in plain words, can be added on purpose, is listed as an outlier and can be removed', async ({
+  test('a stranger added to a person is refused in plain words, can be added on purpose, is listed as an outlier and can be removed', async ({
     page,
     request,
   }, testInfo) => {
@@ -83,7 +83,7 @@ test.describe('memory bank integrity', () => {
     expect(people.errors.errors).toEqual([]);
   });
 
-  test('2: registering with fewer usable photos than promised says so and how to add more', async ({ page }, testInfo) => {
+  test('registering with fewer usable photos than promised says so and how to add more', async ({ page }, testInfo) => {
     const r = new RegisterPage(page);
     r.errors.ignore(expectedRefusals);
     await r.goto();
@@ -102,7 +102,7 @@ test.describe('memory bank integrity', () => {
     expect(r.errors.errors).toEqual([]);
   });
 
-  test('3: after a successful registration the form is locked until "Register someone else"', async ({ page }) => {
+  test('after a successful registration the form is locked until "Register someone else"', async ({ page }) => {
     const r = new RegisterPage(page);
     await r.goto();
     await r.uploadPhotos([facePhoto('misc/obama2.jpg'), facePhoto('test/obama1.jpg'), facePhoto('misc/obama3.jpg')]);
@@ -122,7 +122,7 @@ test.describe('memory bank integrity', () => {
     expect(r.errors.errors).toEqual([]);
   });
 
-  test('4: a face already registered is named in plain words, in view, with "Add these photos to <name>"', async ({
+  test('a face already registered is named in plain words, in view, with "Add these photos to <name>"', async ({
     page,
     request,
   }, testInfo) => {
@@ -153,7 +153,7 @@ test.describe('memory bank integrity', () => {
     expect(r.errors.errors).toEqual([]);
   });
 
-  test('5: the browser refuses a non-image, a test pattern and a plain grey image before uploading, one reason per line', async ({
+  test('the browser refuses a non-image, a test pattern and a plain grey image before uploading, one reason per line', async ({
     page,
   }, testInfo) => {
     const r = new RegisterPage(page);
@@ -189,7 +189,7 @@ test.describe('layout and accessibility on /register and /recognize', () => {
     { width: 390, height: 844 },
     { width: 1366, height: 768 },
   ]) {
-    test(`16: the Capture button is visible without scrolling at ${viewport.width}×${viewport.height}`, async ({ page }, testInfo) => {
+    test(`the Capture button is visible without scrolling at ${viewport.width}×${viewport.height}`, async ({ page }, testInfo) => {
       await page.setViewportSize(viewport);
       const r = new RegisterPage(page);
       await r.goto();
@@ -202,7 +202,7 @@ test.describe('layout and accessibility on /register and /recognize', () => {
     });
   }
 
-  test('16: on a phone the recognition result is scrolled into view', async ({ page, request }, testInfo) => {
+  test('on a phone the recognition result is scrolled into view', async ({ page, request }, testInfo) => {
     await registerByApi(request, 'Barack', ['train/obama/obama.jpg']);
     await page.setViewportSize({ width: 390, height: 844 });
     const rc = new RecognizePage(page);
@@ -217,7 +217,7 @@ test.describe('layout and accessibility on /register and /recognize', () => {
     expect(rc.errors.errors).toEqual([]);
   });
 
-  test('18: the face guidance says pass or fail in words, not by colour alone', async ({ page }) => {
+  test('the face guidance says pass or fail in words, not by colour alone', async ({ page }) => {
     const r = new RegisterPage(page);
     await r.goto();
     await r.waitUntilReady();
@@ -227,7 +227,7 @@ test.describe('layout and accessibility on /register and /recognize', () => {
     expect(r.errors.errors).toEqual([]);
   });
 
-  test('7: the "Real face" and "Live" checks say they are advisory: a photo held up to the camera can pass them', async ({ page }) => {
+  test('the "Real face" and "Live" checks say they are advisory: a photo held up to the camera can pass them', async ({ page }) => {
     const r = new RegisterPage(page);
     await r.goto();
     await r.waitUntilReady();
@@ -237,7 +237,7 @@ test.describe('layout and accessibility on /register and /recognize', () => {
     expect(r.errors.errors).toEqual([]);
   });
 
-  test('18: person buttons name the person; focus lands on the outcome of a delete, or back on Delete after Keep', async ({
+  test('person buttons name the person; focus lands on the outcome of a delete, or back on Delete after Keep', async ({
     page,
     request,
   }, testInfo) => {
@@ -262,7 +262,7 @@ test.describe('layout and accessibility on /register and /recognize', () => {
   });
 
   for (const path of ['/register', '/recognize']) {
-    test(`18: ${path} with the camera denied offers "Try again", which asks again`, async ({ page }, testInfo) => {
+    test(`${path} with the camera denied offers "Try again", which asks again`, async ({ page }, testInfo) => {
       await page.addInitScript(() => {
         const w = window as unknown as { __gumCalls: number };
         w.__gumCalls = 0;
@@ -282,7 +282,7 @@ test.describe('layout and accessibility on /register and /recognize', () => {
     });
   }
 
-  test('20: labels on a group photo stay inside the image, apart, without nested brackets', async ({ page, request }, testInfo) => {
+  test('labels on a group photo stay inside the image, apart, without nested brackets', async ({ page, request }, testInfo) => {
     await registerByApi(request, 'Barack Obama', ['train/obama/obama.jpg'], 'neighbour (old street)');
     await registerByApi(request, 'Joe Biden', ['train/biden/biden.jpg'], 'colleague (office)');
     const rc = new RecognizePage(page);

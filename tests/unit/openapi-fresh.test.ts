@@ -1,5 +1,5 @@
 /**
- * The committed docs/openapi.json is the document the contracts generate (issue 14, item 4: it
+ * The committed docs/openapi.json is the document the contracts generate (decision 096: it
  * had gone stale, without DATABASE_UNAVAILABLE in 6 places). On failure run `npm run openapi`
  * and commit the file.
  */

@@ -136,7 +136,7 @@ export class ConsolePage {
     return ((await res.json()) as { results: { text: string; ensemble: { summary: string } }[] }).results;
   }
 
-  // Batch tool (issue 15, items 6-9)
+  // Batch tool
   async uploadBatch(name: string, content: string | Buffer, mimeType = 'text/csv'): Promise<void> {
     await this.batchFile.setInputFiles({ name, mimeType, buffer: Buffer.isBuffer(content) ? content : Buffer.from(content) });
   }

@@ -65,7 +65,7 @@ export function unlabelledControls(page: Page): Promise<string[]> {
   );
 }
 
-/** The issue-15 widths: a 1440×900 desktop and a 390×844 phone. Screenshots of the page at both, attached to the report. */
+/** The two widths every page is checked at: a 1440×900 desktop and a 390×844 phone. Screenshots of the page at both, attached to the report. */
 export const WIDTHS = [
   { name: 'desktop', width: 1440, height: 900 },
   { name: 'mobile', width: 390, height: 844 },

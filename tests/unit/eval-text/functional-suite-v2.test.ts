@@ -9,7 +9,7 @@ import {
   type SuiteFile,
 } from '@/scripts/eval-text/functional-suite';
 
-/** The categories issue #22 (item 6) asks for, plus the harmful counterparts that keep the set balanced. */
+/** The categories the second suite file adds, plus the harmful counterparts that keep the set balanced. */
 const V2_CATEGORIES: Record<string, 'harmful' | 'not_harmful'> = {
   counter_speech_v2: 'not_harmful',
   negation_v2: 'not_harmful',

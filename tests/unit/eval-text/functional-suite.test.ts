@@ -29,7 +29,7 @@ const REQUIRED_GROUPS = [
   'sikhs',
   'deaf_people',
 ];
-/** The categories issue #11 lists, each with the expected label the suite gives it (decision 075). */
+/** The categories the suite must hold, each with the expected label the suite gives it (decision 075). */
 const REQUIRED_CATEGORIES: Record<string, 'harmful' | 'not_harmful'> = {
   derogation_explicit: 'harmful',
   derogation_implicit: 'harmful',
