@@ -14,7 +14,7 @@
  * vigil_face_engine_pid, read again after a restart). Extra server env passes through the shell.
  *
  * Reports throughput, p50/p95/p99 per kind and overall, status counts, connection errors
- * (dropped connections), health p50/p99/max under the load (the issue's target: p99 <= 250 ms),
+ * (dropped connections), health p50/p99/max under the load (target: p99 <= 250 ms),
  * each process's RSS at the start of the load, at minute 1, at the end and at peak, anonymous vs
  * file-backed RSS, the per-process RSS /metrics reports at the end (vigil_process_rss_bytes) against
  * the per-process targets of decision 175 (http <= 550 MB, face engine <= 600 MB) and the load average; growth
@@ -34,7 +34,7 @@ const { values: args } = parseArgs({
     soak: { type: 'string' },
     clients: { type: 'string', default: process.env.LOADTEST_CLIENTS ?? '32' },
     json: { type: 'string' },
-    // e.g. --mix text=0.7,batch=0.3 to see what one kind of request costs (default: the mix).
+    // e.g. --mix text=0.7,batch=0.3 to see what one kind of request costs (default: the standard mix).
     mix: { type: 'string' },
   },
 });
@@ -197,7 +197,7 @@ async function main() {
         dropped[kind]++;
       }
     }
-    // One more client polls /v1/health back to back (50 ms apart) for the whole run: the issue's
+    // One more client polls /v1/health back to back (50 ms apart) for the whole run: the
     // "p99 of /v1/health under the mixed load" target. Its answers are reported apart from the mix.
     const health: number[] = [];
     const healthStatuses: Record<string, number> = {};

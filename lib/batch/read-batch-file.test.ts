@@ -95,7 +95,7 @@ describe('batch CSV: delimiters and malformed lines', () => {
     expect(src.records.map((r) => r.cells)).toEqual([['id;text'], ['1;hello', ' there']]);
   });
 
-  it('keeps stray quotes as text: the file of the issue (\'"b" at line 3\') is read whole', () => {
+  it('keeps stray quotes as text: the reported file (\'"b" at line 3\') is read whole', () => {
     const src = readBatchFile(bytes('id,text\n1,hello there\n2,"bad"b\n3,fine row\n4,say "hi" now\n'), 'x.csv');
     expect(src.hasHeader).toBe(true);
     expect(rowsOf(src).map((r) => [r.line, r.error ?? r.cells[1]])).toEqual([

@@ -98,7 +98,7 @@ async function main(): Promise<void> {
     return;
   }
 
-  // Identity bias on the validation templates (frames training never saw) and the known failures.
+  // Identity bias on the validation templates (frames training never saw) and the EDOS-only model's known failures.
   const tpl = validationTemplates();
   for (const kind of ['neutral', 'sexist', 'other_neutral'] as const) {
     const xs = tpl.filter((t) => t.kind === kind);

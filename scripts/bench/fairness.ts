@@ -1,13 +1,13 @@
 /**
  * npm run bench:fairness [-- --runs 3 --seconds 60 --batches-per-second 2 --batch-texts 100 --text-chars 10000]
  *
- * Hardening issue, item 2 (docs/decisions/156-fair-share-of-the-pool.md): how long a single short
+ * Fair share of the inference pool (docs/decisions/156-fair-share-of-the-pool.md): how long a single short
  * text of client B waits while client A saturates its batch allowance. Against the production
  * build (`npm run build` first). Each run starts `node server.mjs` with TRUST_PROXY=true (the
  * clients are told apart by X-Forwarded-For), the default rate limits and queue caps, and a
  * temporary PGlite DATA_DIR; then, for `--seconds`:
  *
- * - A sends `--batches-per-second` batches a second without waiting for answers (the issue: 2 a
+ * - A sends `--batches-per-second` batches a second without waiting for answers (default 2 a
  *   second, exactly RATE_LIMIT_PER_MINUTE's default 120 a minute), each `--batch-texts` texts of
  *   `--text-chars` characters of spaced letters (the worker's worst case per character);
  * - B sends one short text at a time, 550 ms apart (within RATE_LIMIT_PER_MINUTE's 120 a minute).

@@ -10,7 +10,7 @@
  *   each socket the server closes (the per-address cap, the headers timeout) is opened again
  *   after `reopen-ms`, as an attacker would;
  * - client B (127.0.0.1) asks /v1/health one request after another, each on a new connection,
- *   and times it (the issue's target: p99 <= 250 ms);
+ *   and times it (target: p99 <= 250 ms);
  * - client C (127.0.0.3) sends a short text to /v1/moderate/text every 200 ms: other clients are served.
  *
  * Loopback addresses other than 127.0.0.1 reach the server on Linux (127.0.0.0/8 is all loopback),

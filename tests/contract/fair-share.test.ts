@@ -10,7 +10,7 @@ import { postJson, startServer, type RunningServer } from '../../scripts/lib/ser
 /**
  * Spaced letters are the worker's worst case per character (every letter a token). 40 texts of
  * 2,000 characters, in chunks of 2 texts (INFERENCE_CHUNK_CHARS below): a backlog of 20 tasks,
- * small enough for this tier; `npm run bench:fairness` runs the issue's 100 x 10,000.
+ * small enough for this tier; `npm run bench:fairness` runs the full 100 x 10,000.
  */
 const SPACED = `${Array.from({ length: 1_000 }, (_, i) => String.fromCharCode(97 + (i % 26))).join(' ')} `;
 const HEAVY_BATCH = { texts: Array.from({ length: 40 }, () => SPACED) };

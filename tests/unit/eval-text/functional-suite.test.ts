@@ -67,7 +67,7 @@ describe('functional suite expansion', () => {
     for (const g of REQUIRED_GROUPS) expect(perGroup.get(g) ?? 0, g).toBeGreaterThanOrEqual(100);
   });
 
-  it('has every category of the issue with its expected label and at least 40 cases', () => {
+  it('has every required category with its expected label and at least 40 cases', () => {
     const byCat = new Map<string, { n: number; expected: Set<string> }>();
     for (const c of cases) {
       const e = byCat.get(c.category) ?? { n: 0, expected: new Set<string>() };
