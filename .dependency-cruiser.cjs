@@ -2,7 +2,8 @@
  * Layers go one way (docs/decisions/090-one-way-layers.md): a file under lib/ imports only from its
  * own layer or the layers below it, no two folders under lib/ import each other (directly or through
  * others), and lib/ never imports from models/ (a model folder holds one model's artifact, card and
- * training code; it can be replaced without breaking lib/). Run by `npm run check:cycles` and
+ * training code; it can be replaced without breaking lib/); no file anywhere reaches itself through its
+ * imports. Run by `npm run check:cycles` and
  * scripts/test.sh. Type-only imports count too: a cycle of types is still a cycle of knowledge.
  */
 
@@ -46,6 +47,14 @@ module.exports = {
       severity: 'error',
       scope: 'folder',
       from: { path: '^lib/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-file-cycle',
+      comment:
+        'A file reaches itself through its imports (type-only imports count): move what both sides need into a file of its own that neither imports back.',
+      severity: 'error',
+      from: {},
       to: { circular: true },
     },
     {

@@ -9,7 +9,7 @@ bash scripts/setup.sh chromium ffmpeg postgresql-15
 echo "== typecheck"
 npx tsc --noEmit
 
-echo "== layers: no import cycle between folders of lib/"
+echo "== layers: imports go down, no import cycle between folders or files"
 npm run --silent check:cycles
 
 echo "== lint and format check (Biome)"

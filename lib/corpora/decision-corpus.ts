@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseCsvRecords, requireColumn } from '@/lib/ml/csv';
 import { TOXICITY_HEADS } from '@/lib/moderation/types';
-import type { HeadLabels } from './toxicity-corpora';
+import type { HeadLabels } from './head-labels';
 
 export const DECISION_CORPUS = 'review_decisions';
 

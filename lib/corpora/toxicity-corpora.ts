@@ -7,10 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCsvRecords } from '@/lib/ml/csv';
-import { TOXICITY_HEADS, type ToxicityHead } from '@/lib/moderation/types';
+import { TOXICITY_HEADS } from '@/lib/moderation/types';
 import { DECISION_CORPUS, type DecisionRow } from './decision-corpus';
-
-export type HeadLabels = Partial<Record<ToxicityHead, number>>;
+import type { HeadLabels } from './head-labels';
 
 export interface RawRow {
   text: string;

@@ -10,7 +10,8 @@ import { parseCsvRecords } from '@/lib/ml/csv';
 import { mulberry32 } from '@/lib/ml/random';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { TOXICITY_HEADS } from '@/lib/moderation/types';
-import { JIGSAW_CORPORA, readCorpora, type HeadLabels } from '@/lib/corpora/toxicity-corpora';
+import type { HeadLabels } from '@/lib/corpora/head-labels';
+import { JIGSAW_CORPORA, readCorpora } from '@/lib/corpora/toxicity-corpora';
 import { dedupeKey, splitOf, type Split } from '@/lib/corpora/toxicity-split';
 import { loadEdos } from '@/lib/corpora/edos';
 
