@@ -5,7 +5,6 @@ import {
   csvProblem,
   decodeText,
   defaultTextColumn,
-  detectDelimiter,
   isCsvFile,
   looksLikeHeader,
   readBatchFile,
@@ -83,10 +82,10 @@ describe('batch CSV: delimiters and malformed lines', () => {
     expect(readCsv('id,text\n1,plain\n').delimiter).toBe(',');
   });
 
-  it('prefers the delimiter that gives every line the same width (decimal commas in a semicolon file)', () => {
-    expect(detectDelimiter('id;score;text\n1;0,5;hello\n2;0,25;a, b and c\n')).toBe(';');
-    expect(detectDelimiter('just one column\nno delimiters here\n')).toBe(',');
-    expect(detectDelimiter('a,b\tc\nd,e\tf\n')).toBe(',');
+  it('detects the delimiter of a CSV file (decimal commas in a semicolon file)', () => {
+    const src = readBatchFile(bytes('id;score;text\n1;0,5;hello\n2;0,25;a, b and c\n'), 'x.csv');
+    expect(src.delimiter).toBe(';');
+    expect(src.records.map((r) => r.cells.length)).toEqual([3, 3, 3]);
   });
 
   it('reads a delimiter the user chose over the detected one', () => {

@@ -15,6 +15,7 @@
  *   the longest cells.
  */
 import { parse, type Options } from 'csv-parse/sync';
+import { detectDelimiter } from '@/lib/csv/detect-delimiter';
 
 export interface SourceRow {
   /** 1-based line of the source where this record starts. */
@@ -123,39 +124,6 @@ const PARSE_OPTIONS: Options = {
 
 type Parsed = { record: string[]; info: { lines: number } };
 
-/**
- * The delimiter that splits the first lines into the same number of fields most often (more than
- * one field); comma when none does. Semicolons come from spreadsheets in locales with a decimal
- * comma, tabs from copies out of a spreadsheet.
- */
-export function detectDelimiter(text: string): Delimiter {
-  const sample = text
-    .slice(0, 64 * 1024)
-    .split(/\r\n|\n|\r/)
-    .slice(0, 50)
-    .join('\n');
-  let best: Delimiter = ',';
-  let bestScore = 0;
-  for (const d of DELIMITERS) {
-    let widths: number[];
-    try {
-      widths = (parse(sample, { ...PARSE_OPTIONS, delimiter: d, skip_records_with_error: true }) as unknown as Parsed[]).map(
-        (p) => p.record.length,
-      );
-    } catch {
-      continue;
-    }
-    const counts = new Map<number, number>();
-    for (const w of widths) counts.set(w, (counts.get(w) ?? 0) + 1);
-    let mode = 1;
-    let modeCount = 0;
-    for (const [w, n] of counts) if (n > modeCount || (n === modeCount && w > mode)) [mode, modeCount] = [w, n];
-    const score = mode > 1 && widths.length > 0 ? modeCount / widths.length : 0;
-    if (score > bestScore) [best, bestScore] = [d, score];
-  }
-  return best;
-}
-
 /** csv-parse's error, said so that the person who made the file can fix the line. */
 export function csvProblem(err: unknown): string {
   const code = (err as { code?: string }).code;
@@ -218,7 +186,7 @@ function parseRecovering(text: string, delimiter: Delimiter): SourceRow[] {
   return rows;
 }
 
-export function readCsv(text: string, delimiter: Delimiter = detectDelimiter(text)): BatchSource {
+export function readCsv(text: string, delimiter: Delimiter = detectDelimiter(text, DELIMITERS)): BatchSource {
   const records = parseRecovering(text, delimiter).filter((r) => r.error || r.cells.some((c) => c.trim() !== ''));
   const first = records[0];
   const hasHeader =

@@ -1,14 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  detectDelimiter,
-  JobInputFormatError,
-  JobInputTooLargeError,
-  readCsvRows,
-  readJsonLines,
-  type JobInputLine,
-} from './read-job-input';
+import { JobInputFormatError, JobInputTooLargeError, readCsvRows, readJsonLines, type JobInputLine } from './read-job-input';
 
 const check = (value: unknown) => {
   const text = (value as { text?: unknown } | null)?.text;
@@ -180,10 +173,15 @@ describe('readCsvRows', () => {
     await expect(inTime(read({ maxTexts: 50, maxBytes: 10_000 }))).rejects.toMatchObject({ limit: 'texts', max: 50 });
   });
 
-  it('picks the most frequent delimiter outside quotes', () => {
-    expect(detectDelimiter('a,b,c')).toBe(',');
-    expect(detectDelimiter('a;b;"c,d,e"')).toBe(';');
-    expect(detectDelimiter('a\tb\tc')).toBe('\t');
-    expect(detectDelimiter('text')).toBe(',');
+  it("reads the header's delimiter (semicolon, pipe; a quoted comma does not count) before the rows", async () => {
+    for (const [body, expected] of [
+      ['id;text;"a,b"\n1;hello, there;x\n', ['id', 'text', 'a,b']],
+      ['id|text\n1|hello, there\n', ['id', 'text']],
+    ] as const) {
+      let header: string[] = [];
+      const lines = await collect(readCsvRows(pieces(body, 3), { ...options, textColumn: 'text', onHeader: (h) => (header = h) }));
+      expect(header).toEqual(expected);
+      expect(lines.map((l) => l.text)).toEqual(['hello, there']);
+    }
   });
 });

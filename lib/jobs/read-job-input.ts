@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { pipeline, Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { JobLineError } from '@/lib/contracts/jobs';
+import { detectDelimiter } from '@/lib/csv/detect-delimiter';
 
 export interface JobInputLine {
   /** 1-based line of the body (CSV: of the file, the header being line 1). */
@@ -136,23 +137,8 @@ export async function* readJsonLines(body: AsyncIterable<Uint8Array>, o: ReadJob
   }
 }
 
-/** The likeliest delimiter of a CSV header line: the most frequent of `,` `;` tab `|` outside quotes (`,` on a tie or none). */
-export function detectDelimiter(header: string): string {
-  const counts = new Map<string, number>([
-    [',', 0],
-    [';', 0],
-    ['\t', 0],
-    ['|', 0],
-  ]);
-  let quoted = false;
-  for (const ch of header) {
-    if (ch === '"') quoted = !quoted;
-    else if (!quoted && counts.has(ch)) counts.set(ch, counts.get(ch)! + 1);
-  }
-  let best = ',';
-  for (const [d, n] of counts) if (n > counts.get(best)!) best = d;
-  return best;
-}
+/** The delimiters a job's CSV may use, the first being the answer when the header has one column. */
+const DELIMITERS = [',', ';', '\t', '|'] as const;
 
 /**
  * The body's first line (up to `maxLineBytes`) and the whole body again: the delimiter is chosen
@@ -317,7 +303,7 @@ export async function* readCsvRows(
   o: ReadJobInputOptions & { textColumn: string; onHeader: (columns: string[]) => void },
 ): AsyncGenerator<JobInputLine> {
   const peeked = await peekFirstLine(limitBytes(body, o.maxBytes), o.maxLineBytes);
-  const delimiter = detectDelimiter(peeked.first);
+  const delimiter = detectDelimiter(peeked.first, DELIMITERS);
   const marker = `vigil-long-record-${randomUUID()}`;
   const parser = parse({
     delimiter,
