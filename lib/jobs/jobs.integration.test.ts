@@ -290,7 +290,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)(
       for (let round = 0; round < 25; round++) {
         const { id } = await newJob(storeA, 2, 1);
         const [x, y] = [await storeA.claim(60_000, { jobId: id, chunk: 0 }), await storeB.claim(60_000, { jobId: id, chunk: 1 })];
-        expect(x && y).toBeTruthy();
+        expect(x).toBeTruthy();
+        expect(y).toBeTruthy();
         const finished = await Promise.all([
           storeA.complete(x!, [{ line: x!.firstLine, result: { ok: 1 } }]),
           storeB.complete(y!, [{ line: y!.firstLine, result: { ok: 2 } }]),

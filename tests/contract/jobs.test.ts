@@ -7,7 +7,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobListSchema, jobResultLineSchema, jobSchema, type Job } from '@/lib/contracts/jobs';
 import { moderationResponseSchema } from '@/lib/contracts/moderation';
 import { postJson, startServer, type RunningServer } from '../../scripts/lib/server';
@@ -89,7 +89,7 @@ describe('bulk jobs on one server', () => {
   });
   afterAll(() => hook.close());
 
-  it('starts', async () => {
+  beforeAll(async () => {
     await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
     const hookPort = (hook.address() as AddressInfo).port;
     server = await startServer({

@@ -24,7 +24,18 @@ describe('RATE_LIMIT_PER_MINUTE', () => {
     expect(((await limited.json()) as { detail: string }).detail).toMatch(/rate limit/i);
   });
 
-  it('does not limit health or the model list', async () => {
-    for (let i = 0; i < 5; i++) expect((await fetch(`${server.url}/v1/health`)).status).toBe(200);
+  it('does not limit health or the model list, even with the budget spent', async () => {
+    // Spend whatever is left of this client's budget (the test above may have), so a limited route would answer 429.
+    let status = 200;
+    for (let i = 0; i < 4 && status !== 429; i++) status = (await postJson(`${server.url}/v1/moderate/text`, { text: 'x' })).status;
+    expect(status).toBe(429);
+    for (const path of ['/v1/health', '/v1/models']) {
+      for (let i = 0; i < 5; i++) {
+        const res = await fetch(`${server.url}${path}`);
+        expect(res.status, path).toBe(200);
+        expect(res.headers.get('ratelimit-limit'), path).toBeNull();
+      }
+    }
+    expect((await postJson(`${server.url}/v1/moderate/text`, { text: 'x' })).status).toBe(429);
   });
 });
