@@ -41,8 +41,8 @@ export function BatchStatus({ progress, phase, failed, notQueued, summaryRef }: 
       </div>
       {!running && notQueued !== undefined && notQueued > 0 && (
         <p className="alert alert-warn" data-testid="batch-not-queued" data-count={notQueued}>
-          Since this run started, {notQueued} flagged text{notQueued === 1 ? ' was' : 's were'} not queued for review (the hourly review
-          quota; threats and self-harm are always queued). The Review queue tab says whose quota and why.
+          Since this run started, {notQueued} flagged text{notQueued === 1 ? ' was' : 's were'} over the hourly review quota and went to the
+          review backlog instead of the queue (threats and self-harm are always queued). The Review queue tab opens the backlog.
         </p>
       )}
       {failed.length > 0 && !running && (

@@ -18,6 +18,7 @@ import { BatchResults } from './batch-results';
 import { BatchStatus } from './batch-status';
 import { ErrorAlert } from './error-alert';
 import { JobUploadStatus } from './job-upload-status';
+import { ReviewFeedNote } from './review-feed-note';
 import { MAX_CHARS, useBatchRun } from './use-batch-run';
 import { useBatchSource } from './use-batch-source';
 import { useJobUpload } from './use-job-upload';
@@ -92,6 +93,7 @@ export function BatchTab() {
           </button>
         )}
       </div>
+      {n > 0 && <ReviewFeedNote rows={n} />}
       <JobUploadStatus upload={jobUpload} rows={s.sourceRows.length} />
       {meta?.restoredFrom && (
         <p className="alert alert-ok" data-testid="batch-restored" data-interrupted={meta.interrupted ? 'true' : 'false'}>

@@ -8,6 +8,7 @@ import { useEffect } from 'react';
 import { JOB_THRESHOLD_ROWS } from '@/lib/browser/job-upload';
 import { ErrorAlert } from './error-alert';
 import { JobCard } from './job-card';
+import { JOBS_NOT_QUEUED } from './review-feed-note';
 import { useJobs } from './jobs-context';
 import styles from './console.module.css';
 
@@ -24,6 +25,9 @@ export function JobsTab({ active }: { active: boolean }) {
       <p className="hint">
         Batch runs over {JOB_THRESHOLD_ROWS.toLocaleString('en')} rows run on the server as jobs: they go on when this page is closed, and
         their results can be downloaded here from any browser signed in with the same key.
+      </p>
+      <p className="hint" data-testid="jobs-review-feed">
+        {JOBS_NOT_QUEUED}
       </p>
       <div className="field-row">
         <button type="button" className="secondary" data-testid="jobs-refresh" onClick={() => void controller.reload()} disabled={loading}>

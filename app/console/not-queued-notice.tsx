@@ -1,8 +1,9 @@
 'use client';
 /**
- * How many flagged texts were answered but not queued in the last 24 hours, and why (the hourly
- * quota per key or address, eviction by the storage cap, recording paused after a database
- * error), so the queue never falls silent without saying so (docs/decisions/160).
+ * Flagged texts that did not go straight into the active queue, and why (docs/decisions/160, 190):
+ * how many wait in the backlog (over a client's hourly quota, kept for moderators to open and pull
+ * in), how many were evicted by the storage cap in the last 24 hours, and whether recording is
+ * paused after a database error, so the queue never falls silent without saying so.
  */
 import { useEffect, useState } from 'react';
 import type { NotQueued, ReviewConfig } from '@/lib/contracts/review-console';
@@ -14,11 +15,20 @@ function why(c: NotQueued['counts'][number], config: ReviewConfig | undefined): 
   const limit = keyed ? config?.quota.per_key_per_hour : config?.quota.per_address_per_hour;
   const who = keyed ? c.client : 'clients without a key';
   const per = limit === undefined ? '' : ` (${limit} new item${limit === 1 ? '' : 's'} an hour)`;
-  return `over the hourly quota of ${who}${per}`;
+  return `over the hourly quota of ${who}${per}: sent to the backlog`;
 }
 
-export function NotQueuedNotice({ refresh, config }: { refresh: number; config: ReviewConfig | undefined }) {
+interface NotQueuedNoticeProps {
+  refresh: number;
+  config: ReviewConfig | undefined;
+  /** Whether the list shows the backlog now (then the notice does not offer to open it). */
+  inBacklog: boolean;
+  onOpenBacklog: () => void;
+}
+
+export function NotQueuedNotice({ refresh, config, inBacklog, onOpenBacklog }: NotQueuedNoticeProps) {
   const [data, setData] = useState<NotQueued | undefined>();
+  const [backlog, setBacklog] = useState(0);
   // biome-ignore lint/correctness/useExhaustiveDependencies: refresh is the refetch trigger (the queue's Refresh).
   useEffect(() => {
     let live = true;
@@ -26,29 +36,42 @@ export function NotQueuedNotice({ refresh, config }: { refresh: number; config: 
       (d) => live && setData(d),
       () => live && setData(undefined),
     );
+    api.listReviews({ status: 'backlog', limit: 1 }).then(
+      (page) => live && setBacklog(page.total),
+      () => live && setBacklog(0),
+    );
     return () => {
       live = false;
     };
   }, [refresh]);
-  if (!data || (data.total === 0 && !data.recording_paused_until)) return null;
+  const counted = data?.total ?? 0;
+  if (backlog === 0 && counted === 0 && !data?.recording_paused_until) return null;
   return (
-    <div className="alert alert-warn" data-testid="review-not-queued" data-total={data.total}>
-      {data.total > 0 && (
+    <div className="alert alert-warn" data-testid="review-not-queued" data-total={counted} data-backlog={backlog}>
+      {backlog > 0 && (
+        <p data-testid="review-backlog-count">
+          {backlog.toLocaleString('en')} flagged text{backlog === 1 ? ' waits' : 's wait'} in the backlog: over a client&apos;s hourly
+          quota, kept for review (threats and self-harm always go straight to the queue).{' '}
+          {!inBacklog && (
+            <button type="button" className="secondary" data-testid="review-open-backlog" onClick={onOpenBacklog}>
+              Open the backlog
+            </button>
+          )}
+        </p>
+      )}
+      {data && data.total > 0 && (
         <>
-          <p>
-            {data.total} flagged text{data.total === 1 ? ' was' : 's were'} answered but not queued in the last 24 hours (threats and
-            self-harm are always queued):
-          </p>
+          <p>In the last 24 hours, flagged texts that did not go straight into the queue:</p>
           <ul>
             {data.counts.map((c) => (
               <li key={`${c.reason}-${c.client}`} data-testid="review-not-queued-reason" data-reason={c.reason} data-client={c.client}>
-                {c.count} {why(c, config)}
+                {c.count.toLocaleString('en')} {why(c, config)}
               </li>
             ))}
           </ul>
         </>
       )}
-      {data.recording_paused_until && (
+      {data?.recording_paused_until && (
         <p>Recording is paused after a database error until {new Date(data.recording_paused_until).toLocaleTimeString()}.</p>
       )}
     </div>

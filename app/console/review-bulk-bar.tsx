@@ -17,6 +17,8 @@ interface BulkBarProps {
   onNote: (note: string) => void;
   problem?: string;
   onDecide: (decision: Decision) => void;
+  /** Set while the list shows the backlog: its selection is pulled into the queue, not decided. */
+  onPull?: () => void;
 }
 
 export function ReviewBulkBar(p: BulkBarProps) {
@@ -26,7 +28,15 @@ export function ReviewBulkBar(p: BulkBarProps) {
         <input type="checkbox" data-testid="review-select-all" checked={p.allSelected} onChange={(e) => p.onSelectAll(e.target.checked)} />
         Select all loaded
       </label>
-      {p.selectedCount > 0 && (
+      {p.selectedCount > 0 && p.onPull && (
+        <>
+          <span data-testid="review-selected-count">{p.selectedCount} selected</span>
+          <button type="button" data-testid="review-bulk-pull" disabled={p.busy} onClick={p.onPull}>
+            Pull selected into the queue
+          </button>
+        </>
+      )}
+      {p.selectedCount > 0 && !p.onPull && (
         <>
           <span data-testid="review-selected-count">{p.selectedCount} selected</span>
           <ReasonSelect

@@ -70,6 +70,8 @@ export interface ReviewItemProps {
   onDecide: (decision: Decision) => void;
   /** Decided items: back to pending, recorded in the audit log as reopened. */
   onReopen: () => void;
+  /** Backlog items (over their client's quota): into the active queue. */
+  onPull: () => void;
 }
 
 export function ReviewItemView({
@@ -89,6 +91,7 @@ export function ReviewItemView({
   onFocus,
   onDecide,
   onReopen,
+  onPull,
 }: ReviewItemProps) {
   const pending = item.status === 'pending';
   const decided = item.status === 'confirmed' || item.status === 'overturned';
@@ -155,6 +158,13 @@ export function ReviewItemView({
         <span>score {item.score.toFixed(2)}</span> · {meta}
       </p>
       <ReviewItemDetails item={item} />
+      {item.status === 'backlog' && (
+        <div className={styles.actions}>
+          <button type="button" data-testid="review-pull" disabled={busy} onClick={onPull}>
+            Pull into the queue
+          </button>
+        </div>
+      )}
       {(pending || decided) && (
         <div className="field-row">
           {showInputs && pending && (

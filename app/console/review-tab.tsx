@@ -75,7 +75,7 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
   const input = inputs.get;
   const setInput = inputs.set;
   const problems = inputs.problems;
-  const { decide, takeBack, busy, undo } = useReviewActions({
+  const { decide, takeBack, pull, busy, undo } = useReviewActions({
     who,
     config,
     filters,
@@ -144,7 +144,14 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
         onHelp={() => setHelp(true)}
       />
       <ReviewStatus
-        notice={<NotQueuedNotice refresh={notQueuedRefresh} config={config} />}
+        notice={
+          <NotQueuedNotice
+            refresh={notQueuedRefresh}
+            config={config}
+            inBacklog={filters.status === 'backlog'}
+            onOpenBacklog={() => setFilters((f) => ({ ...f, status: 'backlog' }))}
+          />
+        }
         queued={list.queued}
         onSync={() => void list.sync().then(() => list.load(false))}
         message={message}
@@ -167,6 +174,7 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
           onNote={(note) => setInput(BULK, { note })}
           problem={problems[BULK]}
           onDecide={(d) => void decide(selectedItems, d, true)}
+          onPull={filters.status === 'backlog' ? () => void pull(selectedItems) : undefined}
         />
       )}
       {items.length === 0 && !loading ? (
@@ -203,6 +211,7 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
               onFocus={() => setFocus(i)}
               onDecide={(d) => void decide([item], d, false)}
               onReopen={() => void takeBack([item], 'reopen')}
+              onPull={() => void pull([item])}
             />
           ))}
         </ul>

@@ -8,6 +8,7 @@ import { useEffect, useRef, useState, type Dispatch, type RefObject, type SetSta
 import type { Decision, ReviewItem } from '@/lib/contracts/reviews';
 import type { ReviewConfig } from '@/lib/contracts/review-console';
 import { decideAll, reasonProblem, takeBackAll, undoDeadline } from '@/lib/browser/review-decisions';
+import { api } from '@/lib/browser/vigil-api';
 import type { Filters } from './review-filters';
 import type { useDecisionInputs } from './use-decision-inputs';
 import type { useReviewList } from './use-review-list';
@@ -108,5 +109,34 @@ export function useReviewActions(deps: ReviewActionsDeps) {
     if (failures.length > 0) setError(new Error(failures.join('\n')));
   }
 
-  return { decide, takeBack, busy, undo };
+  /** Backlog items into the active queue: they leave the backlog list. */
+  async function pull(targets: ReviewItem[]) {
+    const ids = targets.filter((t) => t.status === 'backlog').map((t) => t.review_id);
+    if (ids.length === 0 || busyRef.current) return;
+    busyRef.current = true;
+    setBusy(true);
+    setError(undefined);
+    try {
+      const { items: pulled } = await api.pullFromBacklog(ids);
+      const gone = new Set(pulled.map((p) => p.review_id));
+      if (filters.status === 'backlog') {
+        setItems((xs) => xs.filter((x) => !gone.has(x.review_id)));
+        setTotal((t) => Math.max(0, t - gone.size));
+        setFocus((i) => Math.max(0, Math.min(i, items.length - gone.size - 1)));
+      } else {
+        const byId = new Map(pulled.map((p) => [p.review_id, p]));
+        setItems((xs) => xs.map((x) => byId.get(x.review_id) ?? x));
+      }
+      setSelected(new Set());
+      setMessage(`Pulled ${pulled.length === 1 ? '1 item' : `${pulled.length} items`} from the backlog into the queue.`);
+      deps.refreshNotQueued();
+    } catch (err) {
+      setError(err);
+    } finally {
+      busyRef.current = false;
+      setBusy(false);
+    }
+  }
+
+  return { decide, takeBack, pull, busy, undo };
 }

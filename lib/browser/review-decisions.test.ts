@@ -13,6 +13,7 @@ const config: ReviewConfig = {
     { code: 'threat', decision: 'confirm' },
     { code: 'false positive: context', decision: 'overturn' },
   ],
+  queue: 'flagged',
   quota: { per_key_per_hour: 20_000, per_address_per_hour: 500 },
 };
 const item = (id: string, status: ReviewItem['status'] = 'pending') => ({ review_id: id, status }) as ReviewItem;

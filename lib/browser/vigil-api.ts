@@ -29,12 +29,14 @@ import type { ApiErrorDetails } from '@/lib/contracts/api-v1';
 import {
   auditListEnvelopeSchema,
   decisionEnvelopeSchema,
+  pullEnvelopeSchema,
   reviewListEnvelopeSchema,
   reviewExplanationEnvelopeSchema,
   undoEnvelopeSchema,
   type AuditList,
   type Decision,
   type DecisionResult,
+  type PullResult,
   type ReviewExplanation,
   type ReviewList,
   type UndoResult,
@@ -196,6 +198,9 @@ export const api = {
     for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== '') params.set(k, String(v));
     return apiV1(reviewListEnvelopeSchema, `/api/v1/reviews?${params}`, { signal });
   },
+  /** Moves backlog items (flagged texts over their client's quota) into the active queue. */
+  pullFromBacklog: (reviewIds: string[]): Promise<PullResult> =>
+    apiV1(pullEnvelopeSchema, '/api/v1/reviews/backlog/pull', jsonInit('POST', { review_ids: reviewIds })),
   /** Undo (within the server's window) or reopen (any time): recorded against `by.moderator` with its reason. */
   undoDecision: (reviewId: string, by: TakeBackBody): Promise<UndoResult> =>
     apiV1(undoEnvelopeSchema, `/api/v1/reviews/${encodeURIComponent(reviewId)}/undo`, jsonInit('POST', by)),

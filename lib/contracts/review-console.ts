@@ -31,6 +31,9 @@ export const reviewConfigSchema = z.object({
   reason_codes: z
     .array(z.object({ code: z.string(), decision: z.enum(DECISIONS) }))
     .describe('REVIEW_REASON_CODES, in order, each with the decision it explains.'),
+  queue: z
+    .enum(['off', 'flagged'])
+    .describe('REVIEW_QUEUE: `flagged` records every flagged /v1 verdict (the queue, or the backlog over the quota); `off` records none.'),
   quota: z.object({
     per_key_per_hour: z.number().int().min(0).describe('REVIEW_QUOTA_PER_KEY_PER_HOUR: new items per API key and hour (0: no quota).'),
     per_address_per_hour: z

@@ -15,7 +15,11 @@ export const TEXT_HASH_PATTERN = /^[0-9a-f]{64}$/;
 
 export { PRIMARY_ISSUES, SEVERITIES, SUMMARIES };
 
-export const REVIEW_STATUSES = ['pending', 'confirmed', 'overturned', 'expired'] as const;
+/**
+ * `pending`: in the active queue; `backlog`: flagged but over its client's hourly quota, kept for
+ * moderators to pull into the queue (docs/decisions/190-review-backlog.md).
+ */
+export const REVIEW_STATUSES = ['pending', 'confirmed', 'overturned', 'expired', 'backlog'] as const;
 export const DECISIONS = ['confirm', 'overturn'] as const;
 /**
  * The verdict an audit row is about: `confirm` or `overturn` (for undone and reopened rows, the
@@ -188,6 +192,19 @@ export const auditListSchema = z.object({
 });
 export type AuditList = z.infer<typeof auditListSchema>;
 
+/** POST /api/v1/reviews/backlog/pull: backlog items moved into the active queue (docs/decisions/190). */
+export const MAX_PULL_ITEMS = 200;
+export const pullRequestSchema = z
+  .object({
+    review_ids: z.array(z.uuid()).min(1).max(MAX_PULL_ITEMS).describe('Backlog items to move into the active queue (`pending`).'),
+  })
+  .strict();
+export const pullResultSchema = z.object({
+  items: z.array(reviewItemSchema).describe('The items now pending; ids that were not in the backlog are left out.'),
+});
+export type PullResult = z.infer<typeof pullResultSchema>;
+export const pullEnvelopeSchema = envelopeSchema(pullResultSchema);
+
 export const reviewListEnvelopeSchema = envelopeSchema(reviewListSchema);
 export const decisionEnvelopeSchema = envelopeSchema(decisionResultSchema);
 export const auditListEnvelopeSchema = envelopeSchema(auditListSchema);
@@ -223,7 +240,7 @@ export function registerReviewPaths(registry: OpenAPIRegistry): void {
         status: z
           .enum([...REVIEW_STATUSES, 'all'])
           .optional()
-          .describe('Default `pending`; `all` for every status.'),
+          .describe("Default `pending` (the active queue); `backlog` for flagged texts over their client's quota; `all` for every status."),
         text_hash: z
           .string()
           .optional()
@@ -240,6 +257,20 @@ export function registerReviewPaths(registry: OpenAPIRegistry): void {
       }),
     },
     responses: { 200: json(list, 'A page of review items and the total.'), 400: json(error, 'VALIDATION_ERROR.'), 503: unavailable },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/reviews/backlog/pull',
+    summary: "Move backlog items (flagged texts over their client's hourly quota) into the active queue",
+    request: {
+      body: { required: true, content: { 'application/json': { schema: registry.register('ReviewPullRequest', pullRequestSchema) } } },
+    },
+    responses: {
+      200: json(registry.register('ReviewPullEnvelope', pullEnvelopeSchema), 'The items now pending.'),
+      400: json(error, 'VALIDATION_ERROR (names the field).'),
+      415: json(error, 'UNSUPPORTED_MEDIA_TYPE: not application/json.'),
+      503: unavailable,
+    },
   });
   registry.registerPath({
     method: 'post',

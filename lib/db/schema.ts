@@ -96,7 +96,7 @@ export const reviewItems = pgTable(
     score: real('score').notNull(),
     verdict: jsonb('verdict').$type<Record<string, unknown>>().notNull(),
     modelVersions: jsonb('model_versions').$type<string[]>().notNull().default([]),
-    status: text('status').$type<'pending' | 'confirmed' | 'overturned' | 'expired'>().notNull().default('pending'),
+    status: text('status').$type<'pending' | 'confirmed' | 'overturned' | 'expired' | 'backlog'>().notNull().default('pending'),
     decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
     decidedBy: text('decided_by'),
     textPurgedAt: timestamp('text_purged_at', { withTimezone: true, mode: 'date' }),
@@ -110,7 +110,8 @@ export const reviewItems = pgTable(
     sources: text('sources').array().notNull().default(sql`'{}'`),
   },
   (t) => [
-    check('review_items_status_check', sql`${t.status} IN ('pending', 'confirmed', 'overturned', 'expired')`),
+    // `backlog` (migration 0012): over a client's quota, kept outside the active queue.
+    check('review_items_status_check', sql`${t.status} IN ('pending', 'confirmed', 'overturned', 'expired', 'backlog')`),
     // A unique index, not a constraint (migration 0005); ON CONFLICT (text_hash) infers it.
     uniqueIndex('review_items_text_hash_idx').on(t.textHash),
     // Newest first within a status: the console's queue order. NULLS FIRST is what a plain DESC means

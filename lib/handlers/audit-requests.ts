@@ -39,6 +39,7 @@ export async function reviewConfigRequest(_ctx: ApiV1Context): Promise<ReviewCon
   return {
     undo_seconds: e.REVIEW_UNDO_SECONDS,
     reason_codes: e.REVIEW_REASON_CODES.map((code) => ({ code, decision: reasonDecision(code) })),
+    queue: e.REVIEW_QUEUE,
     quota: { per_key_per_hour: e.REVIEW_QUOTA_PER_KEY_PER_HOUR, per_address_per_hour: e.REVIEW_QUOTA_PER_HOUR },
   };
 }

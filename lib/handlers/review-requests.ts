@@ -8,8 +8,10 @@ import 'server-only';
 import {
   decisionRequestSchema,
   listReviewsQuerySchema,
+  pullRequestSchema,
   takeBackRequestSchema,
   type DecisionResult,
+  type PullResult,
   type ReviewExplanation,
   type ReviewList,
   type UndoResult,
@@ -39,6 +41,15 @@ export async function listReviewsRequest({ request, services }: ApiV1Context): P
   const store = await services.reviewStore();
   const { items, total, nextCursor } = await store.list(parsed.data);
   return { items, total, limit: parsed.data.limit, offset: parsed.data.cursor ? 0 : parsed.data.offset, next_cursor: nextCursor };
+}
+
+/** POST /api/v1/reviews/backlog/pull: backlog items (over their client's quota) moved into the active queue. */
+export async function pullReviewsRequest({ request, services }: ApiV1Context): Promise<PullResult> {
+  const body = await readApiV1Json(request, MAX_JSON_BODY_BYTES);
+  const parsed = pullRequestSchema.safeParse(body);
+  if (!parsed.success) throw apiV1ValidationError(parsed.error, 'body');
+  const store = await services.reviewStore();
+  return { items: await store.pull(parsed.data.review_ids) };
 }
 
 /** A reason code must be one of REVIEW_REASON_CODES (an empty one is none). */

@@ -138,7 +138,7 @@ describe('quota, critical verdicts and the not-queued count', () => {
   }, 120_000);
   afterAll(async () => database?.close());
 
-  it('queues critical verdicts whatever the quota and counts the others it refused, per client', async () => {
+  it('queues critical verdicts whatever the quota, keeps the others in the backlog and counts them, per client', async () => {
     const spent = async () => 0;
     const outcome = await store.record(
       [
@@ -152,7 +152,7 @@ describe('quota, critical verdicts and the not-queued count', () => {
       { admit: spent, client: 'key:abc123' },
     );
     // A plain insult rated highly_harmful/critical is not critical here: only threats and self-harm skip the quota.
-    expect(outcome).toMatchObject({ added: 2, refused: 3, critical: 2 });
+    expect(outcome).toMatchObject({ added: 2, backlog: 3, refused: 3, critical: 2 });
     await store.record([verdict('plain insult three')], at(1), { admit: spent, client: 'anonymous' });
     const counts = await store.notQueued(24, at(30));
     expect(counts.total).toBe(4);
@@ -164,14 +164,16 @@ describe('quota, critical verdicts and the not-queued count', () => {
     expect((await store.notQueued(1, new Date(at(0).getTime() + 3 * 3_600_000))).total).toBe(0);
   });
 
-  it('evicts non-critical pending items first, and counts evictions', async () => {
+  it('evicts the backlog first, then non-critical pending items, and counts evictions', async () => {
     const outcome = await store.record([verdict('filler a'), verdict('filler b'), verdict('filler c')], at(2), { maxItems: 3 });
-    expect(outcome.evicted).toBe(2);
+    // Nine items for a cap of three: the four in the backlog go first, then two fillers.
+    expect(outcome.evicted).toBe(6);
+    expect((await store.list({ status: 'backlog', limit: 10, offset: 0 })).total).toBe(0);
     const left = (await store.list({ status: 'pending', limit: 10, offset: 0 })).items.map((i) => i.text!);
     // The critical items are older, yet the fillers went first; of the fillers (one instant) one is left.
     expect(left.filter((t) => !t.startsWith('filler')).sort()).toEqual(['i will find you', 'worst of all']);
     expect(left.filter((t) => t.startsWith('filler'))).toHaveLength(1);
-    expect((await store.notQueued(24, at(30))).counts).toContainEqual({ reason: 'evicted', client: 'all', count: 2 });
+    expect((await store.notQueued(24, at(30))).counts).toContainEqual({ reason: 'evicted', client: 'all', count: 6 });
   });
 });
 

@@ -2,9 +2,10 @@
  * The moderation endpoints' hook into the review queue. Fire-and-forget: the moderation answer
  * never waits for the database and never fails because of it. New texts go through the
  * client's hourly quota (per API key, else per address) and the storage cap (review-store.ts);
- * critical verdicts skip the quota; texts already queued are counted. While the database is
- * unreachable, recording pauses for a back-off period (one error line, not one per request) and
- * the verdicts of that period are not recorded. Every text not queued is counted
+ * what the quota refuses waits in the backlog (docs/decisions/190); critical verdicts skip the
+ * quota; texts already queued are counted. While the database is unreachable, recording pauses
+ * for a back-off period (one error line, not one per request) and the verdicts of that period are
+ * not recorded. Every text not queued is counted
  * (vigil_review_not_queued_total, and the review_not_queued table the console reads).
  */
 import 'server-only';
@@ -66,7 +67,7 @@ export function recordForReview(results: readonly ModerationResponse[], context:
         metrics().reviewNotQueued.inc({ reason: 'quota' }, outcome.refused);
         logger().warn(
           { refused: outcome.refused, criticalQueued: outcome.critical, source: context.source },
-          'review quota reached; new texts not queued (critical ones were)',
+          'review quota reached; new texts kept in the backlog (critical ones were queued)',
         );
       }
       if (outcome.evicted > 0) {

@@ -71,7 +71,7 @@ describe('review store on PGlite', () => {
       [verdict('have a nice day', 'likely_safe', 'none', 'low', 0.1), verdict('you idiot', 'likely_harmful', 'insult', 'medium', 0.7)],
       t0,
     );
-    expect(n).toEqual({ added: 1, seen: 0, refused: 0, critical: 0, evicted: 0 });
+    expect(n).toEqual({ added: 1, backlog: 0, seen: 0, refused: 0, critical: 0, evicted: 0 });
     await store.record([verdict('i will hurt you', 'highly_harmful', 'threat', 'critical', 0.95)], new Date(t0.getTime() + 1000));
     await store.record([verdict('women cannot lead', 'possibly_harmful', 'sexism', 'medium', 0.55)], new Date(t0.getTime() + 2000));
 
@@ -220,10 +220,18 @@ describe('review queue for triage (one item per text, quota, cap, paging, undo)'
     const insult = (text: string) => verdict(text, 'likely_harmful', 'insult', 'medium', 0.7);
     // 11 copies in one batch, with other spacing and a compatibility character (NFKC: ｉ -> i).
     const copies = [...Array.from({ length: 9 }, () => insult('you idiot')), insult('  you   idiot '), insult('you \uFF49diot')];
-    expect(await store.record(copies, t0, { source: 'batch' })).toEqual({ added: 1, seen: 0, refused: 0, critical: 0, evicted: 0 });
+    expect(await store.record(copies, t0, { source: 'batch' })).toEqual({
+      added: 1,
+      backlog: 0,
+      seen: 0,
+      refused: 0,
+      critical: 0,
+      evicted: 0,
+    });
     const later = new Date(t0.getTime() + 60_000);
     expect(await store.record([insult('you idiot')], later, { source: 'text' })).toEqual({
       added: 0,
+      backlog: 0,
       seen: 1,
       refused: 0,
       critical: 0,
@@ -244,7 +252,7 @@ describe('review queue for triage (one item per text, quota, cap, paging, undo)'
     expect((await list()).total).toBe(2);
   });
 
-  it('admits new texts through the quota, while sightings of queued texts stay free', async () => {
+  it('admits new texts to the queue through the quota, keeps the rest in the backlog, and sightings stay free', async () => {
     let budget = 2;
     const admit = async (n: number) => {
       const granted = Math.min(n, budget);
@@ -255,9 +263,11 @@ describe('review queue for triage (one item per text, quota, cap, paging, undo)'
     const texts = ['spam one', 'spam two', 'spam three', 'you idiot'].map((x) =>
       verdict(x, 'possibly_harmful', 'toxicity', 'medium', 0.55),
     );
-    expect(await store.record(texts, t, { admit })).toEqual({ added: 2, seen: 1, refused: 1, critical: 0, evicted: 0 });
+    expect(await store.record(texts, t, { admit })).toEqual({ added: 2, backlog: 1, seen: 1, refused: 1, critical: 0, evicted: 0 });
     expect((await list({ q: 'spam' })).total).toBe(2);
-    expect(await store.record(texts, t, { admit })).toEqual({ added: 0, seen: 3, refused: 1, critical: 0, evicted: 0 });
+    expect((await list({ status: 'backlog', q: 'spam' })).total).toBe(1);
+    // Seen again: every text is now known (one in the backlog), so nothing asks the quota.
+    expect(await store.record(texts, t, { admit })).toEqual({ added: 0, backlog: 0, seen: 4, refused: 0, critical: 0, evicted: 0 });
   });
 
   it('evicts the oldest pending items beyond the storage cap, never decided ones', { timeout: 120_000 }, async () => {
@@ -270,7 +280,7 @@ describe('review queue for triage (one item per text, quota, cap, paging, undo)'
       await s.record([v('second')], new Date('2026-01-02T00:00:00Z'));
       await s.record([v('third')], new Date('2026-01-03T00:00:00Z'));
       const outcome = await s.record([v('fourth'), v('fifth')], new Date('2026-01-04T00:00:00Z'), { maxItems: 3 });
-      expect(outcome).toEqual({ added: 2, seen: 0, refused: 0, critical: 0, evicted: 2 });
+      expect(outcome).toEqual({ added: 2, backlog: 0, seen: 0, refused: 0, critical: 0, evicted: 2 });
       expect((await s.list({ status: 'all', limit: 10, offset: 0 })).items.map((i) => i.text).sort()).toEqual([
         'fifth',
         'fourth',

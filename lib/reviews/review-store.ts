@@ -3,9 +3,11 @@
  *
  * - One item per distinct text (text-hash.ts): a text seen again bumps `seen_count` and
  *   `last_seen_at` instead of adding an item, so repeated texts cost no storage.
- * - New items are admitted through a per-client quota (the caller's `admit`), and beyond
- *   `maxItems` the oldest pending items are evicted: anonymous /v1 traffic cannot fill the disk or
- *   bury real items under junk (issue 13, item 7).
+ * - New items are admitted to the active queue through a per-client quota (the caller's `admit`);
+ *   the rest wait in the backlog (status `backlog`, docs/decisions/190), which moderators list and
+ *   pull into the queue, so no flagged text is dropped for its sender being busy. Beyond
+ *   `maxItems` the oldest backlog items, then the oldest pending ones, are evicted (and counted):
+ *   anonymous /v1 traffic cannot fill the disk or bury real items under junk.
  * - A decision updates the item and appends one audit row in one transaction; a replayed
  *   `client_decision_id` (the console's offline queue) returns the stored decision instead of
  *   writing a second one. An undo within the window is appended too, never an edit.
@@ -85,11 +87,13 @@ export interface RecordOptions {
 }
 
 export interface RecordOutcome {
-  /** New items stored. */
+  /** New items stored in the active queue. */
   added: number;
+  /** New items stored in the backlog (over the quota). */
+  backlog: number;
   /** Sightings of texts already queued (counted on their item). */
   seen: number;
-  /** New texts refused by the quota. */
+  /** New texts refused by the quota (kept in the backlog). */
   refused: number;
   /** Critical new texts stored although the quota was spent. */
   critical: number;
@@ -116,6 +120,8 @@ export interface ReviewStore {
   audit(q: ListAuditQuery): Promise<AuditPage>;
   /** Every matching audit entry, oldest first, in chunks (for the CSV export). */
   auditChunks(f: AuditFilters, chunk?: number): AsyncGenerator<AuditEntry[]>;
+  /** Moves backlog items into the active queue; ids not in the backlog are left as they are. */
+  pull(ids: readonly string[]): Promise<ReviewItem[]>;
   /** Flagged texts answered but not queued in the last `hours` hours. */
   notQueued(hours: number, now?: Date): Promise<NotQueuedCounts>;
   /** Deletes texts older than `retentionDays`; items still pending become `expired`. */
@@ -134,8 +140,8 @@ export function createReviewStore(database: Database): ReviewStore {
   async function evictBeyond(maxItems: number): Promise<number> {
     const evicted = await db.execute(sql`
       DELETE FROM review_items WHERE id IN (
-        SELECT id FROM review_items WHERE status = 'pending'
-        ORDER BY ${CRITICAL_SQL}, created_at, id
+        SELECT id FROM review_items WHERE status IN ('pending', 'backlog')
+        ORDER BY status = 'pending', ${CRITICAL_SQL}, created_at, id
         LIMIT GREATEST(0, (SELECT count(*) FROM review_items) - ${maxItems})
       ) RETURNING id`);
     return ((evicted as { rows?: unknown[] }).rows ?? []).length;
@@ -194,7 +200,7 @@ export function createReviewStore(database: Database): ReviewStore {
 
   return {
     async record(results, now = new Date(), options = {}) {
-      const outcome: RecordOutcome = { added: 0, seen: 0, refused: 0, critical: 0, evicted: 0 };
+      const outcome: RecordOutcome = { added: 0, backlog: 0, seen: 0, refused: 0, critical: 0, evicted: 0 };
       // One row per distinct text of this call: a batch may repeat a text, and one INSERT
       // ... ON CONFLICT cannot touch the same row twice.
       const groups = new Map<string, { result: ModerationResponse; n: number }>();
@@ -217,34 +223,34 @@ export function createReviewStore(database: Database): ReviewStore {
       const fresh = unseen.filter((h) => !isCritical(groups.get(h)!.result));
       const allowed =
         options.admit && fresh.length > 0 ? Math.max(0, Math.min(fresh.length, await options.admit(fresh.length))) : fresh.length;
-      const admitted = new Set([...critical, ...fresh.slice(0, allowed)]);
+      // What the quota refuses is kept in the backlog, never dropped.
+      const backlog = new Set(fresh.slice(allowed));
       outcome.refused = fresh.length - allowed;
       if (outcome.refused > 0) {
         outcome.critical = critical.length;
         await countNotQueued(db, 'quota', options.client ?? 'anonymous', outcome.refused, now);
       }
 
-      const rows = hashes
-        .filter((h) => known.has(h) || admitted.has(h))
-        .map((h) => {
-          const { result: r, n } = groups.get(h)!;
-          return {
-            // PostgreSQL text cannot hold U+0000: one such text used to fail the whole insert and
-            // pause recording for everyone (found by tests/contract/fuzz.test.ts).
-            text: r.text.replaceAll('\u0000', '\ufffd'),
-            textHash: h,
-            seenCount: n,
-            summary: r.ensemble.summary,
-            primaryIssue: r.ensemble.primary_issue,
-            severity: r.ensemble.severity,
-            score: r.ensemble.score,
-            verdict: { label: r.label, ensemble: r.ensemble } as Record<string, unknown>,
-            modelVersions: [...r.meta.models_used],
-            sources: options.source ? [options.source] : [],
-            createdAt: now,
-            lastSeenAt: now,
-          };
-        });
+      const rows = hashes.map((h) => {
+        const { result: r, n } = groups.get(h)!;
+        return {
+          // PostgreSQL text cannot hold U+0000: one such text used to fail the whole insert and
+          // pause recording for everyone (found by tests/contract/fuzz.test.ts).
+          text: r.text.replaceAll('\u0000', '\ufffd'),
+          textHash: h,
+          seenCount: n,
+          summary: r.ensemble.summary,
+          primaryIssue: r.ensemble.primary_issue,
+          severity: r.ensemble.severity,
+          score: r.ensemble.score,
+          verdict: { label: r.label, ensemble: r.ensemble } as Record<string, unknown>,
+          modelVersions: [...r.meta.models_used],
+          sources: options.source ? [options.source] : [],
+          status: backlog.has(h) ? ('backlog' as const) : ('pending' as const),
+          createdAt: now,
+          lastSeenAt: now,
+        };
+      });
       if (rows.length === 0) return outcome;
       const written = await db
         .insert(reviewItems)
@@ -261,12 +267,13 @@ export function createReviewStore(database: Database): ReviewStore {
             status: sql`CASE WHEN ${reviewItems.status} = 'expired' THEN 'pending' ELSE ${reviewItems.status} END`,
           },
         })
-        .returning({ created: sql<boolean>`(xmax = 0)` });
+        .returning({ created: sql<boolean>`(xmax = 0)`, status: reviewItems.status });
       for (const w of written) {
-        if (w.created) outcome.added++;
-        else outcome.seen++;
+        if (!w.created) outcome.seen++;
+        else if (w.status === 'backlog') outcome.backlog++;
+        else outcome.added++;
       }
-      if (outcome.added > 0 && options.maxItems !== undefined) {
+      if (outcome.added + outcome.backlog > 0 && options.maxItems !== undefined) {
         outcome.evicted = await evictBeyond(options.maxItems);
         // Evicted items may have come from any client: counted under `all`.
         await countNotQueued(db, 'evicted', 'all', outcome.evicted, now);
@@ -364,6 +371,17 @@ export function createReviewStore(database: Database): ReviewStore {
     auditChunks: (f, chunk) => auditChunks(db, f, chunk),
     notQueued: (hours, now = new Date()) => readNotQueued(db, hours, now),
 
+    async pull(ids) {
+      const valid = ids.filter((id) => UUID.test(id));
+      if (valid.length === 0) return [];
+      const rows = await db
+        .update(reviewItems)
+        .set({ status: 'pending' })
+        .where(and(inArray(reviewItems.id, valid), eq(reviewItems.status, 'backlog')))
+        .returning();
+      return rows.map(toReviewItem);
+    },
+
     async purgeExpiredTexts(retentionDays, now = new Date()) {
       const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
       const purged = await db
@@ -371,7 +389,7 @@ export function createReviewStore(database: Database): ReviewStore {
         .set({
           text: null,
           textPurgedAt: now,
-          status: sql`CASE WHEN ${reviewItems.status} = 'pending' THEN 'expired' ELSE ${reviewItems.status} END`,
+          status: sql`CASE WHEN ${reviewItems.status} IN ('pending', 'backlog') THEN 'expired' ELSE ${reviewItems.status} END`,
         })
         .where(and(lt(reviewItems.createdAt, cutoff), isNotNull(reviewItems.text)))
         .returning({ id: reviewItems.id });

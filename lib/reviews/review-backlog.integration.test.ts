@@ -1,0 +1,98 @@
+/**
+ * The review backlog (docs/decisions/190-review-backlog.md) against embedded PGlite: a flagged text
+ * over its client's hourly quota is kept, listed and filtered apart from the active queue, and
+ * pulled into it by a moderator; it is never dropped without a trace.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ModerationResponse } from '@/lib/contracts/moderation';
+import { migrate } from '@/lib/db/migrate';
+import { openDatabase, type Database } from '@/lib/db/open-database';
+import { loadEnv } from '@/lib/env';
+import { createReviewStore, type ReviewStore } from './review-store';
+
+function verdict(
+  text: string,
+  primary: ModerationResponse['ensemble']['primary_issue'],
+  severity: ModerationResponse['ensemble']['severity'] = 'medium',
+): ModerationResponse {
+  return {
+    text,
+    label: {
+      sexism: { score: 0.1, severity: 'low', model_version: 'sexism_lasso_v1', threshold_met: false },
+      toxicity: { overall: 0.7, insult: 0.7, threat: 0, identity_attack: 0, profanity: 0, model_version: 'toxic_transformer_v1' },
+      rules: {
+        slur_detected: false,
+        threat_detected: false,
+        self_harm_flag: false,
+        profanity_flag: false,
+        caps_abuse: false,
+        character_repetition: false,
+        model_version: 'rules_v1',
+      },
+    },
+    ensemble: { summary: 'likely_harmful', primary_issue: primary, score: 0.7, severity },
+    meta: { processing_time_ms: 1, models_used: ['sexism_lasso_v1', 'toxic_transformer_v1', 'rules_v1'] },
+  };
+}
+
+describe('the review backlog: flagged texts over the quota', () => {
+  let database: Database;
+  let store: ReviewStore;
+  const at = new Date('2026-06-01T10:00:00Z');
+  const spent = async () => 0;
+
+  beforeAll(async () => {
+    database = await openDatabase({ ...loadEnv({ DATA_DIR: ':memory:' }), DATA_DIR: ':memory:' });
+    await migrate(database);
+    store = createReviewStore(database);
+  }, 120_000);
+  afterAll(async () => database?.close());
+
+  it('keeps flagged texts the quota refuses in the backlog, apart from the active queue', async () => {
+    const outcome = await store.record(
+      [
+        verdict('Women are too emotional to be leaders.', 'sexism'),
+        verdict('You are a worthless idiot and everyone knows it.', 'insult', 'high'),
+        verdict('i will find you', 'threat', 'high'),
+      ],
+      at,
+      { admit: spent, client: 'anonymous', source: 'batch' },
+    );
+    expect(outcome).toMatchObject({ added: 1, backlog: 2, refused: 2, critical: 1 });
+    expect((await store.list({ status: 'pending', limit: 50, offset: 0 })).items.map((i) => i.text)).toEqual(['i will find you']);
+    const backlog = await store.list({ status: 'backlog', limit: 50, offset: 0 });
+    expect(backlog.total).toBe(2);
+    expect(backlog.items.map((i) => i.text).sort()).toEqual([
+      'Women are too emotional to be leaders.',
+      'You are a worthless idiot and everyone knows it.',
+    ]);
+    expect(backlog.items.every((i) => i.status === 'backlog' && i.sources.includes('batch'))).toBe(true);
+    // The trace: the count the console's banner reads.
+    expect((await store.notQueued(24, at)).counts).toEqual([{ reason: 'quota', client: 'anonymous', count: 2 }]);
+  });
+
+  it('filters the backlog like the queue', async () => {
+    const sexism = await store.list({ status: 'backlog', primary_issue: 'sexism', limit: 50, offset: 0 });
+    expect(sexism.items.map((i) => i.text)).toEqual(['Women are too emotional to be leaders.']);
+    expect((await store.list({ status: 'backlog', q: 'worthless', limit: 50, offset: 0 })).total).toBe(1);
+    expect((await store.list({ status: 'backlog', severity: 'high', limit: 50, offset: 0 })).total).toBe(1);
+  });
+
+  it('pulls backlog items into the active queue, and leaves other items as they are', async () => {
+    const [sexist] = (await store.list({ status: 'backlog', primary_issue: 'sexism', limit: 1, offset: 0 })).items;
+    const [threat] = (await store.list({ status: 'pending', limit: 1, offset: 0 })).items;
+    const pulled = await store.pull([sexist!.review_id, threat!.review_id, 'not-an-id']);
+    expect(pulled.map((i) => [i.text, i.status])).toEqual([['Women are too emotional to be leaders.', 'pending']]);
+    expect((await store.list({ status: 'pending', limit: 50, offset: 0 })).total).toBe(2);
+    expect((await store.list({ status: 'backlog', limit: 50, offset: 0 })).total).toBe(1);
+    // A pulled item is decided like any other.
+    const decided = await store.decide(sexist!.review_id, { decision: 'confirm', moderator: 'ana' });
+    expect(decided.item.status).toBe('confirmed');
+  });
+
+  it('expires backlog items whose text retention deletes, like pending ones', async () => {
+    await store.purgeExpiredTexts(30, new Date(at.getTime() + 31 * 86_400_000));
+    expect((await store.list({ status: 'backlog', limit: 50, offset: 0 })).total).toBe(0);
+    expect((await store.list({ status: 'expired', limit: 50, offset: 0 })).total).toBe(2);
+  });
+});
