@@ -1,10 +1,12 @@
 /**
  * Layers go one way (docs/decisions/090-one-way-layers.md): a file under lib/ imports only from its
  * own layer or the layers below it, no two folders under lib/ import each other (directly or through
- * others), and lib/ never imports from models/ (a model folder holds one model's artifact, card and
- * training code; it can be replaced without breaking lib/); no file anywhere reaches itself through its
- * imports. Run by `npm run check:cycles` and
- * scripts/test.sh. Type-only imports count too: a cycle of types is still a cycle of knowledge.
+ * others), lib/ never imports from models/ (a model folder holds one model's artifact and card, what
+ * a Hugging Face repository holds; it can be replaced without breaking lib/), the served code (lib/,
+ * app/) never imports from training/ (the training, evaluation and data-preparation code, its corpus
+ * readers and learning code; training/ and scripts/ may import lib/), and no file anywhere reaches
+ * itself through its imports. Run by `npm run check:cycles` and scripts/test.sh. Type-only imports
+ * count too: a cycle of types is still a cycle of knowledge.
  */
 
 /** The layers of lib/, top to bottom (decision 090). Folders in one layer may import each other, without a cycle. */
@@ -12,7 +14,7 @@ const LAYERS = [
   ['request handlers', '^lib/handlers/'],
   ['route wrappers and error mapping', '^lib/http/'],
   ['composition root', '^lib/server/'],
-  ['domain', '^lib/(faces|moderation|reviews|batch|corpora|browser|jobs|policy)/'],
+  ['domain', '^lib/(faces|moderation|reviews|batch|browser|jobs|policy)/'],
   ['database', '^lib/db/'],
   ['observability', '^lib/observability/'],
   ['auth and rate limits', '^lib/(auth|rate-limit)/'],
@@ -60,11 +62,20 @@ module.exports = {
     {
       name: 'lib-not-models',
       comment:
-        'lib/ imports from models/: shared data (lexicons, corpus readers) belongs in lib/ (lib/moderation/lexicons, lib/corpora), ' +
+        'lib/ imports from models/: shared data (lexicons) belongs in lib/ (lib/moderation/lexicons), ' +
         'so a model folder can be replaced without breaking the code that serves it (docs/decisions/155-shared-data-in-lib.md).',
       severity: 'error',
       from: { path: '^lib/' },
       to: { path: '^models/' },
+    },
+    {
+      name: 'serving-not-training',
+      comment:
+        'Served code (lib/, app/) imports from training/: what both need belongs in lib/ (as lib/ml/tfidf.ts and sigmoid.ts), ' +
+        'so the server never bundles corpus readers or learning code (docs/decisions/155-shared-data-in-lib.md).',
+      severity: 'error',
+      from: { path: '^(lib|app)/' },
+      to: { path: '^training/' },
     },
   ],
   options: {

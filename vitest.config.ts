@@ -11,7 +11,7 @@ import { configDefaults, defineConfig, type TestProjectInlineConfiguration } fro
  * The HTTP contract tests against the built server have their own config (tests/contract).
  * Times of every tier: docs/testing.md.
  */
-const ROOTS = ['lib', 'models', 'scripts', 'tests/unit'];
+const ROOTS = ['lib', 'models', 'training', 'scripts', 'tests/unit'];
 const ALL = ROOTS.map((r) => `${r}/**/*.test.ts`);
 const INTEGRATION = ROOTS.map((r) => `${r}/**/*.integration.test.ts`);
 

@@ -12,10 +12,10 @@ import { preprocess } from '@/lib/moderation/preprocess';
 import { createRulesEngine } from '@/lib/moderation/rules';
 import { loadSexismModel } from '@/lib/moderation/sexism/load-sexism-model';
 import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
-import { resolveDataDir } from '@/lib/corpora/data-dir';
-import { loadEdos } from '@/lib/corpora/edos';
-import { readCorpora } from '@/lib/corpora/toxicity-corpora';
-import { splitOf } from '@/lib/corpora/toxicity-split';
+import { resolveDataDir } from '@/training/corpora/data-dir';
+import { loadEdos } from '@/training/corpora/edos';
+import { readCorpora } from '@/training/corpora/toxicity-corpora';
+import { splitOf } from '@/training/corpora/toxicity-split';
 
 const dataDir = resolveDataDir();
 const models = await new ModelRegistry({

@@ -34,7 +34,7 @@ fi
 
 echo "== sexism_lasso_v1: the committed artifact reproduces metrics.json (a few seconds; needs EDOS)"
 if [ -f "${VIGIL_DATA_DIR:-../shared/data}/text/edos_labelled_aggregated.csv" ]; then
-  npx tsx models/sexism_lasso_v1/evaluate.ts --reproduce
+  npm run --silent eval:sexism -- --reproduce
 else
   echo "skipped: EDOS not found (set VIGIL_DATA_DIR)"
 fi

@@ -2,12 +2,12 @@
  * Featurisation experiments for sexism_lasso_v1 (dev + 5-fold CV on train; never test).
  *   nice npx tsx docs/experiments/sexism-round2-featurisation.ts [variant ...]
  */
-import { fitLogisticRegression, predictProba, type LogisticRegressionFit } from '@/lib/ml/logistic-regression';
-import { bestMacroF1Threshold, rocAuc } from '@/lib/ml/metrics';
+import { fitLogisticRegression, predictProba, type LogisticRegressionFit } from '@/training/ml/logistic-regression';
+import { bestMacroF1Threshold, rocAuc } from '@/training/ml/metrics';
 import { selectRows, toCsc, type CsrMatrix } from '@/lib/ml/sparse';
 import { DEFAULT_TOKEN_PATTERN, TfidfUnion, type TfidfOptions } from '@/lib/ml/tfidf';
-import { resolveDataDir } from '@/lib/corpora/data-dir';
-import { edosModelInput, loadEdos } from '@/lib/corpora/edos';
+import { resolveDataDir } from '@/training/corpora/data-dir';
+import { edosModelInput, loadEdos } from '@/training/corpora/edos';
 
 type Spec = { name: string; options: TfidfOptions }[];
 const word = (o: Partial<TfidfOptions> = {}, tp?: string): { name: string; options: TfidfOptions } => ({

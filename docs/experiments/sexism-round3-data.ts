@@ -7,15 +7,15 @@
  *   SOURCES=edos,template W_EXTRA=0.1 W_TPL=2 POOL=mean,max DENSEF=1 IDPF=1 MAXITER=100 CS=0.15,0.2,0.3 \
  *     npx tsx docs/experiments/sexism-round3-data.ts
  */
-import { fitLogisticRegression, predictProba, type LogisticRegressionFit } from '@/lib/ml/logistic-regression';
-import { bestMacroF1Threshold, rocAuc, threshold as thr } from '@/lib/ml/metrics';
+import { fitLogisticRegression, predictProba, type LogisticRegressionFit } from '@/training/ml/logistic-regression';
+import { bestMacroF1Threshold, rocAuc, threshold as thr } from '@/training/ml/metrics';
 import { toCsc } from '@/lib/ml/sparse';
 import { TfidfUnion } from '@/lib/ml/tfidf';
 import { SentenceVectors, type Pooling } from '@/lib/moderation/sexism/sentence-vectors';
-import { loadGlove } from '../../models/glove';
-import { loadSexismDataset, type Source } from '../../models/sexism_lasso_v1/dataset';
-import { resolveDataDir } from '@/lib/corpora/data-dir';
-import { TFIDF_BLOCKS, buildSentenceVectors, chooseGloveVocabulary, featureMatrix } from '../../models/sexism_lasso_v1/features';
+import { loadGlove } from '@/training/glove';
+import { loadSexismDataset, type Source } from '@/training/sexism_lasso_v1/dataset';
+import { resolveDataDir } from '@/training/corpora/data-dir';
+import { TFIDF_BLOCKS, buildSentenceVectors, chooseGloveVocabulary, featureMatrix } from '@/training/sexism_lasso_v1/features';
 
 const env = (k: string, d: string) => process.env[k] ?? d;
 const sources = env('SOURCES', 'edos,cmsb,cmsb_rewrite,hateval,toxigen,convabuse,template').split(',');

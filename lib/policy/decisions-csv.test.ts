@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDecisionCorpus, decisionCorpusFiles } from '@/lib/corpora/decision-corpus';
+import { parseDecisionCorpus, decisionCorpusFiles } from '@/training/corpora/decision-corpus';
 import { DECISIONS_CSV_HEADER, decisionLabels, decisionsCsvRows, type DecidedItem } from './decisions-csv';
 
 const item = (over: Partial<DecidedItem>): DecidedItem => ({

@@ -2,7 +2,7 @@
  * The decided review items as a labelled corpus (GET /api/v1/policy/export, docs/decisions/172):
  * one row per item whose text is still stored, with a label per toxicity head and for sexism that
  * the moderator's decision supports, `1`, `0` or empty (unknown: the training loss masks it).
- * lib/corpora/decision-corpus.ts reads the same columns back for the training scripts.
+ * training/corpora/decision-corpus.ts reads the same columns back for the training scripts.
  *
  * - overturn (the flag was wrong): overall, insult, threat, identity_attack and sexist are 0;
  *   profanity stays unknown (a harmless text may still swear).

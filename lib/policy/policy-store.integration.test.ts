@@ -10,7 +10,7 @@ import { openDatabase, type Database } from '@/lib/db/open-database';
 import { DomainError } from '@/lib/errors/domain-error';
 import { loadEnv } from '@/lib/env';
 import { createReviewStore } from '@/lib/reviews/review-store';
-import { parseDecisionCorpus } from '@/lib/corpora/decision-corpus';
+import { parseDecisionCorpus } from '@/training/corpora/decision-corpus';
 import { DECISIONS_CSV_HEADER, decisionsCsvRows } from './decisions-csv';
 import { createPolicyStore, type PolicyStore } from './policy-store';
 

@@ -18,8 +18,8 @@
  * With --database-url, the job runs on PostgreSQL instead, with --instances servers (default 1)
  * on that database, the job submitted to the first: per-instance and total throughput.
  */
-import { readCorpora } from '@/lib/corpora/toxicity-corpora';
-import { resolveDataDir } from '@/lib/corpora/data-dir';
+import { readCorpora } from '@/training/corpora/toxicity-corpora';
+import { resolveDataDir } from '@/training/corpora/data-dir';
 import { postJson, rssMiB, startServer, type RunningServer } from '../lib/server';
 import { percentile } from '../lib/stats';
 import { mkdtempSync, rmSync } from 'node:fs';

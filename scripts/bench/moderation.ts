@@ -4,7 +4,7 @@
  *
  * Texts: realistic ones, the first 100 distinct Jigsaw rows of the fixed toxicity test split (with
  * `--chars MIN-MAX`, only rows of that many characters)
- * (`splitOf` in lib/corpora/toxicity-split.ts) from ../shared/data (or --data); the model
+ * (`splitOf` in training/corpora/toxicity-split.ts) from ../shared/data (or --data); the model
  * truncates them at its max length. Without the data the short built-in sample is used, and the
  * output says so.
  *

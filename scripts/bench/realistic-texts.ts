@@ -1,13 +1,13 @@
 /**
  * Realistic benchmark text for the toxicity transformer: the first `n` distinct Jigsaw rows of the
- * fixed toxicity test split (`splitOf` in lib/corpora/toxicity-split.ts), from
+ * fixed toxicity test split (`splitOf` in training/corpora/toxicity-split.ts), from
  * ../shared/data or --data, optionally only rows of `chars[0]`..`chars[1]` characters. Undefined when
  * the data is not there (or has fewer such rows).
  */
 import { preprocess } from '@/lib/moderation/preprocess';
-import { resolveDataDir } from '@/lib/corpora/data-dir';
-import { type RawRow, readCorpora } from '@/lib/corpora/toxicity-corpora';
-import { splitOf } from '@/lib/corpora/toxicity-split';
+import { resolveDataDir } from '@/training/corpora/data-dir';
+import { type RawRow, readCorpora } from '@/training/corpora/toxicity-corpora';
+import { splitOf } from '@/training/corpora/toxicity-split';
 
 export function jigsawTestTexts(args: readonly string[], n = 100, chars?: readonly [number, number]): string[] | undefined {
   let rows: RawRow[];

@@ -6,14 +6,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCsvRecords } from '@/lib/ml/csv';
-import { mulberry32 } from '@/lib/ml/random';
+import { parseCsvRecords } from '@/training/ml/csv';
+import { mulberry32 } from '@/training/ml/random';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { TOXICITY_HEADS } from '@/lib/moderation/types';
-import type { HeadLabels } from '@/lib/corpora/head-labels';
-import { JIGSAW_CORPORA, readCorpora } from '@/lib/corpora/toxicity-corpora';
-import { dedupeKey, splitOf, type Split } from '@/lib/corpora/toxicity-split';
-import { loadEdos } from '@/lib/corpora/edos';
+import type { HeadLabels } from '@/training/corpora/head-labels';
+import { JIGSAW_CORPORA, readCorpora } from '@/training/corpora/toxicity-corpora';
+import { dedupeKey, splitOf, type Split } from '@/training/corpora/toxicity-split';
+import { loadEdos } from '@/training/corpora/edos';
 
 /** The out-of-domain corpus: reported apart, never part of the in-domain rows below. */
 export const OUT_OF_DOMAIN_CORPUS = 'stormfront';
@@ -59,7 +59,7 @@ export function harmfulLabel(labels: HeadLabels): 0 | 1 | null {
  * The split a row belongs to: `splitOf()` (the fixed hash split), unless the row carries an official
  * split of its corpus (ConvAbuse ships one; `dev` counts as validation). readCorpora() rows have no
  * such field today; honouring one here keeps the evaluation on the rows training leaves out if
- * lib/corpora/toxicity-corpora.ts starts passing it through.
+ * training/corpora/toxicity-corpora.ts starts passing it through.
  */
 export function splitFor(row: object, clean: string): Split {
   const official = (row as { split?: unknown }).split;

@@ -7,9 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCsvRecords } from '@/lib/ml/csv';
+import { parseCsvRecords } from '@/training/ml/csv';
 import { preprocess } from '@/lib/moderation/preprocess';
-import { dedupeKey, splitOf, type Split } from '@/lib/corpora/toxicity-split';
+import { dedupeKey, splitOf, type Split } from '@/training/corpora/toxicity-split';
 import type { LabelledText } from './datasets';
 import { aucOrNull, type MetricRow, type Section } from './metric-row';
 import type { Scorer, Verdict } from './verdicts';

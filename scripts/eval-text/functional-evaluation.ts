@@ -4,7 +4,7 @@
  * harmless sentences of that group) and the sexism model's flag rate on the neutral sentences about
  * women. Pure over the verdicts, so unit tests can feed fakes.
  */
-import { balancedAccuracy } from '@/lib/ml/metrics';
+import { balancedAccuracy } from '@/training/ml/metrics';
 import type { SuiteCase } from './functional-suite';
 import { aucOrNull, rate, type MetricRow, type Section } from './metric-row';
 import type { Verdict } from './verdicts';

@@ -4,7 +4,7 @@
  * the new categories get their own balanced and lowest-category accuracy, and a pair of rows over
  * both files answers "how does the whole suite do now".
  */
-import { balancedAccuracy } from '@/lib/ml/metrics';
+import { balancedAccuracy } from '@/training/ml/metrics';
 import { CATEGORY_ACCURACY_TARGET, categoryRows, SUITE_BALANCED_ACCURACY_TARGET } from './functional-evaluation';
 import type { SuiteCase } from './functional-suite';
 import type { MetricRow, Section } from './metric-row';

@@ -18,7 +18,7 @@ import { env } from '@/lib/env';
 import { ModelRegistry } from '@/lib/moderation/model-registry';
 import { RULES_VERSION, SEXISM_VERSION, TOXICITY_VERSION } from '@/lib/moderation/types';
 import { defaultModelLoaders } from '@/lib/server/model-loaders';
-import { resolveDataDir } from '@/lib/corpora/data-dir';
+import { resolveDataDir } from '@/training/corpora/data-dir';
 import { loadEdosTest, loadOutOfDomain, loadToxicityData, seededSample } from './datasets';
 import { loadDynahateDev, dynahateSection } from './dynahate';
 import { errorsTable, evaluateFunctionalSuite } from './functional-evaluation';

@@ -1,5 +1,5 @@
 /** One row of docs/model-quality.md: a metric, its value, and its target where it has one. */
-import { rocAuc } from '@/lib/ml/metrics';
+import { rocAuc } from '@/training/ml/metrics';
 
 export interface Target {
   op: '>=' | '<=' | '>';

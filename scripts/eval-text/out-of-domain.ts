@@ -8,7 +8,7 @@ export async function outOfDomainSection(texts: readonly LabelledText[], scorer:
   const labels = texts.map((t) => t.label);
   const hate = labels.filter((y) => y === 1).length;
   const warning = inReadCorpora
-    ? ' **Warning:** `readCorpora()` in `lib/corpora/toxicity-corpora.ts` still lists this corpus, so the served ' +
+    ? ' **Warning:** `readCorpora()` in `training/corpora/toxicity-corpora.ts` still lists this corpus, so the served ' +
       'toxicity model may have been trained on it and these rows are not out of domain for it.'
     : '';
   return {

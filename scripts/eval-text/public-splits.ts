@@ -3,8 +3,8 @@
  * logistic-regression baseline fitted in the same run on the Jigsaw rows of the train split), the
  * test split of every other corpus readCorpora() returns, and the EDOS official test split.
  */
-import { averagePrecision, binaryReport } from '@/lib/ml/metrics';
-import { fitTfidfLrBaseline } from '@/lib/ml/tfidf-lr-baseline';
+import { averagePrecision, binaryReport } from '@/training/ml/metrics';
+import { fitTfidfLrBaseline } from '@/training/ml/tfidf-lr-baseline';
 import { TOXICITY_HEADS } from '@/lib/moderation/types';
 import type { LabelledText, MergedRow, ToxicityData } from './datasets';
 import { aucOrNull, mean, rate, type MetricRow, type Section } from './metric-row';
@@ -110,7 +110,7 @@ export async function jigsawSection(data: ToxicityData, scorer: Scorer, log: (s:
     intro:
       `${test.length} test rows that come from a Jigsaw corpus (\`JIGSAW_CORPORA\`), split by \`splitOf()\` and ` +
       `deduplicated as \`prepare.ts\` does; scores are the served toxicity heads from \`moderate()\`. The baseline ` +
-      `is \`lib/ml/tfidf-lr-baseline.ts\` fitted in this run on the ${train.length} Jigsaw rows of the train split.`,
+      `is \`training/ml/tfidf-lr-baseline.ts\` fitted in this run on the ${train.length} Jigsaw rows of the train split.`,
     rows,
   };
 }

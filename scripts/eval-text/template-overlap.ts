@@ -2,7 +2,7 @@
  * Overlap between the evaluation suite's frames and every template file a model trains or tunes on
  * (decision 075: evaluation templates must differ from training templates in frames AND words).
  *
- * A template file is any JSON under models/ holding strings with `{placeholders}` (today
+ * A template file is any JSON under training/ holding strings with `{placeholders}` (today
  * toxic_transformer_v1/identity-augmentation.json, identity-contrast.json, identity-validation.json;
  * a sexism template file is found the same way, whatever its shape). Frames are
  * compared after normalisation: lower case, every placeholder and every group word (from both
@@ -41,7 +41,7 @@ export interface TemplateFile {
 }
 
 /** Template files under `dir`: JSON with a top-level `frames` or `templates` string array. */
-export function findTemplateFiles(dir = join(REPO_ROOT, 'models')): TemplateFile[] {
+export function findTemplateFiles(dir = join(REPO_ROOT, 'training')): TemplateFile[] {
   const out: TemplateFile[] = [];
   const walk = (d: string) => {
     for (const name of readdirSync(d).sort()) {

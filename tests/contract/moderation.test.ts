@@ -9,7 +9,7 @@ import {
 } from '@/lib/contracts/moderation';
 import { postJson, startServer, type RunningServer } from '../../scripts/lib/server';
 import { benign } from '../fixtures/long-benign-text';
-import { singleFileSha256 } from '../../models/toxic_transformer_v1/onnx-external-data';
+import { singleFileSha256 } from '@/training/toxic_transformer_v1/onnx-external-data';
 
 let server: RunningServer;
 beforeAll(async () => {

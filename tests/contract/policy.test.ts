@@ -13,7 +13,7 @@ import { errorEnvelopeSchema } from '@/lib/contracts/api-v1';
 import { moderationResponseSchema } from '@/lib/contracts/moderation';
 import { impactEnvelopeSchema, policyEnvelopeSchema, versionEnvelopeSchema, versionsEnvelopeSchema } from '@/lib/contracts/policy';
 import { decisionEnvelopeSchema, reviewListEnvelopeSchema } from '@/lib/contracts/reviews';
-import { parseDecisionCorpus } from '@/lib/corpora/decision-corpus';
+import { parseDecisionCorpus } from '@/training/corpora/decision-corpus';
 import { postJson, startServer, type RunningServer } from '../../scripts/lib/server';
 
 // Under 0.99 (the highest threshold a policy may set) on every head, so raising one category unflags it.

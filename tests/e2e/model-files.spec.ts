@@ -39,10 +39,11 @@ test.describe('model file routes', () => {
 
   // Anything outside the allow-list is a 404 from the route itself.
   const FORBIDDEN = [
-    '/models/toxic_transformer_v1/train.py',
-    '/models/toxic_transformer_v1/prepare.ts',
+    '/models/toxic_transformer_v1/README.md',
+    '/models/toxic_transformer_v1/metrics.json',
+    '/models/toxic_transformer_v1/reproduce.json',
     '/models/toxic_transformer_v1/model.onnx',
-    '/models/sexism_lasso_v1/train.ts',
+    '/models/sexism_lasso_v1/parity-fixture.json',
     '/models/toxic_transformer_v1/..%2F..%2Fpackage.json',
     '/models/..%2F..%2Fserver.mjs',
     '/models/toxic_transformer_v1/config.json%00.onnx',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sigmoid } from '@/lib/ml/logistic-regression';
+import { sigmoid } from '@/lib/ml/sigmoid';
 import { preprocess } from '../preprocess';
 import { parseSexismArtifact, type SexismArtifact } from './sexism-artifact';
 import { createSexismModel, severityFor, sexismChunks } from './sexism-model';

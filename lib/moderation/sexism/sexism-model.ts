@@ -5,7 +5,7 @@
  */
 import type { Preprocessed } from '../preprocess';
 import { SEXISM_VERSION, type NgramContribution, type SexismLabel, type SexismModel, type Severity } from '../types';
-import { sigmoid } from '@/lib/ml/logistic-regression';
+import { sigmoid } from '@/lib/ml/sigmoid';
 import { TfidfUnion } from '@/lib/ml/tfidf';
 import type { SexismArtifact } from './sexism-artifact';
 import { SentenceVectors } from './sentence-vectors';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { harmfulLabel, loadOutOfDomain, seededSample, splitFor } from '@/scripts/eval-text/datasets';
-import { splitOf } from '@/lib/corpora/toxicity-split';
+import { splitOf } from '@/training/corpora/toxicity-split';
 
 describe('eval:text datasets', () => {
   it('uses the fixed hash split unless a row carries an official one', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { dynahateRows, dynahateSection } from '@/scripts/eval-text/dynahate';
 import type { Verdict } from '@/scripts/eval-text/verdicts';
-import { splitOf } from '@/lib/corpora/toxicity-split';
+import { splitOf } from '@/training/corpora/toxicity-split';
 
 /** A word per number, in letters: the split key strips digits, so "row 1" and "row 2" would share a split. */
 const word = (i: number) => [...i.toString(26)].map((c) => String.fromCharCode(97 + Number.parseInt(c, 26))).join('');

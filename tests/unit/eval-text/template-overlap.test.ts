@@ -23,7 +23,7 @@ const tiny: SuiteFile = {
 };
 
 describe('template overlap check', () => {
-  it('finds the training and validation template files under models/', () => {
+  it('finds the training and validation template files under training/', () => {
     const paths = findTemplateFiles().map((f) => f.path);
     expect(paths.length).toBeGreaterThan(0);
     expect(paths.some((p) => p.includes('identity-augmentation'))).toBe(true);

