@@ -1,6 +1,6 @@
 /**
  * Featurisation experiments for sexism_lasso_v1 (dev + 5-fold CV on train; never test).
- *   nice npx tsx docs/experiments/sexism-round2-featurisation.ts [variant ...]
+ *   nice npx tsx docs/experiments/sexism-featurisation.ts [variant ...]
  */
 import { fitLogisticRegression, predictProba, type LogisticRegressionFit } from '@/training/ml/logistic-regression';
 import { bestMacroF1Threshold, rocAuc } from '@/training/ml/metrics';

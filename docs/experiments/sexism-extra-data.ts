@@ -1,11 +1,11 @@
 /**
- * Round-3 experiments for sexism_lasso_v1 (decision 080): which extra sources, their sample weights,
+ * Extra-data experiments for sexism_lasso_v1 (decision 080): which extra sources, their sample weights,
  * the template weight, GloVe sentence-vector pooling and an extra L1 penalty on identity-only
  * n-grams. Scored on EDOS dev (never test), plus the validation templates and the extra corpora's
  * hash slice for information. Conclusions: docs/decisions/080-sexism-extra-data-and-glove.md.
  *
  *   SOURCES=edos,template W_EXTRA=0.1 W_TPL=2 POOL=mean,max DENSEF=1 IDPF=1 MAXITER=100 CS=0.15,0.2,0.3 \
- *     npx tsx docs/experiments/sexism-round3-data.ts
+ *     npx tsx docs/experiments/sexism-extra-data.ts
  */
 import { fitLogisticRegression, predictProba, type LogisticRegressionFit } from '@/training/ml/logistic-regression';
 import { bestMacroF1Threshold, rocAuc, threshold as thr } from '@/training/ml/metrics';

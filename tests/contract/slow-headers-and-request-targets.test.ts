@@ -17,7 +17,7 @@ import { postJson, startServer, type RunningServer } from '../../scripts/lib/ser
 
 const SLOW_SOCKETS = 300;
 const PER_CLIENT = 64;
-const KEY = 'hardening-3-key-0123456789abcdef';
+const KEY = 'slow-headers-key-0123456789abcdef';
 let server: RunningServer;
 let port: number;
 
