@@ -2,7 +2,7 @@
  * Find the phrases of one lexicon (threats or self-harm) in a `PhraseView`.
  *
  * A lexicon is a set of named lists and patterns; see `compile-phrase-template.ts` for the
- * template language and `models/rules_v1/README.md` for how to extend one.
+ * template language and `lib/moderation/rules/README.md` for how to extend one.
  *
  * Each pattern is tried only at the words it can start with (an index built once), as a sticky
  * regular expression anchored there. Scanning the whole text with every pattern, or with one
