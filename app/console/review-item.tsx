@@ -7,6 +7,7 @@
 import { useState, type RefObject } from 'react';
 import type { Decision, ReviewItem } from '@/lib/contracts/reviews';
 import type { ReviewConfig } from '@/lib/contracts/review-console';
+import { itemAge } from '@/lib/browser/item-age';
 import { ReasonSelect } from './reason-select';
 import { ReviewItemDetails } from './review-item-details';
 import styles from './console.module.css';
@@ -72,6 +73,10 @@ export interface ReviewItemProps {
   onReopen: () => void;
   /** Backlog items (over their client's quota): into the active queue. */
   onPull: () => void;
+  /** Who this moderator is: their own claim reads "Claimed by you". */
+  who: string;
+  /** Claims the item, or releases this moderator's claim. */
+  onClaim: (release: boolean) => void;
 }
 
 export function ReviewItemView({
@@ -92,13 +97,21 @@ export function ReviewItemView({
   onDecide,
   onReopen,
   onPull,
+  who,
+  onClaim,
 }: ReviewItemProps) {
   const pending = item.status === 'pending';
   const decided = item.status === 'confirmed' || item.status === 'overturned';
   const noteId = `note-${item.review_id}`;
   const text = item.text ?? '';
+  const mine = item.claimed_by !== null && item.claimed_by === who;
+  const claimedByOther = item.claimed_by !== null && !mine;
   const meta = (
     <>
+      <span data-testid="review-age">
+        waiting <time dateTime={item.first_seen_at}>{itemAge(item.first_seen_at)}</time>
+      </span>{' '}
+      ·
       <span data-testid="review-seen" data-count={item.seen_count}>
         seen {item.seen_count}×
       </span>{' '}
@@ -130,11 +143,28 @@ export function ReviewItemView({
   );
   const buttons = pending && (
     <div className={styles.actions}>
-      <button type="button" data-testid="review-confirm" disabled={busy} onClick={() => onDecide('confirm')}>
+      <button type="button" data-testid="review-confirm" disabled={busy || claimedByOther} onClick={() => onDecide('confirm')}>
         Confirm harmful
       </button>
-      <button type="button" className="secondary" data-testid="review-overturn" disabled={busy} onClick={() => onDecide('overturn')}>
+      <button
+        type="button"
+        className="secondary"
+        data-testid="review-overturn"
+        disabled={busy || claimedByOther}
+        onClick={() => onDecide('overturn')}
+      >
         Overturn (false positive)
+      </button>
+      <button
+        type="button"
+        className="secondary"
+        data-testid="review-claim"
+        aria-pressed={mine}
+        aria-keyshortcuts="m"
+        disabled={busy || claimedByOther}
+        onClick={() => onClaim(mine)}
+      >
+        {mine ? 'Release claim' : 'Claim'}
       </button>
     </div>
   );
@@ -157,6 +187,13 @@ export function ReviewItemView({
         <span className={`badge badge-${item.severity}`}>{item.severity}</span> <span>{label(item.primary_issue)}</span> ·{' '}
         <span>score {item.score.toFixed(2)}</span> · {meta}
       </p>
+      {item.claimed_by !== null && item.claimed_at !== null && (
+        <p className={styles.reviewMeta} data-testid="review-claimed" data-claimed-by={item.claimed_by} data-mine={mine}>
+          <strong>{mine ? 'Claimed by you' : `Claimed by ${item.claimed_by}`}</strong>,{' '}
+          <time dateTime={item.claimed_at}>{itemAge(item.claimed_at)}</time> ago
+          {claimedByOther && ' (decisions wait until it is released or ten minutes pass)'}
+        </p>
+      )}
       <ReviewItemDetails item={item} />
       {item.status === 'backlog' && (
         <div className={styles.actions}>

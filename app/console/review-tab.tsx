@@ -75,7 +75,7 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
   const input = inputs.get;
   const setInput = inputs.set;
   const problems = inputs.problems;
-  const { decide, takeBack, pull, busy, undo } = useReviewActions({
+  const { decide, takeBack, pull, claim, busy, undo } = useReviewActions({
     who,
     config,
     filters,
@@ -114,6 +114,7 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
     },
     toggle: toggleSelected,
     undo: () => undo && void takeBack(undo.items, 'undo'),
+    claim: (item) => void claim(item, item.claimed_by === who),
     help: () => setHelp(true),
   });
 
@@ -159,7 +160,7 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
         error={error}
         total={total}
         shown={items.length}
-        count={`${total} ${filters.status === 'all' ? 'items' : filters.status}${filtered ? ' (filtered)' : ''}, newest first${items.length < total ? `; ${items.length} loaded` : ''}.`}
+        count={`${total} ${filters.status === 'all' ? 'items' : filters.status}${filtered ? ' (filtered)' : ''}, worst first (self-harm and threats, then severity), oldest first within each${items.length < total ? `; ${items.length} loaded` : ''}.`}
       />
       {items.length > 0 && (
         <ReviewBulkBar
@@ -212,6 +213,8 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
               onDecide={(d) => void decide([item], d, false)}
               onReopen={() => void takeBack([item], 'reopen')}
               onPull={() => void pull([item])}
+              who={who}
+              onClaim={(release) => void claim(item, release)}
             />
           ))}
         </ul>

@@ -11,6 +11,7 @@ export const SHORTCUTS: ReadonlyArray<readonly [string, string]> = [
   ['n', 'write a note on the current item'],
   ['x', 'select or unselect the current item'],
   ['u', 'undo the last decision'],
+  ['m', 'claim the current item (again: release it)'],
   ['?', 'show this list'],
   ['Esc', 'leave the note field, or close this list'],
 ];

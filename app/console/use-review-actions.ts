@@ -138,5 +138,16 @@ export function useReviewActions(deps: ReviewActionsDeps) {
     }
   }
 
-  return { decide, takeBack, pull, busy, undo };
+  /** Claims an item for this moderator (or releases their claim): others see it claimed and cannot decide it. */
+  async function claim(item: ReviewItem, release: boolean) {
+    try {
+      const { item: updated } = await api.claimReview(item.review_id, who, release);
+      setItems((xs) => xs.map((x) => (x.review_id === updated.review_id ? updated : x)));
+      setMessage(release ? 'Claim released.' : `Claimed as ${who}: other moderators see it as yours for ten minutes.`);
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  return { decide, takeBack, pull, claim, busy, undo };
 }

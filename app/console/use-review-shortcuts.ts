@@ -17,6 +17,8 @@ export interface ShortcutActions {
   note: (item: ReviewItem) => void;
   toggle: (id: string, on: boolean) => void;
   undo: () => void;
+  /** Claims the focused item, or releases this moderator's claim on it. */
+  claim: (item: ReviewItem) => void;
   help: () => void;
 }
 
@@ -44,6 +46,7 @@ export function useReviewShortcuts(actions: ShortcutActions): void {
         n: () => item && a.note(item),
         x: () => item && a.toggle(item.review_id, !a.selected.has(item.review_id)),
         u: () => a.undo(),
+        m: () => item && a.claim(item),
         '?': () => a.help(),
       };
       if (inList) {

@@ -28,6 +28,7 @@ import {
 import type { ApiErrorDetails } from '@/lib/contracts/api-v1';
 import {
   auditListEnvelopeSchema,
+  claimEnvelopeSchema,
   decisionEnvelopeSchema,
   pullEnvelopeSchema,
   reviewListEnvelopeSchema,
@@ -35,6 +36,7 @@ import {
   undoEnvelopeSchema,
   type AuditList,
   type Decision,
+  type ClaimResult,
   type DecisionResult,
   type PullResult,
   type ReviewExplanation,
@@ -198,6 +200,13 @@ export const api = {
     for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== '') params.set(k, String(v));
     return apiV1(reviewListEnvelopeSchema, `/api/v1/reviews?${params}`, { signal });
   },
+  /** Claims an item (so no other moderator decides it), or releases the caller's claim. */
+  claimReview: (reviewId: string, moderator: string, release = false): Promise<ClaimResult> =>
+    apiV1(
+      claimEnvelopeSchema,
+      `/api/v1/reviews/${encodeURIComponent(reviewId)}/${release ? 'release' : 'claim'}`,
+      jsonInit('POST', { moderator }),
+    ),
   /** Moves backlog items (flagged texts over their client's quota) into the active queue. */
   pullFromBacklog: (reviewIds: string[]): Promise<PullResult> =>
     apiV1(pullEnvelopeSchema, '/api/v1/reviews/backlog/pull', jsonInit('POST', { review_ids: reviewIds })),
@@ -288,6 +297,7 @@ export const ERROR_HELP: Record<string, string> = {
   NOT_FOUND: 'Not found',
   UNDO_NOT_POSSIBLE: 'This decision can no longer be undone',
   REOPEN_NOT_POSSIBLE: 'This item has no decision to reopen',
+  REVIEW_CLAIMED: 'Another moderator has claimed this item',
   POLICY_CONFLICT: 'The policy changed since this page loaded; it now shows the current thresholds: look again and retry',
   UNAUTHORIZED: 'Sign in first: this server needs an API key (Sign in, top right)',
   FORBIDDEN: 'This server does not allow that from here',

@@ -56,11 +56,24 @@ export const reviewItemSchema = z.object({
   sources: z.array(z.enum(REVIEW_SOURCES)).describe('Endpoints that saw it: `text`, `batch`.'),
   decided_at: z.iso.datetime().nullable(),
   decided_by: z.string().nullable(),
+  priority: z
+    .number()
+    .int()
+    .min(0)
+    .describe('Queue order, lower is worse: 0 self-harm, 1 threats, then by severity and category (docs/decisions/191).'),
+  claimed_by: z.string().nullable().describe('The moderator who claimed the item; null when unclaimed or the claim is stale.'),
+  claimed_at: z.iso.datetime().nullable().describe('When it was claimed; a claim is stale after CLAIM_STALE_SECONDS (600).'),
 });
 export type ReviewItem = z.infer<typeof reviewItemSchema>;
 
+/** How long a claim holds: after it, the item counts as unclaimed and anyone may claim it. */
+export const CLAIM_STALE_SECONDS = 600;
+/** `priority`: worst first (self-harm, threats, then severity and category), then oldest first; `newest`: by first sighting. */
+export const REVIEW_SORTS = ['priority', 'newest'] as const;
+
 export const listReviewsQuerySchema = z.object({
   status: z.enum([...REVIEW_STATUSES, 'all']).default('pending'),
+  sort: z.enum(REVIEW_SORTS).optional(),
   text_hash: z.string().regex(TEXT_HASH_PATTERN, 'a lowercase hex SHA-256').optional(),
   primary_issue: z.enum(PRIMARY_ISSUES).optional(),
   severity: z.enum(SEVERITIES).optional(),
@@ -75,7 +88,7 @@ export const listReviewsQuerySchema = z.object({
 export type ListReviewsQuery = z.infer<typeof listReviewsQuerySchema>;
 
 export const reviewListSchema = z.object({
-  items: z.array(reviewItemSchema).describe('Newest first (by first_seen_at).'),
+  items: z.array(reviewItemSchema).describe('Worst first, then oldest (`sort=priority`, the default), or newest first (`sort=newest`).'),
   total: z.number().int().min(0).describe('Items matching the filters (all pages).'),
   limit: z.number().int(),
   offset: z.number().int(),
@@ -204,6 +217,10 @@ export const pullResultSchema = z.object({
 });
 export type PullResult = z.infer<typeof pullResultSchema>;
 export const pullEnvelopeSchema = envelopeSchema(pullResultSchema);
+/** POST /api/v1/reviews/{id}/claim and /release: the item with its claim (docs/decisions/191). */
+export const claimResultSchema = z.object({ item: reviewItemSchema });
+export type ClaimResult = z.infer<typeof claimResultSchema>;
+export const claimEnvelopeSchema = envelopeSchema(claimResultSchema);
 
 export const reviewListEnvelopeSchema = envelopeSchema(reviewListSchema);
 export const decisionEnvelopeSchema = envelopeSchema(decisionResultSchema);
@@ -234,13 +251,14 @@ export function registerReviewPaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'get',
     path: '/api/v1/reviews',
-    summary: 'Recorded moderations awaiting review (or with another status), one per distinct text, newest first',
+    summary: 'Recorded moderations awaiting review (or with another status), one per distinct text, worst first',
     request: {
       query: z.object({
         status: z
           .enum([...REVIEW_STATUSES, 'all'])
           .optional()
           .describe("Default `pending` (the active queue); `backlog` for flagged texts over their client's quota; `all` for every status."),
+        sort: z.enum(REVIEW_SORTS).optional().describe('`priority` (default): worst first, then oldest; `newest`: by first sighting.'),
         text_hash: z
           .string()
           .optional()
@@ -258,6 +276,29 @@ export function registerReviewPaths(registry: OpenAPIRegistry): void {
     },
     responses: { 200: json(list, 'A page of review items and the total.'), 400: json(error, 'VALIDATION_ERROR.'), 503: unavailable },
   });
+  for (const [action, summary] of [
+    ['claim', 'Claim an item so that no other moderator decides it; renews your own claim, takes over a stale one (600 s)'],
+    ['release', 'Release your claim on an item'],
+  ] as const) {
+    registry.registerPath({
+      method: 'post',
+      path: `/api/v1/reviews/{review_id}/${action}`,
+      summary,
+      request: {
+        params: z.object({ review_id: z.uuid() }),
+        body: { required: false, content: { 'application/json': { schema: takeBack } } },
+      },
+      responses: {
+        200: json(
+          registry.register(action === 'claim' ? 'ReviewClaimEnvelope' : 'ReviewReleaseEnvelope', claimEnvelopeSchema),
+          'The item with its claim.',
+        ),
+        404: json(error, 'NOT_FOUND: no review item with this id.'),
+        ...(action === 'claim' ? { 409: json(error, "REVIEW_CLAIMED: another moderator's claim still holds.") } : {}),
+        503: unavailable,
+      },
+    });
+  }
   registry.registerPath({
     method: 'post',
     path: '/api/v1/reviews/backlog/pull',
@@ -284,6 +325,7 @@ export function registerReviewPaths(registry: OpenAPIRegistry): void {
       200: json(decision, 'The item with its new status and the audit entry.'),
       400: json(error, 'VALIDATION_ERROR (names the field).'),
       404: json(error, 'NOT_FOUND: no review item with this id.'),
+      409: json(error, "REVIEW_CLAIMED: another moderator's claim on the item still holds."),
       415: json(error, 'UNSUPPORTED_MEDIA_TYPE: not application/json.'),
       503: unavailable,
     },

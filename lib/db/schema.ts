@@ -24,6 +24,7 @@ import {
   jsonb,
   pgTable,
   real,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -108,6 +109,11 @@ export const reviewItems = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     /** Endpoints that saw the text: `text`, `batch`. */
     sources: text('sources').array().notNull().default(sql`'{}'`),
+    /** Migration 0013: lower is worse (lib/reviews/priority.ts); the queue is read by (priority, created_at, id). */
+    priority: smallint('priority').notNull().default(14),
+    /** Migration 0013: who works on the item and since when; stale after ten minutes. */
+    claimedBy: text('claimed_by'),
+    claimedAt: timestamp('claimed_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     // `backlog` (migration 0012): over a client's quota, kept outside the active queue.
@@ -118,6 +124,7 @@ export const reviewItems = pgTable(
     // in SQL (drizzle-kit would write NULLS LAST); the columns are NOT NULL either way.
     index('review_items_status_created_idx').on(t.status, t.createdAt.desc().nullsFirst(), t.id),
     index('review_items_status_last_seen_idx').on(t.status, t.lastSeenAt.desc().nullsFirst(), t.id),
+    index('review_items_status_priority_idx').on(t.status, t.priority, t.createdAt, t.id),
   ],
 );
 

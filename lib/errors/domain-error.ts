@@ -36,7 +36,7 @@ type FaceErrorCode =
   | 'FACE_NOT_FOUND';
 type AuthErrorCode = 'UNAUTHORIZED' | 'FORBIDDEN' | 'INSUFFICIENT_SCOPE';
 /** Answered by the review handlers (lib/reviews/api) through ApiV1Error. */
-type ReviewErrorCode = 'NOT_FOUND' | 'UNDO_NOT_POSSIBLE' | 'REOPEN_NOT_POSSIBLE';
+type ReviewErrorCode = 'NOT_FOUND' | 'UNDO_NOT_POSSIBLE' | 'REOPEN_NOT_POSSIBLE' | 'REVIEW_CLAIMED';
 /** Answered by the policy handlers (lib/policy): a threshold change decided on a stale version. */
 type PolicyErrorCode = 'POLICY_CONFLICT';
 type RequestErrorCode = 'VALIDATION_ERROR' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'NOT_FOUND';

@@ -10,6 +10,7 @@ import {
   listReviewsQuerySchema,
   pullRequestSchema,
   takeBackRequestSchema,
+  type ClaimResult,
   type DecisionResult,
   type PullResult,
   type ReviewExplanation,
@@ -41,6 +42,20 @@ export async function listReviewsRequest({ request, services }: ApiV1Context): P
   const store = await services.reviewStore();
   const { items, total, nextCursor } = await store.list(parsed.data);
   return { items, total, limit: parsed.data.limit, offset: parsed.data.cursor ? 0 : parsed.data.offset, next_cursor: nextCursor };
+}
+
+/** POST /api/v1/reviews/{id}/claim: the item claimed by the caller, so no other moderator decides it (docs/decisions/191). */
+export async function claimReviewRequest({ request, params, principal, services }: ApiV1Context): Promise<ClaimResult> {
+  const body = await takeBackBody(request);
+  const store = await services.reviewStore();
+  return { item: await store.claim(params.review_id ?? '', moderatorOf(principal, body.moderator)) };
+}
+
+/** POST /api/v1/reviews/{id}/release: the caller's claim released. */
+export async function releaseReviewRequest({ request, params, principal, services }: ApiV1Context): Promise<ClaimResult> {
+  const body = await takeBackBody(request);
+  const store = await services.reviewStore();
+  return { item: await store.release(params.review_id ?? '', moderatorOf(principal, body.moderator)) };
 }
 
 /** POST /api/v1/reviews/backlog/pull: backlog items (over their client's quota) moved into the active queue. */

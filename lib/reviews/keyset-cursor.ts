@@ -10,20 +10,23 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 export interface Cursor {
   t: string;
   id: string;
+  /** The review queue's priority, in cursors of its worst-first order. */
+  p?: number;
 }
 
 export function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify([c.t, c.id]), 'utf8').toString('base64url');
+  return Buffer.from(JSON.stringify(c.p === undefined ? [c.t, c.id] : [c.t, c.id, c.p]), 'utf8').toString('base64url');
 }
 
 /** undefined for anything that is not a cursor this store wrote (answered as a validation error). */
 export function decodeCursor(s: string): Cursor | undefined {
   try {
     const v = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as unknown;
-    if (!Array.isArray(v) || v.length !== 2) return undefined;
-    const [t, id] = v as unknown[];
+    if (!Array.isArray(v) || (v.length !== 2 && v.length !== 3)) return undefined;
+    const [t, id, p] = v as unknown[];
     if (typeof t !== 'string' || typeof id !== 'string' || !UUID.test(id)) return undefined;
     if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(t)) return undefined;
+    if (v.length === 3) return Number.isInteger(p) && (p as number) >= 0 && (p as number) < 1000 ? { t, id, p: p as number } : undefined;
     return { t, id };
   } catch {
     return undefined;

@@ -75,7 +75,7 @@ describe('review store on PGlite', () => {
     await store.record([verdict('i will hurt you', 'highly_harmful', 'threat', 'critical', 0.95)], new Date(t0.getTime() + 1000));
     await store.record([verdict('women cannot lead', 'possibly_harmful', 'sexism', 'medium', 0.55)], new Date(t0.getTime() + 2000));
 
-    const { items, total } = await store.list({ status: 'pending', limit: 50, offset: 0 });
+    const { items, total } = await store.list({ status: 'pending', sort: 'newest', limit: 50, offset: 0 });
     expect(total).toBe(3);
     expect(items.map((i) => i.text)).toEqual(['women cannot lead', 'i will hurt you', 'you idiot']); // newest first
     const insult = items[2]!;
@@ -90,7 +90,7 @@ describe('review store on PGlite', () => {
       'i will hurt you',
     ]);
     expect((await store.list({ status: 'pending', severity: 'medium', limit: 50, offset: 0 })).total).toBe(2);
-    const page = await store.list({ status: 'pending', limit: 1, offset: 1 });
+    const page = await store.list({ status: 'pending', sort: 'newest', limit: 1, offset: 1 });
     expect(page.items.map((i) => i.text)).toEqual(['i will hurt you']);
     expect(page.total).toBe(3);
   });
@@ -418,6 +418,9 @@ describe.each(migrationTargets)('migration 0005 on a queue recorded before it (%
       await insert('other', 'pending', '2026-01-05T00:00:00Z');
       fs.copyFileSync(path.join(migrationsDir(), '0005_review_queue_triage.sql'), path.join(dir, '0005_review_queue_triage.sql'));
       expect((await migrate(db, dir)).applied).toEqual(['0005_review_queue_triage.sql']);
+      // The store reads today's schema: the later migrations run too (0013 gives these rows their priority).
+      for (const m of readMigrations()) fs.writeFileSync(path.join(dir, m.name), m.sql);
+      await migrate(db, dir);
       const s = createReviewStore(db);
       const all = (await s.list({ status: 'all', limit: 10, offset: 0 })).items;
       expect(all.map((i) => [i.text, i.status, i.seen_count]).sort()).toEqual([

@@ -8,33 +8,43 @@
  *   pull into the queue, so no flagged text is dropped for its sender being busy. Beyond
  *   `maxItems` the oldest backlog items, then the oldest pending ones, are evicted (and counted):
  *   anonymous /v1 traffic cannot fill the disk or bury real items under junk.
+ * - The queue is read worst first (priority.ts: self-harm, threats, then severity and category),
+ *   then oldest first, by keyset on (priority, created_at, id); `sort: 'newest'` keeps the old order.
+ * - A moderator may claim an item (docs/decisions/191): another moderator sees it claimed and cannot
+ *   decide it until the claim is released, decided, or stale (CLAIM_STALE_SECONDS).
  * - A decision updates the item and appends one audit row in one transaction; a replayed
  *   `client_decision_id` (the console's offline queue) returns the stored decision instead of
  *   writing a second one. An undo within the window is appended too, never an edit.
  */
-import { and, count, desc, eq, gte, ilike, inArray, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { ModerationResponse } from '@/lib/contracts/moderation';
-import type {
-  AuditEntry,
-  AuditFilters,
-  DecisionRequest,
-  ListAuditQuery,
-  ListReviewsQuery,
-  ReviewItem,
-  ReviewSource,
-  TakeBackRequest,
+import {
+  CLAIM_STALE_SECONDS,
+  type AuditEntry,
+  type AuditFilters,
+  type DecisionRequest,
+  type ListAuditQuery,
+  type ListReviewsQuery,
+  type ReviewItem,
+  type ReviewSource,
+  type TakeBackRequest,
 } from '@/lib/contracts/reviews';
 import type { Database } from '@/lib/db/open-database';
 import { reviewDecisions, reviewItems, type ReviewItemRow } from '@/lib/db/schema';
 import { auditChunks, listAudit, toAuditEntry, type AuditPage } from './audit-log';
 import { decodeCursor, encodeCursor, likeLiteral, olderThan, timestampUs, UUID } from './keyset-cursor';
+import { reviewPriority } from './priority';
 import { countNotQueued, readNotQueued, type NotQueuedCounts } from './not-queued';
 import { reviewErrors } from './review-errors';
 import { textHash } from './text-hash';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function toReviewItem(r: ReviewItemRow): ReviewItem {
+/** Whether a claim made at `at` still holds at `now`. */
+const claimHolds = (at: Date | null, now: Date) => at !== null && now.getTime() - at.getTime() < CLAIM_STALE_SECONDS * 1000;
+
+export function toReviewItem(r: ReviewItemRow, now = new Date()): ReviewItem {
+  const claimed = r.claimedBy !== null && claimHolds(r.claimedAt, now);
   return {
     review_id: r.id,
     text: r.text,
@@ -52,6 +62,9 @@ export function toReviewItem(r: ReviewItemRow): ReviewItem {
     sources: r.sources.filter((x): x is ReviewSource => x === 'text' || x === 'batch'),
     decided_at: iso(r.decidedAt),
     decided_by: r.decidedBy,
+    priority: r.priority,
+    claimed_by: claimed ? r.claimedBy : null,
+    claimed_at: claimed ? iso(r.claimedAt) : null,
   };
 }
 
@@ -120,6 +133,13 @@ export interface ReviewStore {
   audit(q: ListAuditQuery): Promise<AuditPage>;
   /** Every matching audit entry, oldest first, in chunks (for the CSV export). */
   auditChunks(f: AuditFilters, chunk?: number): AsyncGenerator<AuditEntry[]>;
+  /**
+   * Claims an item for `moderator` (again, if theirs: the claim is renewed). Refused with
+   * REVIEW_CLAIMED while another moderator's claim holds; a stale claim is taken over.
+   */
+  claim(id: string, moderator: string, now?: Date): Promise<ReviewItem>;
+  /** Releases `moderator`'s claim on an item (another moderator's claim is left as it is). */
+  release(id: string, moderator: string, now?: Date): Promise<ReviewItem>;
   /** Moves backlog items into the active queue; ids not in the backlog are left as they are. */
   pull(ids: readonly string[]): Promise<ReviewItem[]>;
   /** Flagged texts answered but not queued in the last `hours` hours. */
@@ -247,6 +267,7 @@ export function createReviewStore(database: Database): ReviewStore {
           modelVersions: [...r.meta.models_used],
           sources: options.source ? [options.source] : [],
           status: backlog.has(h) ? ('backlog' as const) : ('pending' as const),
+          priority: reviewPriority(r),
           createdAt: now,
           lastSeenAt: now,
         };
@@ -293,10 +314,15 @@ export function createReviewStore(database: Database): ReviewStore {
       if (q.to) where.push(lt(reviewItems.lastSeenAt, new Date(q.to)));
       const filters = where.length > 0 ? and(...where) : undefined;
       const page: SQL[] = [...where];
+      const worstFirst = (q.sort ?? 'priority') === 'priority';
       if (q.cursor) {
         const c = decodeCursor(q.cursor);
-        if (!c) throw reviewErrors.invalidCursor();
-        page.push(olderThan(reviewItems.createdAt, reviewItems.id, c));
+        if (!c || (c.p !== undefined) !== worstFirst) throw reviewErrors.invalidCursor();
+        page.push(
+          worstFirst
+            ? sql`(${reviewItems.priority}, ${reviewItems.createdAt}, ${reviewItems.id}) > (${c.p}, ${c.t}::timestamptz, ${c.id}::uuid)`
+            : olderThan(reviewItems.createdAt, reviewItems.id, c),
+        );
       }
       const [rows, [total]] = await Promise.all([
         db
@@ -306,7 +332,11 @@ export function createReviewStore(database: Database): ReviewStore {
           })
           .from(reviewItems)
           .where(page.length > 0 ? and(...page) : undefined)
-          .orderBy(desc(reviewItems.createdAt), desc(reviewItems.id))
+          .orderBy(
+            ...(worstFirst
+              ? [asc(reviewItems.priority), asc(reviewItems.createdAt), asc(reviewItems.id)]
+              : [desc(reviewItems.createdAt), desc(reviewItems.id)]),
+          )
           .limit(q.limit + 1)
           .offset(q.cursor ? 0 : q.offset),
         db.select({ n: count() }).from(reviewItems).where(filters),
@@ -317,7 +347,7 @@ export function createReviewStore(database: Database): ReviewStore {
       return {
         items: shown.map((r) => toReviewItem(r.row)),
         total: Number(total?.n ?? 0),
-        nextCursor: more && last ? encodeCursor({ t: last.t, id: last.row.id }) : null,
+        nextCursor: more && last ? encodeCursor({ t: last.t, id: last.row.id, p: worstFirst ? last.row.priority : undefined }) : null,
       };
     },
 
@@ -334,9 +364,21 @@ export function createReviewStore(database: Database): ReviewStore {
             return { item: toReviewItem(item), entry: toAuditEntry(seen, item.text), duplicate: true };
           }
         }
+        const [current] = await tx.select().from(reviewItems).where(eq(reviewItems.id, id)).for('update').limit(1);
+        if (!current) throw reviewErrors.notFound(id);
+        // Two moderators must not decide the same item: another's claim that still holds refuses.
+        if (current.claimedBy !== null && current.claimedBy !== d.moderator && claimHolds(current.claimedAt, now)) {
+          throw reviewErrors.claimed(id, current.claimedBy, current.claimedAt!);
+        }
         const [item] = await tx
           .update(reviewItems)
-          .set({ status: d.decision === 'confirm' ? 'confirmed' : 'overturned', decidedAt: now, decidedBy: d.moderator })
+          .set({
+            status: d.decision === 'confirm' ? 'confirmed' : 'overturned',
+            decidedAt: now,
+            decidedBy: d.moderator,
+            claimedBy: null,
+            claimedAt: null,
+          })
           .where(eq(reviewItems.id, id))
           .returning();
         if (!item) throw reviewErrors.notFound(id);
@@ -371,6 +413,36 @@ export function createReviewStore(database: Database): ReviewStore {
     auditChunks: (f, chunk) => auditChunks(db, f, chunk),
     notQueued: (hours, now = new Date()) => readNotQueued(db, hours, now),
 
+    async claim(id, moderator, now = new Date()) {
+      if (!UUID.test(id)) throw reviewErrors.notFound(id);
+      const stale = new Date(now.getTime() - CLAIM_STALE_SECONDS * 1000);
+      const [row] = await db
+        .update(reviewItems)
+        .set({ claimedBy: moderator, claimedAt: now })
+        .where(
+          and(
+            eq(reviewItems.id, id),
+            sql`(${reviewItems.claimedBy} IS NULL OR ${reviewItems.claimedBy} = ${moderator} OR ${reviewItems.claimedAt} <= ${stale})`,
+          ),
+        )
+        .returning();
+      if (row) return toReviewItem(row, now);
+      const [current] = await db.select().from(reviewItems).where(eq(reviewItems.id, id)).limit(1);
+      if (!current) throw reviewErrors.notFound(id);
+      throw reviewErrors.claimed(id, current.claimedBy ?? 'another moderator', current.claimedAt ?? now);
+    },
+
+    async release(id, moderator, now = new Date()) {
+      if (!UUID.test(id)) throw reviewErrors.notFound(id);
+      await db
+        .update(reviewItems)
+        .set({ claimedBy: null, claimedAt: null })
+        .where(and(eq(reviewItems.id, id), eq(reviewItems.claimedBy, moderator)));
+      const [row] = await db.select().from(reviewItems).where(eq(reviewItems.id, id)).limit(1);
+      if (!row) throw reviewErrors.notFound(id);
+      return toReviewItem(row, now);
+    },
+
     async pull(ids) {
       const valid = ids.filter((id) => UUID.test(id));
       if (valid.length === 0) return [];
@@ -379,7 +451,7 @@ export function createReviewStore(database: Database): ReviewStore {
         .set({ status: 'pending' })
         .where(and(inArray(reviewItems.id, valid), eq(reviewItems.status, 'backlog')))
         .returning();
-      return rows.map(toReviewItem);
+      return rows.map((r) => toReviewItem(r));
     },
 
     async purgeExpiredTexts(retentionDays, now = new Date()) {

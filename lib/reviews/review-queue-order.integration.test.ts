@@ -1,0 +1,145 @@
+/**
+ * The review queue worst first, and claims (docs/decisions/191-queue-order-and-claims.md), against
+ * embedded PGlite: self-harm and threats lead, then severity and category, then the oldest; the
+ * order pages by cursor without gaps; a claimed item is seen as claimed by another moderator, who
+ * cannot decide it until the claim is released, decided or stale.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ModerationResponse } from '@/lib/contracts/moderation';
+import { migrate } from '@/lib/db/migrate';
+import { openDatabase, type Database } from '@/lib/db/open-database';
+import { loadEnv } from '@/lib/env';
+import { isReviewError } from './review-errors';
+import { createReviewStore, type ReviewStore } from './review-store';
+
+function verdict(
+  text: string,
+  primary: ModerationResponse['ensemble']['primary_issue'],
+  severity: ModerationResponse['ensemble']['severity'],
+  rules: Partial<ModerationResponse['label']['rules']> = {},
+): ModerationResponse {
+  return {
+    text,
+    label: {
+      sexism: { score: 0.1, severity: 'low', model_version: 'sexism_lasso_v1', threshold_met: false },
+      toxicity: { overall: 0.7, insult: 0.7, threat: 0, identity_attack: 0, profanity: 0, model_version: 'toxic_transformer_v1' },
+      rules: {
+        slur_detected: false,
+        threat_detected: false,
+        self_harm_flag: false,
+        profanity_flag: false,
+        caps_abuse: false,
+        character_repetition: false,
+        model_version: 'rules_v1',
+        ...rules,
+      },
+    },
+    ensemble: { summary: 'likely_harmful', primary_issue: primary, score: 0.7, severity },
+    meta: { processing_time_ms: 1, models_used: ['sexism_lasso_v1', 'toxic_transformer_v1', 'rules_v1'] },
+  };
+}
+
+const MINUTE = 60_000;
+const t0 = new Date('2026-07-01T08:00:00Z');
+const at = (minutes: number) => new Date(t0.getTime() + minutes * MINUTE);
+/** Minutes from the real clock: the list reads claims against it. */
+const live = (minutes: number) => new Date(Date.now() + minutes * MINUTE);
+
+describe('the review queue, worst first', () => {
+  let database: Database;
+  let store: ReviewStore;
+  const texts = async (q: Partial<Parameters<ReviewStore['list']>[0]> = {}) =>
+    (await store.list({ status: 'pending', limit: 50, offset: 0, ...q })).items.map((i) => i.text);
+
+  beforeAll(async () => {
+    database = await openDatabase({ ...loadEnv({ DATA_DIR: ':memory:' }), DATA_DIR: ':memory:' });
+    await migrate(database);
+    store = createReviewStore(database);
+    // Recorded newest-worst last, so that newest first would be the wrong order.
+    await store.record([verdict('old mild insult', 'insult', 'low')], at(0));
+    await store.record([verdict('old profanity', 'profanity', 'medium')], at(1));
+    await store.record([verdict('medium insult', 'insult', 'medium')], at(2));
+    await store.record([verdict('medium sexism', 'sexism', 'medium')], at(3));
+    await store.record([verdict('critical insult', 'insult', 'critical')], at(4));
+    await store.record([verdict('i will hurt you', 'threat', 'high')], at(5));
+    await store.record([verdict('low insult with a threat rule', 'insult', 'low', { threat_detected: true })], at(6));
+    await store.record([verdict('i want to die', 'self_harm', 'medium')], at(7));
+    await store.record([verdict('second mild insult', 'insult', 'low')], at(8));
+  }, 120_000);
+  afterAll(async () => database?.close());
+
+  it('lists self-harm first, then threats, then by severity and category, then the oldest', async () => {
+    expect(await texts()).toEqual([
+      'i want to die',
+      'i will hurt you',
+      'low insult with a threat rule',
+      'critical insult',
+      'medium sexism',
+      'medium insult',
+      'old profanity',
+      'old mild insult',
+      'second mild insult',
+    ]);
+    // The old order stays available.
+    expect((await texts({ sort: 'newest' }))[0]).toBe('second mild insult');
+  });
+
+  it('pages the worst-first order by cursor without gaps or repeats', async () => {
+    const seen: (string | null)[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 10; page++) {
+      const r = await store.list({ status: 'pending', limit: 2, offset: 0, cursor });
+      seen.push(...r.items.map((i) => i.text));
+      if (!r.nextCursor) break;
+      cursor = r.nextCursor;
+    }
+    expect(seen).toEqual(await texts());
+    // A cursor of one order is refused by the other.
+    const newest = await store.list({ status: 'pending', sort: 'newest', limit: 2, offset: 0 });
+    await expect(store.list({ status: 'pending', limit: 2, offset: 0, cursor: newest.nextCursor! })).rejects.toThrow(/cursor/);
+  });
+
+  it('shows a claim to another moderator and refuses their decision while it holds', async () => {
+    const [item] = (await store.list({ status: 'pending', q: 'critical insult', limit: 1, offset: 0 })).items;
+    const id = item!.review_id;
+    const now = new Date();
+    const claimed = await store.claim(id, 'ana', now);
+    expect(claimed).toMatchObject({ claimed_by: 'ana', claimed_at: now.toISOString() });
+    // Renewing one's own claim is fine; another moderator is refused and told whose it is.
+    await store.claim(id, 'ana', live(1));
+    await expect(store.claim(id, 'bo', live(2))).rejects.toSatisfy((e: unknown) => isReviewError(e, 'REVIEW_CLAIMED'));
+    await expect(store.claim(id, 'bo', live(2))).rejects.toThrow(/claimed by ana/);
+    await expect(store.decide(id, { decision: 'confirm', moderator: 'bo' }, live(2))).rejects.toSatisfy((e: unknown) =>
+      isReviewError(e, 'REVIEW_CLAIMED'),
+    );
+    expect((await store.get(id))!.status).toBe('pending');
+    // The queue says who holds it.
+    const [listed] = (await store.list({ status: 'pending', q: 'critical insult', limit: 1, offset: 0 })).items;
+    expect(listed!.claimed_by).toBe('ana');
+    // The one who claimed it decides; the claim ends with the decision.
+    const decided = await store.decide(id, { decision: 'confirm', moderator: 'ana' }, live(3));
+    expect(decided.item).toMatchObject({ status: 'confirmed', claimed_by: null, claimed_at: null });
+  });
+
+  it('releases a claim on request (only its holder can) and lets a stale claim go after ten minutes', async () => {
+    const [item] = (await store.list({ status: 'pending', q: 'medium sexism', limit: 1, offset: 0 })).items;
+    const id = item!.review_id;
+    await store.claim(id, 'ana', live(0));
+    expect((await store.release(id, 'bo', live(0))).claimed_by).toBe('ana'); // not bo's to release
+    expect((await store.release(id, 'ana', live(0))).claimed_by).toBeNull();
+    await store.claim(id, 'bo', live(-11)); // claimed eleven minutes ago: stale now
+
+    const [listed] = (await store.list({ status: 'pending', q: 'medium sexism', limit: 1, offset: 0 })).items;
+    expect(listed!.claimed_by).toBeNull();
+    const decided = await store.decide(id, { decision: 'overturn', moderator: 'dee' }, live(0));
+    expect(decided.item.status).toBe('overturned');
+  });
+
+  it('lets another moderator take over a claim once it is stale', async () => {
+    const [item] = (await store.list({ status: 'pending', q: 'medium insult', limit: 1, offset: 0 })).items;
+    const id = item!.review_id;
+    await store.claim(id, 'bo', live(0));
+    await expect(store.claim(id, 'cy', live(9))).rejects.toSatisfy((e: unknown) => isReviewError(e, 'REVIEW_CLAIMED'));
+    expect((await store.claim(id, 'cy', live(10))).claimed_by).toBe('cy');
+  });
+});
