@@ -15,6 +15,7 @@ import { and, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'driz
 import type { AppDb } from '@/lib/db/open-database';
 import { moderationJobChunks, moderationJobLines, moderationJobs, type ModerationJobRow } from '@/lib/db/schema';
 import type { JobFormat, JobLineError, JobState } from '@/lib/contracts/jobs';
+import { QUEUED_CHANNEL } from './job-wakeup';
 
 export type { ModerationJobRow };
 
@@ -164,6 +165,8 @@ export function createJobStore(db: AppDb, options: JobStoreOptions = {}) {
           ...(state === 'succeeded' ? { startedAt: sql`now()`, finishedAt: sql`now()` } : {}),
         })
         .where(and(eq(moderationJobs.id, jobId), eq(moderationJobs.state, 'receiving')));
+      // Idle runners on every instance listening on this database look at once (job-wakeup.ts).
+      if (state === 'queued') await db.execute(sql`SELECT pg_notify(${QUEUED_CHANNEL}, ${jobId})`);
       return state;
     },
 
