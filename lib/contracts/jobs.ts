@@ -4,7 +4,7 @@
  * server validates with it, the console types come from it and the OpenAPI document is generated
  * from it.
  */
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import type { OpenAPIRegistry } from './openapi-registry';
 import { z } from 'zod';
 import { moderationResponseSchema, validationErrorSchema } from './moderation';
 import './zod-config';

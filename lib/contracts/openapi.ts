@@ -1,6 +1,6 @@
 /** The OpenAPI 3.1 document, generated from the zod contracts (served at GET /openapi.json). */
-import { OpenAPIRegistry, OpenApiGeneratorV31, extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { OpenAPIRegistry } from './openapi-registry';
 import {
   batchResponseSchema,
   healthResponseSchema,
@@ -23,24 +23,8 @@ const json = (schema: z.ZodType, description: string) => ({
   content: { 'application/json': { schema } },
 });
 
-/**
- * `registry.register()` calls `schema.openapi(refId)`. zod 4 copies prototype methods onto each
- * schema when it is created, so schemas built at import time (before `extendZodWithOpenApi`) lack
- * `.openapi` and every build of the document threw "openapi is not a function". This registry
- * applies the extension's method to such schemas explicitly (`schemaWithRefId` is private in the
- * typings, hence the cast).
- */
-function contractRegistry(): OpenAPIRegistry {
-  extendZodWithOpenApi(z); // idempotent
-  const registry = new OpenAPIRegistry();
-  const openapi = (z.ZodType.prototype as unknown as { openapi: (this: z.ZodType, refId: string) => z.ZodType }).openapi;
-  (registry as unknown as { schemaWithRefId: (refId: string, schema: z.ZodType) => z.ZodType }).schemaWithRefId = (refId, schema) =>
-    openapi.call(schema, refId);
-  return registry;
-}
-
 export function buildOpenApiDocument(limits: ModerationLimits, version: string) {
-  const registry = contractRegistry();
+  const registry = new OpenAPIRegistry();
   const requests = moderationRequestSchemas(limits);
   const textRequest = registry.register('ModerateTextRequest', requests.text);
   const batchRequest = registry.register('ModerateBatchRequest', requests.batch);
@@ -97,7 +81,7 @@ export function buildOpenApiDocument(limits: ModerationLimits, version: string) 
   // With API_KEYS set, /api/v1 (except /api/v1/session) takes this or the session cookie (docs/operations.md "Security").
   registry.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer', description: 'One of API_KEYS.' });
 
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  return registry.generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Vigil API',

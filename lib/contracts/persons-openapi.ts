@@ -1,5 +1,5 @@
 /** The /api/v1 memory-bank paths of the OpenAPI document, generated from lib/contracts/persons.ts. */
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import type { OpenAPIRegistry } from './openapi-registry';
 import { z } from 'zod';
 import {
   deleteEnvelopeSchema,

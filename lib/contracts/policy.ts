@@ -3,7 +3,7 @@
  * ensemble applies, measured on the review items moderators have decided; versioned changes to them;
  * the decided items as a labelled CSV. Answers use the /api/v1 `{success, data, error}` envelope.
  */
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import type { OpenAPIRegistry } from './openapi-registry';
 import { z } from 'zod';
 import './zod-config';
 import { envelopeSchema, errorEnvelopeSchema } from './api-v1';

@@ -4,7 +4,7 @@
  * follow (the undo window, the reason codes) and the count of flagged texts that were answered but
  * not queued, with why. Answers use the /api/v1 `{success, data, error}` envelope.
  */
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import type { OpenAPIRegistry } from './openapi-registry';
 import { z } from 'zod';
 import './zod-config';
 import { envelopeSchema, errorEnvelopeSchema } from './api-v1';

@@ -3,7 +3,7 @@
  * validate with it, the console parses with it, and the OpenAPI document is generated from it
  * (registerReviewPaths below). Answers use the /api/v1 `{success, data, error}` envelope.
  */
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import type { OpenAPIRegistry } from './openapi-registry';
 import { z } from 'zod';
 import './zod-config';
 import { explanationsSchema, PRIMARY_ISSUES, SEVERITIES, SUMMARIES } from './moderation';

@@ -2,7 +2,7 @@
  * The /api/v1/session contract (browser sign-in with an API key, docs/decisions/030) and the
  * GET /metrics entry of the OpenAPI document. Answers use the /api/v1 envelope.
  */
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import type { OpenAPIRegistry } from './openapi-registry';
 import { z } from 'zod';
 import './zod-config';
 import { envelopeSchema, errorEnvelopeSchema } from './api-v1';
