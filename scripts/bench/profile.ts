@@ -46,7 +46,9 @@ const time = async <T>(f: () => T | Promise<T>): Promise<[T, number]> => {
 
 async function profile(input: readonly string[]) {
   const stages: Record<string, number[]> = {};
-  const add = (k: string, ms: number) => (stages[k] ??= []).push(ms);
+  const add = (k: string, ms: number) => {
+    stages[k] = [...(stages[k] ?? []), ms];
+  };
   let tokens = 0;
   let windows = 0;
   let padded = 0;
