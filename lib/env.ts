@@ -286,8 +286,6 @@ export const envSchema = z
     JOBS_LEASE_MS: int(1_000, 3_600_000).default(30_000),
     /** Tries of one chunk before its job fails. */
     JOBS_MAX_ATTEMPTS: int(1, 100).default(5),
-    /** PostgreSQL: seconds pg-boss leaves a chunk with one worker before handing it out again. */
-    JOBS_QUEUE_EXPIRE_SECONDS: int(10, 86_400).default(60),
     /** Hours a finished job (succeeded, failed, cancelled) and its results are kept; then it answers 404 and is deleted. 0 = kept for ever. */
     JOBS_RETENTION_HOURS: int(0, 87_600).default(168),
     /** Jobs one key (or, without API_KEYS, all local clients) may have receiving, queued or running at once. */

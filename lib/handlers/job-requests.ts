@@ -169,7 +169,6 @@ export async function createJobRequest({ request, principal }: V1Context): Promi
       lines,
       chunkTexts: e.JOBS_CHUNK_TEXTS,
       columns: () => columns,
-      enqueue: svc.enqueue,
     });
   } catch (err) {
     if (err instanceof JobInputTooLargeError) {

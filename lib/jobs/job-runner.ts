@@ -4,10 +4,11 @@
  * the results, and repeats. `concurrency` chunks are in flight per instance, so one is moderated
  * while another's results are written.
  *
- * Where a chunk comes from is the ChunkSource's business: on the embedded database, the runner
- * polls the chunk table itself (one process owns it); on PostgreSQL, pg-boss hands chunks to every
- * instance (pg-boss-source.ts). Either way the chunk table's lease decides who may write a chunk's
- * results, and the store writes each line's result once.
+ * The chunk table is the queue on either database (docs/decisions/193-one-job-queue.md): every
+ * instance's loops claim the next free chunk with `FOR UPDATE SKIP LOCKED`, sleep when there is
+ * none, and are woken when a job is queued (on this instance directly; on PostgreSQL, from any
+ * instance by NOTIFY, job-wakeup.ts). The chunk's lease decides who may write its results, and the
+ * store writes each line's result once.
  */
 import type { ModerationResponse } from '@/lib/contracts/moderation';
 import type { ChunkRef, ClaimedChunk, JobStore } from './job-store';
@@ -50,15 +51,12 @@ export interface JobRunnerOptions {
 }
 
 /**
- * Claims a chunk (the next free one, or `target`), reporting the claim's time as the `claim` step
- * when it got one (an empty poll is not a chunk's step).
+ * Claims the next free chunk, reporting the claim's time as the `claim` step when it got one (an
+ * empty poll is not a chunk's step).
  */
-export async function claimChunk(
-  o: Pick<JobRunnerOptions, 'store' | 'leaseMs' | 'onStep'>,
-  target?: { jobId: string; chunk: number },
-): Promise<ClaimedChunk | null> {
+async function claimChunk(o: Pick<JobRunnerOptions, 'store' | 'leaseMs' | 'onStep'>): Promise<ClaimedChunk | null> {
   const started = performance.now();
-  const ref = await o.store.claim(o.leaseMs, target);
+  const ref = await o.store.claim(o.leaseMs);
   if (ref) o.onStep?.('claim', (performance.now() - started) / 1000);
   return ref;
 }
@@ -106,8 +104,8 @@ export interface TableRunner {
 }
 
 /**
- * The embedded database's runner: `concurrency` loops that each claim the next chunk from the
- * table, or sleep `idleMs` (or until woken) when there is none.
+ * The runner: `concurrency` loops that each claim the next chunk from the table, or sleep `idleMs`
+ * (or until woken) when there is none.
  */
 export function startTableRunner(o: JobRunnerOptions & { concurrency: number; idleMs: number }): TableRunner {
   let stopped = false;

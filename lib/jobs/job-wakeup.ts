@@ -1,5 +1,5 @@
 /**
- * Cross-instance wake-up for the chunk table (docs/decisions/191-one-job-queue.md): the instance
+ * Cross-instance wake-up for the chunk table (docs/decisions/193-one-job-queue.md): the instance
  * that queues a job sends NOTIFY on QUEUED_CHANNEL (job-store.ts, `finishReceiving`), and every
  * instance on the same PostgreSQL LISTENs on one connection of its pool, waking its idle runner
  * loops at once instead of at their next poll. A notification carries no work: the runners still
@@ -43,12 +43,14 @@ export async function listenForQueuedJobs(o: JobWakeupOptions): Promise<JobWakeu
   const onNotification = (msg: { channel: string }) => {
     if (msg.channel === QUEUED_CHANNEL) o.onQueued();
   };
+  const ended = () => drop(new Error('the listening connection ended'));
   const drop = (err: unknown) => {
     const c = client;
     if (!c) return;
     client = undefined;
     c.off('notification', onNotification);
     c.off('error', drop);
+    c.off('end', ended);
     // Destroyed, not returned: a connection that failed, or that still listens, must not serve queries.
     c.release(err instanceof Error ? err : new Error(String(err)));
     if (stopped) return;
@@ -73,6 +75,7 @@ export async function listenForQueuedJobs(o: JobWakeupOptions): Promise<JobWakeu
     client = c;
     c.on('notification', onNotification);
     c.on('error', drop);
+    c.on('end', ended);
     try {
       await c.query(`LISTEN ${QUEUED_CHANNEL}`);
     } catch (err) {

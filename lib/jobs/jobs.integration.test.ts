@@ -2,7 +2,8 @@
  * Bulk jobs on a real database (docs/decisions/165-bulk-moderation-jobs.md), with a fake moderator
  * behind the runner's `moderate` seam: every input line gets exactly one result, in order, also
  * when a chunk runs twice or its runner dies; counts add up; a cancelled job stops. PGlite always;
- * with TEST_DATABASE_URL (npm run test:postgres) also two pg-boss "instances" on one PostgreSQL.
+ * with TEST_DATABASE_URL (npm run test:postgres) also two "instances" on one PostgreSQL, working
+ * one job from the chunk table and woken by NOTIFY.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { migrate, readMigrations } from '@/lib/db/migrate';
 import { openDatabase, type Database } from '@/lib/db/open-database';
 import { createJobStore, type JobStore } from './job-store';
 import { runChunk, startTableRunner, type ChunkStep, type JobRunnerOptions } from './job-runner';
+import { listenForQueuedJobs, QUEUED_CHANNEL } from './job-wakeup';
 import { sweepExpiredJobs } from './expire-jobs';
 import { sql } from 'drizzle-orm';
 import { readJsonLines } from './read-job-input';
@@ -317,43 +319,75 @@ describe.runIf(process.env.TEST_DATABASE_URL)(
       expect((await store.get(open_.id))?.state).toBe('running');
     });
 
-    it('two instances working one job through pg-boss score every line exactly once', async () => {
-      const { startPgBossSource } = await import('./pg-boss-source');
+    it('two instances working one job from the chunk table score every line exactly once, the idle one woken by NOTIFY', async () => {
       const [a, b] = await Promise.all([open(), open()]);
       const storeA = createJobStore(a.db);
       const storeB = createJobStore(b.db);
       const seen = new Map<string, number>();
+      let firstOnB = 0;
       const counting = (who: string) => async (texts: string[]) => {
+        if (who === 'b' && !firstOnB) firstOnB = Date.now();
         seen.set(who, (seen.get(who) ?? 0) + texts.length);
         await new Promise((r) => setTimeout(r, 5));
         return fakeModerate(texts);
       };
-      const common = {
-        leaseMs: 5_000,
-        maxAttempts: 3,
-        connectionString: process.env.TEST_DATABASE_URL!,
-        concurrency: 2,
-        expireInSeconds: 30,
-      };
-      const bossA = await startPgBossSource({ ...common, store: storeA, moderate: counting('a') });
-      const bossB = await startPgBossSource({ ...common, store: storeB, moderate: counting('b') });
+      // Idle loops look by themselves only once a minute: a job done well within that was announced.
+      const common = { leaseMs: 5_000, maxAttempts: 3, concurrency: 2, idleMs: 60_000 };
+      const runnerA = startTableRunner({ ...common, store: storeA, moderate: counting('a') });
+      const runnerB = startTableRunner({ ...common, store: storeB, moderate: counting('b') });
+      const wakeA = await listenForQueuedJobs({ pool: a.pool!, onQueued: () => runnerA.wake() });
+      const wakeB = await listenForQueuedJobs({ pool: b.pool!, onQueued: () => runnerB.wake() });
       const id = randomUUID();
-      await receiveJob({
-        store: storeA,
-        job: { id, owner: 'key:pg', format: 'jsonl', explain: false },
-        lines: readJsonLines(bytes(body(400)), { maxLineBytes: 1_000, maxBytes: 1_000_000, maxTexts: 1_000, check }),
-        chunkTexts: 10,
-        enqueue: (chunks) => bossA.enqueue(chunks),
-      });
-      await until(async () => (await storeB.get(id))?.state === 'succeeded', 60_000);
-      await Promise.all([bossA.stop(), bossB.stop()]);
+      let queuedAt = 0;
+      try {
+        // Both runners' first looks found nothing: they sleep.
+        await new Promise((r) => setTimeout(r, 300));
+        await receiveJob({
+          store: storeA,
+          job: { id, owner: 'key:pg', format: 'jsonl', explain: false },
+          lines: readJsonLines(bytes(body(400)), { maxLineBytes: 1_000, maxBytes: 1_000_000, maxTexts: 1_000, check }),
+          chunkTexts: 10,
+        });
+        queuedAt = Date.now();
+        await until(async () => (await storeB.get(id))?.state === 'succeeded', 30_000);
+      } finally {
+        // A listening connection held out of the pool would keep the pool from closing.
+        await Promise.all([wakeA.stop(), wakeB.stop()]);
+        await Promise.all([runnerA.stop(), runnerB.stop()]);
+      }
       const results = await allResults(storeA, id);
       expect(results.map((r) => r.line)).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
       expect((await storeA.get(id))!.done).toBe(400);
-      // Both instances took chunks.
+      // Both instances took chunks, the one that did not queue the job within seconds of it, not a minute.
       expect(seen.get('a')).toBeGreaterThan(0);
       expect(seen.get('b')).toBeGreaterThan(0);
+      expect(firstOnB - queuedAt).toBeLessThan(5_000);
     }, 90_000);
+
+    it('listens again after its connection is killed, and looks at the table once it is back', async () => {
+      const db = await open();
+      let woken = 0;
+      const errors: unknown[] = [];
+      const wakeups = await listenForQueuedJobs({
+        pool: db.pool!,
+        onQueued: () => woken++,
+        onError: (err) => errors.push(err),
+        retryMs: 50,
+      });
+      try {
+        await db.db.execute(sql`SELECT pg_notify(${QUEUED_CHANNEL}, 'one')`);
+        await until(async () => woken === 1);
+        await db.db.execute(
+          sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = ${`LISTEN ${QUEUED_CHANNEL}`} AND pid <> pg_backend_pid()`,
+        );
+        // Reported, listening again, and one look for what was queued while nobody listened.
+        await until(async () => errors.length > 0 && woken === 2);
+        await db.db.execute(sql`SELECT pg_notify(${QUEUED_CHANNEL}, 'two')`);
+        await until(async () => woken === 3);
+      } finally {
+        await wakeups.stop();
+      }
+    });
 
     it('two instances sweeping at once delete every expired job exactly once', async () => {
       const [a, b] = await Promise.all([open(), open()]);

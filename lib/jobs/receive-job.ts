@@ -17,8 +17,6 @@ export interface ReceiveJobOptions {
   insertBatch?: number;
   /** The CSV header, once read. */
   columns?: () => string[] | undefined;
-  /** Hands the chunks to the queue that spreads them (pg-boss), before the job is queued. */
-  enqueue?: (chunks: ChunkRef[]) => Promise<void>;
 }
 
 export interface ReceivedJob {
@@ -70,7 +68,6 @@ export async function receiveJob(o: ReceiveJobOptions): Promise<ReceivedJob> {
     }
     closeChunk();
     await flush();
-    if (o.enqueue && allChunks.length > 0) await o.enqueue(allChunks);
     const state = await store.finishReceiving(job.id, { total, failed, columns: o.columns?.() }, allChunks.length);
     return { state, total, failed, chunks: allChunks.length };
   } catch (err) {

@@ -1,16 +1,16 @@
 /**
  * Bulk moderation jobs, put together (docs/decisions/165-bulk-moderation-jobs.md): the job store on
- * the process's database, the runner that works chunks (the chunk table polled in this process on
- * PGlite; pg-boss across every instance on PostgreSQL), moderation in the inference pool's
- * background lane, and callbacks. Started when the server starts, so a job interrupted by a
+ * the process's database, the runner that claims chunks from the chunk table (on PostgreSQL every
+ * instance's runner, woken by NOTIFY when any instance queues a job: docs/decisions/193-one-job-queue.md),
+ * moderation in the inference pool's background lane, and callbacks. Started when the server starts, so a job interrupted by a
  * restart resumes without a request.
  */
 import 'server-only';
 import { env } from '@/lib/env';
 import { keyId } from '@/lib/auth/api-keys';
-import { createJobStore, type ChunkRef, type JobStore } from '@/lib/jobs/job-store';
+import { createJobStore, type JobStore } from '@/lib/jobs/job-store';
 import { startTableRunner, type JobRunnerOptions, type TableRunner } from '@/lib/jobs/job-runner';
-import { startPgBossSource, type PgBossSource } from '@/lib/jobs/pg-boss-source';
+import { listenForQueuedJobs, type JobWakeups } from '@/lib/jobs/job-wakeup';
 import { callbackSecret } from '@/lib/jobs/send-callback';
 import { sendJobCallback } from '@/lib/jobs/send-job-callback';
 import { sweepExpiredJobs } from '@/lib/jobs/expire-jobs';
@@ -26,8 +26,6 @@ import { moderator } from './moderator';
 
 export interface JobService {
   store: JobStore;
-  /** PostgreSQL: hands a new job's chunks to pg-boss. Undefined on PGlite (the table is the queue). */
-  enqueue?: (chunks: ChunkRef[]) => Promise<void>;
   /** A job was queued here: idle runners look at once. */
   queued(): void;
   stop(): Promise<void>;
@@ -46,6 +44,12 @@ const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
  * thread, a median of 21–22 ms and at most 43–51 ms for 1,000 lines: npm run bench:job-sweep).
  */
 const SWEEP_ROWS_PER_STATEMENT = 1_000;
+/**
+ * How often an idle runner looks at the chunk table by itself: for chunks given back or whose lease
+ * ran out, and for jobs whose NOTIFY never arrived (on PGlite, and on PostgreSQL behind a pooler
+ * that does not pass LISTEN through).
+ */
+const IDLE_POLL_MS = 2_000;
 
 /**
  * A chunk's texts, in the pool's background lane (or in this thread without a pool). The models'
@@ -111,17 +115,16 @@ async function start(): Promise<JobService> {
   if (stale > 0) log.warn({ jobs: stale }, 'discarded job uploads that never finished');
 
   let table: TableRunner | undefined;
-  let boss: PgBossSource | undefined;
+  let wakeups: JobWakeups | undefined;
   if (e.JOBS_CONCURRENCY > 0) {
-    if (db.kind === 'pglite' || !e.DATABASE_URL) {
-      table = startTableRunner({ ...runner, concurrency: e.JOBS_CONCURRENCY, idleMs: 2_000 });
-    } else {
-      boss = await startPgBossSource({
-        ...runner,
-        connectionString: e.DATABASE_URL,
-        concurrency: e.JOBS_CONCURRENCY,
-        expireInSeconds: e.JOBS_QUEUE_EXPIRE_SECONDS,
-        onBossError: (err) => log.error({ err: errorForLog(err) }, 'pg-boss error'),
+    const started = startTableRunner({ ...runner, concurrency: e.JOBS_CONCURRENCY, idleMs: IDLE_POLL_MS });
+    table = started;
+    // PostgreSQL: a job queued on any instance wakes this one's idle loops (PGlite has one instance).
+    if (db.pool) {
+      wakeups = await listenForQueuedJobs({
+        pool: db.pool,
+        onQueued: () => started.wake(),
+        onError: (err) => log.warn({ err: errorForLog(err) }, 'job wake-up listener failed; polling until it is back'),
       });
     }
   }
@@ -147,17 +150,16 @@ async function start(): Promise<JobService> {
   const sweeper = e.JOBS_RETENTION_HOURS > 0 ? setInterval(sweep, SWEEP_INTERVAL_MS) : undefined;
   sweeper?.unref();
   if (sweeper) sweep();
-  log.info({ runner: boss ? 'pg-boss' : table ? 'table' : 'none', concurrency: e.JOBS_CONCURRENCY }, 'bulk jobs started');
+  log.info({ runner: wakeups ? 'table+notify' : table ? 'table' : 'none', concurrency: e.JOBS_CONCURRENCY }, 'bulk jobs started');
   return {
     store,
-    enqueue: boss ? (chunks) => boss.enqueue(chunks) : undefined,
     queued: () => table?.wake(),
     async stop() {
       stopping = true;
       clearInterval(sweeper);
       await sweeping;
+      await wakeups?.stop();
       await table?.stop();
-      await boss?.stop();
     },
   };
 }

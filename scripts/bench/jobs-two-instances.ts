@@ -1,8 +1,8 @@
 /**
  * npx tsx scripts/bench/jobs-two-instances.ts -- --database-url postgres://… [--runs 3] [--lines 20000]
- *   [--chunk-texts 20] [--mechanism table-poll,table-notify,pg-boss]
+ *   [--chunk-texts 20] [--mechanism table-poll,table-notify]
  *
- * The job queue itself on PostgreSQL (docs/decisions/191-one-job-queue.md): two "instances" in this
+ * The job queue itself on PostgreSQL (docs/decisions/193-one-job-queue.md): two "instances" in this
  * process, each with its own database pool and runner (JOBS_CONCURRENCY loops or workers each, as
  * the server starts them), and a moderate function that answers at once, so the queue mechanism is
  * measured, not the models. Each run starts both instances, waits a random part of the poll
@@ -14,8 +14,9 @@
  * - chunks per second, from the first chunk claimed to the job finished;
  * - the share of chunks each instance wrote.
  * Mechanisms: table-poll (the chunk table, idle loops polling every 2 s, woken only on the
- * instance that queued the job), table-notify (the same, with every instance woken by NOTIFY),
- * pg-boss (each chunk a pg-boss job, workers polling every second).
+ * instance that queued the job), table-notify (the same, with every instance woken by NOTIFY: what
+ * the server runs). The figures for pg-boss, which decision 193 removed, came from this script at
+ * commit 505706d, which added it.
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -23,10 +24,9 @@ import type { ModerationResponse } from '@/lib/contracts/moderation';
 import { loadEnv } from '@/lib/env';
 import { migrate } from '@/lib/db/migrate';
 import { openDatabase, type Database } from '@/lib/db/open-database';
-import { createJobStore, type ChunkRef, type JobStore } from '@/lib/jobs/job-store';
+import { createJobStore, type JobStore } from '@/lib/jobs/job-store';
 import { startTableRunner, type ChunkStep, type JobRunnerOptions } from '@/lib/jobs/job-runner';
 import { listenForQueuedJobs } from '@/lib/jobs/job-wakeup';
-import { startPgBossSource } from '@/lib/jobs/pg-boss-source';
 import { receiveJob } from '@/lib/jobs/receive-job';
 import { percentile } from '../lib/stats';
 
@@ -36,7 +36,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     lines: { type: 'string', default: '20000' },
     'chunk-texts': { type: 'string', default: '20' },
-    mechanism: { type: 'string', default: 'table-poll,table-notify,pg-boss' },
+    mechanism: { type: 'string', default: 'table-poll,table-notify' },
   },
   allowPositionals: true,
 });
@@ -46,7 +46,7 @@ const RUNS = Number(values.runs);
 const LINES = Number(values.lines);
 const CHUNK_TEXTS = Number(values['chunk-texts']);
 const MECHANISMS = values.mechanism.split(',') as Mechanism[];
-type Mechanism = 'table-poll' | 'table-notify' | 'pg-boss';
+type Mechanism = 'table-poll' | 'table-notify';
 
 const env = loadEnv({ DATABASE_URL, DATABASE_DRIVER: 'pg' });
 /** The server's idle poll of the chunk table (lib/server/job-service.ts). */
@@ -61,7 +61,6 @@ async function* jobLines() {
 interface Instance {
   db: Database;
   store: JobStore;
-  enqueue?: (chunks: ChunkRef[]) => Promise<void>;
   queued(): void;
   stop(): Promise<void>;
 }
@@ -104,15 +103,6 @@ async function run(mechanism: Mechanism): Promise<RunResult> {
         if (step === 'write') written[who]!++;
       },
     };
-    if (mechanism === 'pg-boss') {
-      const boss = await startPgBossSource({
-        ...o,
-        connectionString: DATABASE_URL!,
-        concurrency: env.JOBS_CONCURRENCY,
-        expireInSeconds: env.JOBS_QUEUE_EXPIRE_SECONDS,
-      });
-      return { db, store, enqueue: (c) => boss.enqueue(c), queued: () => {}, stop: () => boss.stop() };
-    }
     const table = startTableRunner({ ...o, concurrency: env.JOBS_CONCURRENCY, idleMs: IDLE_MS });
     const wakeups =
       mechanism === 'table-notify' && db.pool ? await listenForQueuedJobs({ pool: db.pool, onQueued: () => table.wake() }) : undefined;
@@ -137,7 +127,6 @@ async function run(mechanism: Mechanism): Promise<RunResult> {
     job: { id, owner: 'bench', format: 'jsonl', explain: false },
     lines: jobLines(),
     chunkTexts: CHUNK_TEXTS,
-    enqueue: a.enqueue,
   });
   const receiveMs = performance.now() - created;
   a.queued();
