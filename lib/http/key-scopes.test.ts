@@ -25,6 +25,9 @@ const decision = await import('@/app/api/v1/reviews/[review_id]/decision/route')
 const explain = await import('@/app/api/v1/reviews/[review_id]/explain/route');
 const undo = await import('@/app/api/v1/reviews/[review_id]/undo/route');
 const reopen = await import('@/app/api/v1/reviews/[review_id]/reopen/route');
+const claim = await import('@/app/api/v1/reviews/[review_id]/claim/route');
+const release = await import('@/app/api/v1/reviews/[review_id]/release/route');
+const backlogPull = await import('@/app/api/v1/reviews/backlog/pull/route');
 const reviewConfig = await import('@/app/api/v1/reviews/config/route');
 const notQueued = await import('@/app/api/v1/reviews/not-queued/route');
 const policy = await import('@/app/api/v1/policy/route');
@@ -102,6 +105,9 @@ const table: [string, Scope, (key: string) => Promise<Response>][] = [
   ['POST /api/v1/reviews/{id}/decision', 'review', call(decision.POST, 'POST', `/api/v1/reviews/${ID}/decision`, { review_id: ID })],
   ['GET /api/v1/reviews/{id}/explain', 'review', call(explain.GET, 'GET', `/api/v1/reviews/${ID}/explain`, { review_id: ID })],
   ['POST /api/v1/reviews/{id}/undo', 'review', call(undo.POST, 'POST', `/api/v1/reviews/${ID}/undo`, { review_id: ID })],
+  ['POST /api/v1/reviews/{id}/claim', 'review', call(claim.POST, 'POST', `/api/v1/reviews/${ID}/claim`, { review_id: ID })],
+  ['POST /api/v1/reviews/{id}/release', 'review', call(release.POST, 'POST', `/api/v1/reviews/${ID}/release`, { review_id: ID })],
+  ['POST /api/v1/reviews/backlog/pull', 'review', call(backlogPull.POST, 'POST', '/api/v1/reviews/backlog/pull')],
   ['GET /api/v1/policy', 'review', call(policy.GET, 'GET', '/api/v1/policy')],
   ['GET /api/v1/policy/impact', 'review', call(policyImpact.GET, 'GET', '/api/v1/policy/impact')],
   ['GET /api/v1/policy/versions', 'review', call(policyVersions.GET, 'GET', '/api/v1/policy/versions')],
@@ -153,6 +159,9 @@ const SCOPED_FILES = new Set([
   'app/api/v1/reviews/[review_id]/explain/route.ts',
   'app/api/v1/reviews/[review_id]/undo/route.ts',
   'app/api/v1/reviews/[review_id]/reopen/route.ts',
+  'app/api/v1/reviews/[review_id]/claim/route.ts',
+  'app/api/v1/reviews/[review_id]/release/route.ts',
+  'app/api/v1/reviews/backlog/pull/route.ts',
   'app/api/v1/reviews/config/route.ts',
   'app/api/v1/reviews/not-queued/route.ts',
   'app/api/v1/policy/route.ts',
