@@ -37,9 +37,7 @@ test.afterEach(async ({ page }) => {
 });
 
 test.describe('console: batch tool', () => {
-  test('id,message gets its header detected and the message column moderated; binary files are refused', async ({
-    page,
-  }, testInfo) => {
+  test('id,message gets its header detected and the message column moderated; binary files are refused', async ({ page }, testInfo) => {
     const c = new ConsolePage(page);
     await c.goto();
     await c.tab('batch');
@@ -290,10 +288,7 @@ test.describe('console: review queue for triage', () => {
     await page.getByTestId('review-dense').uncheck();
   });
 
-  test('why flagged shows the rule spans, the sexism words and the deciding model and threshold', async ({
-    page,
-    request,
-  }, testInfo) => {
+  test('why flagged shows the rule spans, the sexism words and the deciding model and threshold', async ({ page, request }, testInfo) => {
     const text = `Women are too emotional to lead and I will hurt you, why ${Date.now()}`;
     const [r] = await ConsolePage.moderate(request, [text]);
     expect(r!.ensemble.summary).not.toBe('likely_safe');
