@@ -22,6 +22,16 @@ Uses CUDA when torch sees a GPU, else the CPU (TOX_THREADS threads). Environment
 shipped recipe): TOX_ENCODER_DIR, TOX_SAMPLE, TOX_EPOCHS, TOX_LR, TOX_BATCH, TOX_SEED, TOX_MAX_LEN,
 TOX_IDENTITY_REPEAT, TOX_CORPUS_REPEAT, TOX_LONG_CONTEXT, TOX_FREEZE_EMB, TOX_EVALS, TOX_WORK_DIR, TOX_TAG, TOX_LIMIT
 (smoke runs).
+
+Distillation (off unless TOX_TEACHER is set; unset, nothing below runs and a seed gives what it gave
+before): TOX_TEACHER names one or more teacher logit files (comma-separated teacher-s<seed>.npz from
+teacher/train_teacher.py; several are averaged). Each must hold one row of logits per row of
+train.jsonl, in order, with the same hash of the texts. The loss becomes
+(1 - w) x the masked gold loss above + w x T^2 x the mean over the row's heads of
+BCE(sigmoid(student / T), sigmoid(teacher / T)): soft labels on every head named in TOX_KD_HEADS, so a
+corpus that labels one head also teaches the others. Rows without teacher logits (the long-context
+rows) keep the gold loss alone. TOX_KD_WEIGHT (w, default 0.5), TOX_KD_T (T, default 1.0),
+TOX_KD_HEADS (default all six labels).
   .work/venv/bin/python training/toxic_transformer_v1/train.py
 """
 import gzip
@@ -66,6 +76,12 @@ CFG = dict(
     seed=int(os.environ.get("TOX_SEED", 1234)),
 )
 TAG = os.environ.get("TOX_TAG", "run")
+KD = dict(
+    teacher=os.environ.get("TOX_TEACHER", ""),
+    weight=float(os.environ.get("TOX_KD_WEIGHT", 0.5)),
+    temperature=float(os.environ.get("TOX_KD_T", 1.0)),
+    heads=os.environ.get("TOX_KD_HEADS", ",".join(HEADS)),
+)
 
 
 def log(*a):
@@ -98,6 +114,37 @@ def read_rows(name):
                 ids = ids[: CFG["max_len"] - 1] + ids[-1:]  # keep [SEP], as encodeForModel does
             rows.append((ids, r["y"], r["m"], r.get("j", 0), r.get("c", "")))
     return rows
+
+
+def text_sha256(name):
+    """sha256 over the rows' texts in file order, each followed by a newline (teacher/payload.py's)."""
+    import hashlib
+
+    path = os.path.join(WORK, name)
+    if not os.path.exists(path) and os.path.exists(path + ".gz"):
+        path += ".gz"
+    opener = gzip.open if path.endswith(".gz") else open
+    h = hashlib.sha256()
+    with opener(path, "rt", encoding="utf-8") as f:
+        for line in f:
+            h.update(json.loads(line)["t"].encode("utf-8"))
+            h.update(b"\n")
+    return h.hexdigest()
+
+
+def teacher_logits(n_rows):
+    """The mean of the teacher files' logits for train.jsonl, checked against its row count and texts."""
+    want = text_sha256("train.jsonl")
+    arrays = []
+    for path in filter(None, KD["teacher"].split(",")):
+        z = np.load(path)
+        meta = json.loads(str(z["meta"]))
+        got = meta["rows_meta"]["train"]
+        if got["rows"] != n_rows or got["text_sha256"] != want or z["train"].shape[0] != n_rows:
+            raise SystemExit(f"{path} was made for other training rows ({got['rows']} rows, texts {got['text_sha256'][:12]}; "
+                             f"train.jsonl has {n_rows}, texts {want[:12]}): run prepare.ts as packed, or the teacher again")
+        arrays.append(z["train"].astype(np.float32))
+    return np.mean(arrays, axis=0)
 
 
 def long_context_rows(train, rnd):
@@ -176,6 +223,18 @@ def collate(rows, idx, device):
     m = np.array([rows[i][2] for i in idx], dtype=np.float32)
     to = lambda a: torch.from_numpy(a).to(device)  # noqa: E731
     return to(ids), to(mask), to(y), to(m)
+
+
+def soft_targets(rows, idx, teacher, head_mask, device):
+    """Teacher logits for the batch's rows and a mask of the cells that have them (rows that carry
+    their train.jsonl index as a sixth element, on the heads distillation uses)."""
+    t = np.zeros((len(idx), len(HEADS)), dtype=np.float32)
+    has = np.zeros((len(idx), 1), dtype=np.float32)
+    for k, i in enumerate(idx):
+        if len(rows[i]) > 5:
+            t[k] = teacher[rows[i][5]]
+            has[k] = 1.0
+    return torch.from_numpy(t).to(device), torch.from_numpy(has * head_mask).to(device)
 
 
 def predict(model, rows, device, batch_size=256):
@@ -289,6 +348,14 @@ def main():
         torch.set_num_threads(int(os.environ.get("TOX_THREADS", 2)))
     rnd = random.Random(CFG["seed"])
     all_train = read_rows("train.jsonl")
+    teacher = None
+    if KD["teacher"]:
+        teacher = teacher_logits(len(all_train))
+        # the row's index into the teacher's logits rides along as a sixth element
+        all_train = [r + (k,) for k, r in enumerate(all_train)]
+        kd_heads = [h.strip() for h in KD["heads"].split(",") if h.strip()]
+        kd_mask = np.array([[1.0 if h in kd_heads else 0.0 for h in HEADS]], dtype=np.float32)
+        log(f"distillation from {KD['teacher']}: weight {KD['weight']}, temperature {KD['temperature']}, heads {kd_heads}")
     val = read_rows("val.jsonl")
     ident = read_rows("identity_val.jsonl")
     sexism_dev = read_rows("sexism_dev.jsonl")
@@ -354,6 +421,12 @@ def main():
                 logits = model(input_ids=ids, attention_mask=mask).logits
             loss = F.binary_cross_entropy_with_logits(logits.float(), yb, pos_weight=pos_weight, reduction="none")
             loss = (loss * mb).sum() / mb.sum().clamp(min=1)
+            if teacher is not None:
+                tb, sm = soft_targets(train, idx, teacher, kd_mask, device)
+                temp = KD["temperature"]
+                soft = F.binary_cross_entropy_with_logits(logits.float() / temp, torch.sigmoid(tb / temp), reduction="none")
+                soft = (soft * sm).sum() / sm.sum().clamp(min=1) * temp * temp
+                loss = (1 - KD["weight"]) * loss + KD["weight"] * soft
             opt.zero_grad(set_to_none=True)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -380,9 +453,12 @@ def main():
     config["architectures"] = ["BertForSequenceClassification"]
     with open(os.path.join(WORK, "hf_config.json"), "w", encoding="utf-8") as f:
         json.dump(config, f, indent=2)
+    summary = {"tag": TAG, "cfg": CFG, "device": device.type, "training_rows": len(train), "best_val_mean_auc": best,
+               "history": history, "seconds": round(time.time() - t0), "torch": torch.__version__}
+    if teacher is not None:
+        summary["distillation"] = KD
     with open(os.path.join(WORK, "train-summary.json"), "w", encoding="utf-8") as f:
-        json.dump({"tag": TAG, "cfg": CFG, "device": device.type, "training_rows": len(train), "best_val_mean_auc": best,
-                   "history": history, "seconds": round(time.time() - t0), "torch": torch.__version__}, f, indent=2)
+        json.dump(summary, f, indent=2)
     log(f"{TAG}: best validation mean AUC {best:.4f} in {time.time() - t0:.0f} s")
 
 
