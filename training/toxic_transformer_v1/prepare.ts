@@ -3,7 +3,8 @@
  * as token ids from the SERVING tokenizer (`loadToxicityTokenizer` + `encodeForModel`, the functions
  * the server and the browser Worker call). With `--encoder <dir>` it first copies the pretrained
  * encoder's tokenizer into the model folder (the committed `tokenizer.json` / `tokenizer_config.json`).
- * Writes `.work/toxicity/` (train/val/test/identity_val JSONL, prepare-stats.json).
+ * Writes `.work/toxicity/` (train/val/test/identity_val/contrast_val/noun_val/sexism_dev JSONL,
+ * prepare-stats.json).
  *
  *   tsx training/toxic_transformer_v1/prepare.ts [--data ../shared/data] [--encoder <encoder package model dir>]
  *     [--decisions <exported decisions.csv>[,…]]   (or VIGIL_DECISION_CORPORA: moderators' decisions as an extra corpus)
@@ -26,7 +27,7 @@ import { dedupeKey, splitOf, type Split, stripPunctuation } from '@/training/cor
 import { fnv1a } from '@/training/ml/hash';
 import { loadSexismDataset } from '../sexism_lasso_v1/dataset';
 import { rng, leetspeak, insertSpaces } from './obfuscate';
-import { fillIdentityTemplate, type IdentityGroup } from './identity-templates';
+import { fillIdentityTemplate, hasNounForms, type IdentityGroup } from './identity-templates';
 import { contrastCases } from './contrast-cases';
 import { MODEL_DIR, TRAINING_DIR } from './model-dir';
 
@@ -169,6 +170,10 @@ interface ContrastTrainingFile {
   hateful: string[];
   endorsed: string[];
   homonyms: string[];
+  /** Benign frames that use a group word as a noun ({noun}, {nouns}): filled for the groups that give it. */
+  nounBenign?: Record<string, string[]>;
+  /** Whole benign sentences about groups (labelled like the homonyms). */
+  benignSentences?: string[];
 }
 
 /**
@@ -177,7 +182,9 @@ interface ContrastTrainingFile {
  * (0 on overall, insult, identity_attack and profanity); hateful and endorsed-hate sentences about the
  * same groups (overall and identity_attack 1). Threat is unlabelled on all of them: template threat
  * labels cost validation threat AUC (round 7 in the model card). The corpus names start with
- * `contrast_`, so train.py does not repeat them as it repeats `identity_` rows.
+ * `contrast_`, so train.py does not repeat them as it repeats `identity_` rows. Friendly and neutral
+ * frames that use the group word as a noun ("a gay", "Blacks", "the elderly") are filled only for the
+ * groups that give that form.
  */
 export function contrastTrainingRows(): Row[] {
   const spec = JSON.parse(readFileSync(join(TRAINING_DIR, 'contrast-training.json'), 'utf8')) as ContrastTrainingFile;
@@ -195,7 +202,11 @@ export function contrastTrainingRows(): Row[] {
     }
     for (const f of spec.hateful) add(fillIdentityTemplate(f, g), hate, 'contrast_hateful', women ? 1 : 0);
     for (const f of spec.endorsed) add(fillIdentityTemplate(f, g), hate, 'contrast_endorsed', women ? 1 : 0);
+    for (const [kind, frames] of Object.entries(spec.nounBenign ?? {})) {
+      for (const f of frames) if (hasNounForms(f, g)) add(fillIdentityTemplate(f, g), benign, `contrast_${kind}`, 0);
+    }
   }
+  for (const t of spec.benignSentences ?? []) add(t, benign, 'contrast_sentence', 0);
   // Slur homonyms (firewood, cigarettes, the verb "retard", embankments, dog breeding) and in-group
   // reclaimed use.
   for (const t of spec.homonyms) add(t, benign, 'contrast_homonym', 0);
@@ -303,6 +314,7 @@ async function main(): Promise<void> {
   await Promise.all(Object.values(files).map((f) => new Promise<void>((done) => f.end(done))));
   writeIdentityValidation(tok);
   writeContrastValidation(tok);
+  writeNounValidation(tok);
   const devIds = encodeForModel(
     tok,
     sexism.dev.map((r) => r.text),
@@ -310,7 +322,7 @@ async function main(): Promise<void> {
   );
   writeFileSync(
     join(WORK_DIR, 'sexism_dev.jsonl'),
-    `${sexism.dev.map((r, i) => JSON.stringify({ ids: devIds[i], y: r.y, m: r.m, c: r.corpus, j: 0 })).join('\n')}\n`,
+    `${sexism.dev.map((r, i) => JSON.stringify({ t: r.text, ids: devIds[i], y: r.y, m: r.m, c: r.corpus, j: 0 })).join('\n')}\n`,
   );
   console.log(`wrote sexism_dev.jsonl: ${sexism.dev.length} EDOS dev rows (selection only)`);
 
@@ -355,6 +367,37 @@ function writeIdentityValidation(tok: PreTrainedTokenizer): void {
   }
   writeFileSync(join(WORK_DIR, 'identity_val.jsonl'), `${lines.join('\n')}\n`);
   console.log(`wrote identity_val.jsonl: ${lines.length} validation identity sentences`);
+}
+
+/**
+ * `.work/toxicity/noun_val.jsonl`: the validation-only sentences that use a group word as a noun
+ * (noun-form-validation.json, disjoint from the training frames and the evaluation suites), all
+ * labelled 0. train.py reports the share some head flags at its F1 threshold.
+ */
+function writeNounValidation(tok: PreTrainedTokenizer): void {
+  const spec = JSON.parse(readFileSync(join(TRAINING_DIR, 'noun-form-validation.json'), 'utf8')) as {
+    templates: string[];
+    groups: (IdentityGroup & { group: string })[];
+  };
+  const lines: string[] = [];
+  for (const g of spec.groups) {
+    for (const f of spec.templates) {
+      if (!hasNounForms(f, g)) continue;
+      const clean = preprocess(fillIdentityTemplate(f, g)).clean;
+      lines.push(
+        JSON.stringify({
+          t: clean,
+          ids: encodeForModel(tok, [clean], MAX_LENGTH)[0]!,
+          y: LABELS.map(() => 0),
+          m: LABELS.map(() => 1),
+          c: `noun_val:${g.group}`,
+          j: 0,
+        }),
+      );
+    }
+  }
+  writeFileSync(join(WORK_DIR, 'noun_val.jsonl'), `${lines.join('\n')}\n`);
+  console.log(`wrote noun_val.jsonl: ${lines.length} validation noun-form sentences`);
 }
 
 /**

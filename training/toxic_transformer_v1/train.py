@@ -361,6 +361,8 @@ def main():
     sexism_dev = read_rows("sexism_dev.jsonl")
     cpath = os.path.join(WORK, "contrast_val.jsonl")
     contrast_val = read_rows("contrast_val.jsonl") if os.path.exists(cpath) or os.path.exists(cpath + ".gz") else []
+    npath = os.path.join(WORK, "noun_val.jsonl")
+    noun_val = read_rows("noun_val.jsonl") if os.path.exists(npath) or os.path.exists(npath + ".gz") else []
     train = training_sample(all_train, rnd)
     limit = int(os.environ.get("TOX_LIMIT", 0))  # smoke runs only
     if limit:
@@ -410,6 +412,8 @@ def main():
                         "val_jigsaw_mean_auc": float(np.mean(list(jaucs.values()))),
                         "identity_val_flag_rate_at_f1_thresholds": iflags, "contrast_val_at_f1_thresholds": contrast,
                         "seconds": round(time.time() - t0)})
+        if noun_val:  # the noun-form validation sentences (noun-form-validation.json), when prepare.ts wrote them
+            history[-1]["noun_val_flag_rate_at_f1_thresholds"] = identity_flags(thresholds, predict(model, noun_val, device))
         log(f"step {step}: val mean AUC {mean:.4f} dynahate {dyna_auc} EDOS dev sexism {sexism} jigsaw {history[-1]['val_jigsaw_mean_auc']:.4f} identity flags {iflags} contrast {contrast} {aucs}")
         return mean
 

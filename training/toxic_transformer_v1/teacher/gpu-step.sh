@@ -8,7 +8,7 @@
 # and stops. The call that completes the set unpacks the payload (int8 weights -> fp32 folder), then
 # trains train_teacher.py once per seed in TEACHER_SEEDS while the time left in TEACHER_BUDGET_S
 # covers another full seed, and writes to $OUT (at most 8 files come back):
-#   teacher-s<seed>.npz    float16 logits for every train/val/identity_val/contrast_val/sexism_dev row
+#   teacher-s<seed>.npz    float16 logits for every train/val/identity_val/contrast_val/noun_val/sexism_dev row
 #   teacher-s<seed>.json   validation AUC per head and the other selection measures, timings
 #   teacher-log.txt        this script's output
 # A later call with no carry and the payload already unpacked trains the seeds it is given.

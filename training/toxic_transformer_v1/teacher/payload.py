@@ -12,7 +12,7 @@ teacher's pretrained weights and the prepared rows travel packed (pack_for_devic
                                    (cosine per sentence), to show the int8 copy is the same encoder
   rows WORK_DIR DST_DIR [--limit-train N --limit-val N]
                                    the text, labels, masks, corpus and Jigsaw flag of every row of
-                                   train/val/identity_val/contrast_val/sexism_dev (.jsonl, as
+                                   train/val/identity_val/contrast_val/noun_val/sexism_dev (.jsonl, as
                                    prepare.ts wrote them), without the MiniLM token ids; and
                                    rows-meta.json with each file's row count and text hash, which the
                                    student checks before it reads the teacher's logits
@@ -30,7 +30,7 @@ import sys
 
 import numpy as np
 
-FILES = ["train", "val", "identity_val", "contrast_val", "sexism_dev"]
+FILES = ["train", "val", "identity_val", "contrast_val", "noun_val", "sexism_dev"]
 TOKENIZER_FILES = ["config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.txt"]
 # Tensors a sequence classifier built on this encoder never reads.
 DROP = ("pooler.", "embeddings.position_ids")

@@ -3,7 +3,7 @@ same multi-label masked loss as train.py, and write its logits for every trainin
 which train.py's distillation option (TOX_TEACHER) reads.
 
 Input: a Hugging Face encoder folder (--model-dir; any AutoModelForSequenceClassification class) and
-the rows payload.py wrote (--data-dir: train/val/identity_val/contrast_val/sexism_dev .jsonl with the
+the rows payload.py wrote (--data-dir: train/val/identity_val/contrast_val/noun_val/sexism_dev .jsonl with the
 text, labels and masks, and rows-meta.json). The teacher tokenises the texts with its own tokenizer.
 
 Training, as train.py's recipe less its long-context rows (which are built from MiniLM token ids):
@@ -16,7 +16,7 @@ toxicity heads.
 
 Output in --out (names carry the seed):
   teacher-s{seed}.npz   float16 logits [rows, 6] per file (train, val, identity_val, contrast_val,
-                        sexism_dev), in file order, and `meta` (JSON: rows and text hashes per file)
+                        noun_val, sexism_dev), in file order, and `meta` (JSON: rows and text hashes per file)
   teacher-s{seed}.json  configuration, validation AUC per head, the other selection measures per
                         evaluation, timings
 
@@ -43,7 +43,7 @@ import train as student  # noqa: E402  (the student's measures, so both are scor
 
 HEADS = student.HEADS
 TOXICITY = student.TOXICITY
-FILES = ["train", "val", "identity_val", "contrast_val", "sexism_dev"]
+FILES = ["train", "val", "identity_val", "contrast_val", "noun_val", "sexism_dev"]
 
 
 def log(*a):
@@ -145,6 +145,8 @@ def measures(data, logits):
         th = None
     if th is not None and data["identity_val"]:
         res["identity_val_flag_rate_at_f1_thresholds"] = student.identity_flags(th, sigmoid(logits["identity_val"]))
+    if th is not None and data["noun_val"]:
+        res["noun_val_flag_rate_at_f1_thresholds"] = student.identity_flags(th, sigmoid(logits["noun_val"]))
     if th is not None and data["contrast_val"]:
         res["contrast_val_at_f1_thresholds"] = student.contrast_accuracy(th, data["contrast_val"], sigmoid(logits["contrast_val"]))
     if data["sexism_dev"]:
@@ -183,7 +185,7 @@ def main():
 
     kw = dict(num_labels=len(HEADS), problem_type="multi_label_classification",
               id2label={i: h for i, h in enumerate(HEADS)}, label2id={h: i for i, h in enumerate(HEADS)},
-              dtype=torch.float32, local_files_only=True)
+              dtype=torch.float32, local_files_only=True, ignore_mismatched_sizes=True)
     try:
         model = AutoModelForSequenceClassification.from_pretrained(a.model_dir, attn_implementation="sdpa", **kw)
     except (ValueError, ImportError):
@@ -214,12 +216,13 @@ def main():
     def evaluate():
         nonlocal best, best_state
         te = time.time()
-        logits = {n: logits_of(model, data[n], pad_id, device, a.predict_batch, use_bf16) for n in ("val", "identity_val", "contrast_val", "sexism_dev")}
+        logits = {n: logits_of(model, data[n], pad_id, device, a.predict_batch, use_bf16) for n in ("val", "identity_val", "contrast_val", "noun_val", "sexism_dev")}
         res = {"step": step, "epoch": round(step / steps_per_epoch, 3), **measures(data, logits),
                "train_seconds": round(time.time() - t0), "eval_seconds": round(time.time() - te, 1)}
         history.append(res)
         log(f"step {step}/{total}: val mean AUC {res['val_mean_auc']} {res['val_auc']} dynahate {res['val_dynahate_overall_auc']} "
             f"EDOS dev {res.get('edos_dev_sexism')} identity flags {res.get('identity_val_flag_rate_at_f1_thresholds')} "
+            f"noun flags {res.get('noun_val_flag_rate_at_f1_thresholds')} "
             f"contrast {(res.get('contrast_val_at_f1_thresholds') or {}).get('mean')}")
         score = res["val_mean_auc"] if res["val_mean_auc"] is not None else 0.0
         if score > best:
