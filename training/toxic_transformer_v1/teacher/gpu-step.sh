@@ -64,7 +64,11 @@ if [ ! -f "$STAGE/payload/.ready" ]; then
   [ "$want" = "$got" ] || { echo "reassembled payload does not match its sha256"; exit 4; }
   rm -rf "$STAGE/payload" "$STAGE/model"
   mkdir -p "$STAGE/payload"
-  cat "$STAGE"/parts/part-* | xz -dc | tar -x -C "$STAGE/payload" || exit 5
+  if command -v xz >/dev/null; then
+    cat "$STAGE"/parts/part-* | xz -dc | tar -x -C "$STAGE/payload" || exit 5
+  else  # no xz binary: Python's lzma reads the same stream
+    cat "$STAGE"/parts/part-* | "$PY" -c 'import sys, tarfile; tarfile.open(fileobj=sys.stdin.buffer, mode="r|xz").extractall(sys.argv[1])' "$STAGE/payload" || exit 5
+  fi
   "$PY" "$HERE/payload.py" weights-unpack "$STAGE/payload/model" "$STAGE/model" || exit 6
   touch "$STAGE/payload/.ready"
   echo "payload unpacked in $(( $(date +%s) - t0 )) s"
