@@ -20,8 +20,10 @@ beforeAll(async () => {
   server = await startServer({
     TRUST_PROXY: 'true',
     REVIEW_QUEUE: 'false',
-    // HEAVY_BATCH costs 80 text units (2 per text).
-    RATE_LIMIT_TEXT_UNITS_PER_MINUTE: '400',
+    // HEAVY_BATCH is charged 80 text units before its work (2 per text of 2,000 characters) and
+    // 240 in all once read: spaced letters are a token each, 11 windows of 128 tokens a text, 6
+    // units of 256 tokens (text-units.ts).
+    RATE_LIMIT_TEXT_UNITS_PER_MINUTE: '500',
     INFERENCE_CLIENT_QUEUE_TEXTS: '100',
     INFERENCE_CHUNK_CHARS: '4000',
   });
@@ -69,19 +71,20 @@ describe('a fair share of the inference pool', () => {
     expect((await moderateText('198.51.100.4', 'meanwhile, another client')).status).toBe(200);
     expect((await first).status).toBe(200);
     // The refused batch spent no text units: once the queue drains the same batch is served
-    // (80 + 200 = 280 of 400 units; had the refusal cost its 200, this would be 480, over the budget).
+    // (240 + 200 = 440 of 500 units; had the refusal cost its 200, this would be 640, over the budget).
     const again = await moderateBatch('198.51.100.3', second);
     expect(again.status).toBe(200);
   }, 180_000);
 
   it('counts work, not requests: a second heavy batch within the minute answers 429 with Retry-After', async () => {
-    // 100 texts of 3,000 characters: 300 text units each, one request each of RATE_LIMIT_PER_MINUTE (120).
+    // 100 texts of 3,000 characters: 300 text units a batch (of the budget's 500), one request each of
+    // RATE_LIMIT_PER_MINUTE (120).
     const heavy = { texts: Array.from({ length: 100 }, () => 'a'.repeat(3_000)) };
     expect((await moderateBatch('198.51.100.5', heavy)).status).toBe(200);
     const limited = await moderateBatch('198.51.100.5', heavy);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(((await limited.json()) as { detail: string }).detail).toMatch(/^Rate limit exceeded: 400 text units/);
+    expect(((await limited.json()) as { detail: string }).detail).toMatch(/^Rate limit exceeded: 500 text units/);
     // The budget is per client, and a single text of another client is still served.
     expect((await moderateText('198.51.100.6', 'hello')).status).toBe(200);
   }, 180_000);

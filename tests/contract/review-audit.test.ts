@@ -81,22 +81,26 @@ describe('audit log, reason codes, reopen and the per-key quota', () => {
     expect(body.data.reason_codes).toContainEqual({ code: 'harassment', decision: 'confirm' });
   });
 
-  it('spends the quota per key, queues critical verdicts regardless, and counts what it did not queue', async () => {
+  it('spends the quota per key, queues critical verdicts regardless, keeps the rest in the backlog and counts it', async () => {
     const plain = (who: string, n: number) => Array.from({ length: n }, (_, i) => `You are a pathetic idiot, ${who} number ${i}.`);
     expect((await moderate([...plain('alpha', 5), 'I know where you live and I am going to kill you, alpha.'], KEY_A)).status).toBe(200);
     expect((await moderate(plain('bravo', 4), KEY_B)).status).toBe(200);
     expect((await moderate(plain('charlie', 2))).status).toBe(200); // no key: the address's quota
-    const queued = async (q: string, n: number) => {
+    const listed = async (status: string, q: string, n: number) => {
       for (let i = 0; i < 60; i++) {
-        const body = reviewListEnvelopeSchema.parse(await (await call(`/api/v1/reviews?status=all&q=${q}`)).json());
+        const body = reviewListEnvelopeSchema.parse(await (await call(`/api/v1/reviews?status=${status}&q=${q}`)).json());
         if (body.success && body.data.total >= n) return body.data.total;
         await new Promise((r) => setTimeout(r, 250));
       }
       return -1;
     };
-    expect(await queued('alpha', 4)).toBe(4); // 3 plain (the key's quota) + the threat
-    expect(await queued('bravo', 3)).toBe(3); // key B has its own quota
-    expect(await queued('charlie', 1)).toBe(1);
+    expect(await listed('pending', 'alpha', 4)).toBe(4); // 3 plain (the key's quota) + the threat
+    expect(await listed('pending', 'bravo', 3)).toBe(3); // key B has its own quota
+    expect(await listed('pending', 'charlie', 1)).toBe(1);
+    // What the quota kept out of the queue waits in the backlog: no flagged text is dropped.
+    expect(await listed('backlog', 'alpha', 2)).toBe(2);
+    expect(await listed('backlog', 'bravo', 1)).toBe(1);
+    expect(await listed('backlog', 'charlie', 1)).toBe(1);
     const body = notQueuedEnvelopeSchema.parse(await (await call('/api/v1/reviews/not-queued?hours=1')).json());
     if (!body.success) throw new Error('expected success');
     expect(body.data.counts).toEqual(
