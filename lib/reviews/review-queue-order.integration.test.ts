@@ -5,39 +5,14 @@
  * cannot decide it until the claim is released, decided or stale.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ModerationResponse } from '@/lib/contracts/moderation';
+import { flaggedVerdict } from '@/tests/fixtures/flagged-verdict';
 import { migrate } from '@/lib/db/migrate';
 import { openDatabase, type Database } from '@/lib/db/open-database';
 import { loadEnv } from '@/lib/env';
 import { isReviewError } from './review-errors';
 import { createReviewStore, type ReviewStore } from './review-store';
 
-function verdict(
-  text: string,
-  primary: ModerationResponse['ensemble']['primary_issue'],
-  severity: ModerationResponse['ensemble']['severity'],
-  rules: Partial<ModerationResponse['label']['rules']> = {},
-): ModerationResponse {
-  return {
-    text,
-    label: {
-      sexism: { score: 0.1, severity: 'low', model_version: 'sexism_lasso_v1', threshold_met: false },
-      toxicity: { overall: 0.7, insult: 0.7, threat: 0, identity_attack: 0, profanity: 0, model_version: 'toxic_transformer_v1' },
-      rules: {
-        slur_detected: false,
-        threat_detected: false,
-        self_harm_flag: false,
-        profanity_flag: false,
-        caps_abuse: false,
-        character_repetition: false,
-        model_version: 'rules_v1',
-        ...rules,
-      },
-    },
-    ensemble: { summary: 'likely_harmful', primary_issue: primary, score: 0.7, severity },
-    meta: { processing_time_ms: 1, models_used: ['sexism_lasso_v1', 'toxic_transformer_v1', 'rules_v1'] },
-  };
-}
+const verdict = flaggedVerdict;
 
 const MINUTE = 60_000;
 const t0 = new Date('2026-07-01T08:00:00Z');
