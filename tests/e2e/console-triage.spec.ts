@@ -318,6 +318,14 @@ test.describe('console: review queue for triage', () => {
     await c.tab('reviews');
     await c.waitForReviewItem(threat);
     await c.waitForReviewItem(insult);
+    // Waiting may have searched for a text (the queue lists the worst first); the race is about the
+    // unfiltered list, so clear the search first.
+    const search = page.getByTestId('review-search');
+    if ((await search.inputValue()) !== '') {
+      const cleared = page.waitForResponse((r) => r.url().includes('/api/v1/reviews?') && !new URL(r.url()).searchParams.get('q'));
+      await search.fill('');
+      await cleared;
+    }
     const severityOf = (els: Element[]) => els.map((e) => e.querySelector('.badge:nth-of-type(2)')?.textContent ?? '');
     const before = await c.reviewItems.evaluateAll(severityOf);
     const target = before[0]!;
