@@ -176,6 +176,7 @@ export function ReviewItemView({
       data-status={item.status}
       data-focused={focused}
       aria-current={focused ? 'true' : undefined}
+      tabIndex={-1}
       onFocusCapture={onFocus}
     >
       <div className={styles.itemHead}>

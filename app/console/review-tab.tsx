@@ -115,6 +115,10 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
     toggle: toggleSelected,
     undo: () => undo && void takeBack(undo.items, 'undo'),
     claim: (item) => void claim(item, item.claimed_by === who),
+    reason: (item, n) => {
+      const code = config?.reason_codes[n - 1]?.code;
+      if (code) setInput(item.review_id, { reason: code });
+    },
     help: () => setHelp(true),
   });
 
@@ -126,6 +130,19 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
     scrollToFocus.current = false;
     listRef.current?.querySelector('[data-focused="true"]')?.scrollIntoView({ block: 'nearest' });
   }, [focus]);
+
+  // Focus stays on the current item after every action: when a decision removes the focused row
+  // (or a reload replaces the list), the browser drops focus to the page; it goes to the item now
+  // current instead, so the next key acts on it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus and items are the triggers.
+  useEffect(() => {
+    if (!active) return;
+    const current = document.activeElement;
+    const lost = !current || current === document.body || !current.isConnected;
+    if (!lost && !listRef.current?.contains(current)) return;
+    const row = listRef.current?.querySelector<HTMLElement>('[data-focused="true"]');
+    if (row && !row.contains(current)) row.focus({ preventScroll: !lost });
+  }, [focus, items, active]);
 
   const filtered = isFiltered(filters);
   const selectedItems = items.filter((i) => selected.has(i.review_id));

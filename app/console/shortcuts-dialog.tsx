@@ -12,6 +12,7 @@ export const SHORTCUTS: ReadonlyArray<readonly [string, string]> = [
   ['x', 'select or unselect the current item'],
   ['u', 'undo the last decision'],
   ['m', 'claim the current item (again: release it)'],
+  ['1 … 9', "the current item's reason: the first to ninth in the reason list"],
   ['?', 'show this list'],
   ['Esc', 'leave the note field, or close this list'],
 ];

@@ -1,8 +1,9 @@
 'use client';
 /**
  * The review queue's keyboard shortcuts (listed in the dialog `?` opens): j/k move, c/o decide
- * (the selection, else the focused item), n note, x select, u undo. Typing in a field never
- * triggers them. One listener reads the latest state through a ref, so it is attached once.
+ * (the selection, else the focused item), n note, x select, u undo, m claim, 1–9 the focused item's
+ * reason (the server's list, in order). Typing in a field never triggers them; an item's selection
+ * box is not a text field, so they work while it has the focus. One listener reads the latest state through a ref, so it is attached once.
  */
 import { useEffect, useRef } from 'react';
 import type { Decision, ReviewItem } from '@/lib/contracts/reviews';
@@ -17,6 +18,8 @@ export interface ShortcutActions {
   note: (item: ReviewItem) => void;
   toggle: (id: string, on: boolean) => void;
   undo: () => void;
+  /** Sets the focused item's reason to the server's `n`th reason code (1-based). */
+  reason: (item: ReviewItem, n: number) => void;
   /** Claims the focused item, or releases this moderator's claim on it. */
   claim: (item: ReviewItem) => void;
   help: () => void;
@@ -31,7 +34,8 @@ export function useReviewShortcuts(actions: ShortcutActions): void {
       const a = latest.current;
       if (!a.active || e.ctrlKey || e.metaKey || e.altKey) return;
       const target = e.target as HTMLElement | null;
-      if (target && (target.closest('input, textarea, select, [contenteditable="true"]') || target.closest('dialog'))) {
+      const checkbox = target?.matches('input[type="checkbox"]') === true;
+      if (target && !checkbox && (target.closest('input, textarea, select, [contenteditable="true"]') || target.closest('dialog'))) {
         if (e.key === 'Escape' && target.matches('[data-testid="review-note"]')) target.blur();
         return;
       }
@@ -53,6 +57,7 @@ export function useReviewShortcuts(actions: ShortcutActions): void {
         keys.ArrowDown = keys.j!;
         keys.ArrowUp = keys.k!;
       }
+      if (/^[1-9]$/.test(e.key)) keys[e.key] = () => item && a.reason(item, Number(e.key));
       const run = keys[e.key];
       if (!run) return;
       e.preventDefault();
