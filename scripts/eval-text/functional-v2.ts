@@ -54,7 +54,7 @@ export function evaluateFunctionalSuiteV2(
   return {
     section: {
       id: 'functional_suite_v2',
-      title: 'Functional suite v2 (issue #22)',
+      title: 'Functional suite v2 (counter-speech, negation, reclaimed words, long texts)',
       intro:
         `${v2.cases.length} further hand-written cases (\`scripts/eval-text/functional-suite-v2.json\`, ` +
         `${mine.rows.length} categories, ${counts('harmful')} expected harmful and ${counts('not_harmful')} not), ` +

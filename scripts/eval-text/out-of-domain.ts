@@ -16,7 +16,7 @@ export async function outOfDomainSection(texts: readonly LabelledText[], scorer:
     title: 'Out of domain: Stormfront',
     intro:
       `\`stormfront_hate.csv\` (de Gibert et al. 2018), ${texts.length} sentences labelled hate (${hate}) or noHate. ` +
-      `No model trains or tunes on it (issue #11 contract); it measures how the models carry to unseen forum text.${warning}`,
+      `No model trains or tunes on it (it is held out of every training and tuning step); it measures how the models carry to unseen forum text.${warning}`,
     rows: [
       {
         key: 'ood.stormfront.overall_roc_auc',

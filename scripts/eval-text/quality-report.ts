@@ -95,7 +95,7 @@ export function renderPage(input: PageInput): string {
       `${current.seconds} s. Models: ${current.models.map((m) => `\`${m.version}\` (${m.fingerprint})`).join(', ')}. ` +
       `${failed} of ${all.filter((r) => r.target).length} targeted rows miss their target.`,
     '',
-    '## Issue #22 targets',
+    '## Quality targets',
     '',
     ...table(targeted),
     '',
