@@ -340,18 +340,24 @@ async function main(): Promise<void> {
 }
 
 /**
- * `.work/toxicity/identity_val.jsonl`: the validation-only identity sentences (identity-validation.json,
- * disjoint from the training frames and from the evaluation suite). evaluate.ts bounds the share of
- * them a threshold may flag.
+ * Writes the validation-only sentences of a template file (`templates` × `groups`, all labelled 0)
+ * to `.work/toxicity/<out>`, each tagged `<tag>:<group>`; `keep` skips a frame a group cannot fill.
  */
-function writeIdentityValidation(tok: PreTrainedTokenizer): void {
-  const valT = JSON.parse(readFileSync(join(TRAINING_DIR, 'identity-validation.json'), 'utf8')) as {
+function writeTemplateValidation(
+  tok: PreTrainedTokenizer,
+  file: string,
+  out: string,
+  tag: string,
+  keep: (frame: string, group: IdentityGroup) => boolean = () => true,
+): number {
+  const spec = JSON.parse(readFileSync(join(TRAINING_DIR, file), 'utf8')) as {
     templates: string[];
     groups: (IdentityGroup & { group: string })[];
   };
   const lines: string[] = [];
-  for (const g of valT.groups) {
-    for (const f of valT.templates) {
+  for (const g of spec.groups) {
+    for (const f of spec.templates) {
+      if (!keep(f, g)) continue;
       const clean = preprocess(fillIdentityTemplate(f, g)).clean;
       lines.push(
         JSON.stringify({
@@ -359,14 +365,24 @@ function writeIdentityValidation(tok: PreTrainedTokenizer): void {
           ids: encodeForModel(tok, [clean], MAX_LENGTH)[0]!,
           y: LABELS.map(() => 0),
           m: LABELS.map(() => 1),
-          c: `identity_val:${g.group}`,
+          c: `${tag}:${g.group}`,
           j: 0,
         }),
       );
     }
   }
-  writeFileSync(join(WORK_DIR, 'identity_val.jsonl'), `${lines.join('\n')}\n`);
-  console.log(`wrote identity_val.jsonl: ${lines.length} validation identity sentences`);
+  writeFileSync(join(WORK_DIR, out), `${lines.join('\n')}\n`);
+  return lines.length;
+}
+
+/**
+ * `.work/toxicity/identity_val.jsonl`: the validation-only identity sentences (identity-validation.json,
+ * disjoint from the training frames and from the evaluation suite). evaluate.ts bounds the share of
+ * them a threshold may flag.
+ */
+function writeIdentityValidation(tok: PreTrainedTokenizer): void {
+  const n = writeTemplateValidation(tok, 'identity-validation.json', 'identity_val.jsonl', 'identity_val');
+  console.log(`wrote identity_val.jsonl: ${n} validation identity sentences`);
 }
 
 /**
@@ -375,29 +391,8 @@ function writeIdentityValidation(tok: PreTrainedTokenizer): void {
  * labelled 0. train.py reports the share some head flags at its F1 threshold.
  */
 function writeNounValidation(tok: PreTrainedTokenizer): void {
-  const spec = JSON.parse(readFileSync(join(TRAINING_DIR, 'noun-form-validation.json'), 'utf8')) as {
-    templates: string[];
-    groups: (IdentityGroup & { group: string })[];
-  };
-  const lines: string[] = [];
-  for (const g of spec.groups) {
-    for (const f of spec.templates) {
-      if (!hasNounForms(f, g)) continue;
-      const clean = preprocess(fillIdentityTemplate(f, g)).clean;
-      lines.push(
-        JSON.stringify({
-          t: clean,
-          ids: encodeForModel(tok, [clean], MAX_LENGTH)[0]!,
-          y: LABELS.map(() => 0),
-          m: LABELS.map(() => 1),
-          c: `noun_val:${g.group}`,
-          j: 0,
-        }),
-      );
-    }
-  }
-  writeFileSync(join(WORK_DIR, 'noun_val.jsonl'), `${lines.join('\n')}\n`);
-  console.log(`wrote noun_val.jsonl: ${lines.length} validation noun-form sentences`);
+  const n = writeTemplateValidation(tok, 'noun-form-validation.json', 'noun_val.jsonl', 'noun_val', hasNounForms);
+  console.log(`wrote noun_val.jsonl: ${n} validation noun-form sentences`);
 }
 
 /**
