@@ -99,6 +99,8 @@ export interface ToxicityDetail {
   auxiliary: Readonly<Record<string, number>>;
   /** Tokens the transformer read for this text: every window's, special tokens included (what its work cost). */
   tokens?: number;
+  /** Each window's own head scores, in text order (one entry for a text that fits one window). */
+  windows?: readonly ToxicityScores[];
 }
 
 export interface ToxicityModel {

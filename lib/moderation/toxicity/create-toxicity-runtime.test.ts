@@ -153,6 +153,50 @@ describe('createToxicityRuntime', () => {
     expect(short!.overall).toBeCloseTo(sigmoid(5), 6);
   });
 
+  it("returns a long text's windows in text order and lowers its highest window by the folder's penalty", async () => {
+    const charTokenizer = Object.assign(() => undefined, {
+      pad_token_id: 0,
+      encode: (text: string, o?: { add_special_tokens?: boolean }) => {
+        const body = [...text].map((c) => (c === 'z' ? 9 : 7));
+        return o?.add_special_tokens === false ? body : [2, ...body, 3];
+      },
+    }) as unknown as PreTrainedTokenizer;
+    const model = Object.assign(
+      async (inputs: { input_ids: Tensor }) => {
+        const [b, s] = inputs.input_ids.dims as [number, number];
+        const ids = Array.from(inputs.input_ids.data as BigInt64Array);
+        const out = new Float32Array(b * 6);
+        for (let r = 0; r < b; r++) out.fill(ids.slice(r * s, (r + 1) * s).includes(9n) ? 5 : -5, r * 6, (r + 1) * 6);
+        return { logits: new Tensor('float32', out, [b, 6]) };
+      },
+      { dispose: async () => undefined },
+    ) as unknown as PreTrainedModel;
+    const penalised = parseToxicityConfig({
+      id2label: JIGSAW,
+      vigil: {
+        max_length: 8,
+        head_map: {
+          overall: ['toxic'],
+          insult: ['insult'],
+          threat: ['threat'],
+          identity_attack: ['identity_hate'],
+          profanity: ['obscene'],
+        },
+        window_aggregation: { log_windows_penalty: 1 },
+      },
+    });
+    // maxBatch 3 splits the windows over several runs, sorted by length: the order must still be the text's.
+    const runtime = createToxicityRuntime({ tokenizer: charTokenizer, model, config: penalised, Tensor, maxBatch: 3 });
+    const [late, short] = await runtime.scoreDetailed([preprocess(`${'abcdefgh'.repeat(2)}z`), preprocess('az')]);
+    const n = late!.windows!.length;
+    expect(n).toBe(4);
+    expect(late!.windows!.map((w) => w.threat > 0.5)).toEqual([false, false, false, true]);
+    expect(late!.scores.threat).toBeCloseTo(1 / (1 + Math.exp(-(5 - Math.log(n)))), 6);
+    // One window: no penalty.
+    expect(short!.windows).toHaveLength(1);
+    expect(short!.scores.threat).toBe(short!.windows![0]!.threat);
+  });
+
   it('rejects logits that do not match id2label, and scoring after dispose', async () => {
     const wrong = createToxicityRuntime({ tokenizer: fakeTokenizer, model: fakeModel(5).model, config, Tensor });
     await expect(wrong.score([preprocess('hi')])).rejects.toThrow(/expected logits \[1, 6\].*got \[1, 5\]/);

@@ -19,6 +19,7 @@ import {
   type ToxicityScores,
   WorkCancelledError,
 } from '../types';
+import { aggregateWindows } from './aggregate-windows';
 import { encodeWindows, padByLength } from './encode-for-model';
 import type { ToxicityModelConfig } from './toxicity-config';
 
@@ -89,14 +90,21 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
       if (disposed) throw new Error('toxicity model: score() after dispose()');
       if (texts.length === 0) return [];
       // The whole text is read: a long one is scored window by window, and each head takes its
-      // highest window (a threat in the last sentence of a long benign text is still a threat).
+      // highest window (a threat in the last sentence of a long benign text is still a threat),
+      // lowered by the folder's penalty for the number of windows (aggregate-windows.ts).
       const { rows, owner } = encodeWindows(
         tokenizer,
         texts.map((t) => t.clean),
         config.maxLength,
         config.windowStride,
       );
-      const result: ToxicityDetail[] = new Array(texts.length);
+      const windows: ToxicityScores[][] = texts.map(() => []);
+      const auxiliaries: Record<string, number>[] = texts.map(() => ({}));
+      const tokens: number[] = texts.map(() => 0);
+      // A row's place among its text's windows: rows come back sorted by length, not in text order.
+      const windowOf: number[] = [];
+      const seenRows: number[] = texts.map(() => 0);
+      for (const text of owner) windowOf.push(seenRows[text]!++);
       let ms = 0;
       const tokensPerRun = Math.min(tokenCap, options?.maxTokensPerRun ?? Number.POSITIVE_INFINITY);
       for (const b of padByLength(rows, padId, maxBatch, tokensPerRun)) {
@@ -117,24 +125,26 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
         }
         const data = logits.data as Float32Array;
         b.indices.forEach((row, r) => {
-          const scores = headScores(data, r * numLabels, config);
-          const aux: Record<string, number> = {};
-          for (const k of auxiliary) aux[config.labels[k]!] = data[r * numLabels + k]!;
           const text = owner[row]!;
-          const seen = result[text];
-          const tokens = rows[row]!.length;
-          if (!seen) {
-            result[text] = { scores, auxiliary: aux, tokens };
-            return;
+          windows[text]![windowOf[row]!] = headScores(data, r * numLabels, config);
+          tokens[text]! += rows[row]!.length;
+          // Labels outside the heads (the sexism logit) keep the highest window's logit.
+          const aux = auxiliaries[text]!;
+          for (const k of auxiliary) {
+            const label = config.labels[k]!;
+            const z = data[r * numLabels + k]!;
+            aux[label] = label in aux ? Math.max(aux[label]!, z) : z;
           }
-          seen.tokens = (seen.tokens ?? 0) + tokens;
-          for (const head of TOXICITY_HEADS) seen.scores[head] = Math.max(seen.scores[head], scores[head]);
-          const prev = seen.auxiliary as Record<string, number>;
-          for (const [label, z] of Object.entries(aux)) prev[label] = Math.max(prev[label]!, z);
         });
         // Frees GPU buffers under WebGPU; a no-op for CPU tensors.
         logits.dispose();
       }
+      const result: ToxicityDetail[] = texts.map((_, text) => ({
+        scores: aggregateWindows(windows[text]!, config.windowPenalty),
+        auxiliary: auxiliaries[text]!,
+        tokens: tokens[text]!,
+        windows: windows[text]!,
+      }));
       lastRunMs = ms;
       return result;
     },

@@ -34,10 +34,17 @@ describe('parseToxicityConfig', () => {
     expect(c.headMap.threat).toEqual([2]);
     expect(c.thresholds).toEqual({ overall: 0.5, insult: 0.5, threat: 0.7, identity_attack: 0.5, profanity: 0.5 });
     expect(c.maxLength).toBe(64);
+    expect(c.windowPenalty).toBe(0);
     expect(parseToxicityConfig({ id2label: VIGIL_LABELS, max_position_embeddings: 4096 }).maxLength).toBe(512);
   });
 
+  it("reads how a long text's windows are aggregated (vigil.window_aggregation)", () => {
+    const c = parseToxicityConfig({ id2label: VIGIL_LABELS, vigil: { window_aggregation: { log_windows_penalty: 0.75 } } });
+    expect(c.windowPenalty).toBe(0.75);
+  });
+
   it.each([
+    [{ id2label: VIGIL_LABELS, vigil: { window_aggregation: { log_windows_penalty: -1 } } }, /window_aggregation\.log_windows_penalty/],
     [{ id2label: JIGSAW }, /lacks overall, identity_attack, profanity; add vigil\.head_map/],
     [{ id2label: JIGSAW, vigil: { head_map: { ...JIGSAW_MAP, insult: ['rude'] } } }, /head_map\.insult names rude, not in id2label/],
     [{ id2label: JIGSAW, vigil: { head_map: { overall: ['toxic'] } } }, /vigil\.head_map/],

@@ -1,7 +1,8 @@
 /**
  * Reads the parts of a Hugging Face `config.json` the toxicity runtime needs: the model's own
- * labels (`id2label`) and the Vigil block that maps them onto the five API heads (the folder
- * contract of issue #11, docs/architecture.md "Toxicity model folder").
+ * labels (`id2label`) and the Vigil block that maps them onto the five API heads, sets the
+ * thresholds and says how a long text's windows are read (the folder contract: docs/architecture.md
+ * "Toxicity model folder").
  *
  * Browser-safe (no Node APIs): the Worker parses the same file it fetched.
  */
@@ -20,6 +21,7 @@ const rawConfigSchema = z.object({
       model_version: z.string().optional(),
       max_length: z.number().int().min(2).max(8192).optional(),
       window_stride: z.number().int().min(1).max(8192).optional(),
+      window_aggregation: z.object({ log_windows_penalty: z.number().min(0).max(4) }).optional(),
       artifact: z.string().optional(),
       encoder: z.object({ name: z.string(), package: z.string().optional() }).passthrough().optional(),
       thresholds: z.partialRecord(head, z.number().min(0).max(1)).optional(),
@@ -35,6 +37,11 @@ export interface ToxicityModelConfig {
   readonly maxLength: number;
   /** Content tokens between the starts of two windows of a text longer than `maxLength`. */
   readonly windowStride: number;
+  /**
+   * A long text's highest window per head is lowered by this many logits per ln(window count)
+   * (`vigil.window_aggregation.log_windows_penalty`; aggregate-windows.ts); 0, the default, is the plain maximum.
+   */
+  readonly windowPenalty: number;
   /** Short hash of the served ONNX model in its single-file form (`vigil.artifact`), when the folder records one. */
   readonly artifact?: string;
   /** The pretrained encoder the model was fine-tuned from (`vigil.encoder.name`), when recorded. */
@@ -99,6 +106,7 @@ export function parseToxicityConfig(raw: unknown): ToxicityModelConfig {
     maxLength,
     // Three quarters of a window by default: a quarter of each window overlaps the next.
     windowStride: vigil?.window_stride ?? Math.max(1, Math.floor(((maxLength - 2) * 3) / 4)),
+    windowPenalty: vigil?.window_aggregation?.log_windows_penalty ?? 0,
     thresholds,
     headMap,
     ...(vigil?.model_version ? { modelVersion: vigil.model_version } : {}),

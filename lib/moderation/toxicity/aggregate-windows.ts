@@ -1,0 +1,47 @@
+/**
+ * A long text's score per head from the scores of its windows. Each head takes its highest window
+ * (harm in the last sentence of a long benign text is still harm), and that window's logit is then
+ * lowered by `windowPenalty × ln(windows)`: a benign text of n windows gives a borderline window n
+ * chances to cross a threshold tuned on single comments, and for scores with logistic tails the
+ * highest of n draws sits about ln(n) higher in logit than one draw. The penalty gives a long text
+ * about the false-positive rate of one comment, while a window the model is sure of stays flagged.
+ * A text of one window keeps its score unchanged, bit for bit. `windowPenalty` comes from the model
+ * folder (`vigil.window_aggregation.log_windows_penalty`, chosen on validation by
+ * training/toxic_transformer_v1/long-text-aggregation.ts); 0 is the plain maximum.
+ *
+ * Browser-safe: the Worker aggregates with the same function.
+ */
+import { TOXICITY_HEADS, type ToxicityScores } from '../types';
+
+/** Keeps ln(p / (1 - p)) finite for scores of exactly 0 or 1. */
+const EPSILON = 1e-7;
+
+const logit = (p: number) => {
+  const q = Math.min(1 - EPSILON, Math.max(EPSILON, p));
+  return Math.log(q / (1 - q));
+};
+const sigmoid = (z: number) => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
+
+/** The index of each head's highest window (the first on a tie). */
+export function highestWindows(windows: readonly ToxicityScores[]): Record<keyof ToxicityScores, number> {
+  const best = {} as Record<keyof ToxicityScores, number>;
+  for (const head of TOXICITY_HEADS) {
+    let at = 0;
+    for (let w = 1; w < windows.length; w++) if (windows[w]![head] > windows[at]![head]) at = w;
+    best[head] = at;
+  }
+  return best;
+}
+
+/** Each head's score for a text read as `windows` (at least one), with `windowPenalty` per ln(window count). */
+export function aggregateWindows(windows: readonly ToxicityScores[], windowPenalty: number): ToxicityScores {
+  if (windows.length === 0) throw new Error('aggregateWindows: a text has at least one window');
+  const at = highestWindows(windows);
+  const shift = windowPenalty * Math.log(windows.length);
+  const scores = {} as ToxicityScores;
+  for (const head of TOXICITY_HEADS) {
+    const top = windows[at[head]]![head];
+    scores[head] = shift === 0 ? top : sigmoid(logit(top) - shift);
+  }
+  return scores;
+}

@@ -1,0 +1,189 @@
+/**
+ * npm run tune:long-texts [-- --write]
+ *
+ * How a long text's windows become one score (lib/moderation/toxicity/aggregate-windows.ts): each
+ * head's highest window, lowered by `penalty × ln(windows)` logits. This script chooses the penalty
+ * on the validation split and reports the test split, through the serving runtime (preprocessing,
+ * tokenizer, windows of 128 tokens with a stride of 96, the folder's thresholds). Needs the splits
+ * `npm run train:toxicity` prepares in .work/toxicity (its step 1 alone: `npx tsx
+ * training/toxic_transformer_v1/prepare.ts --encoder <dir>`).
+ *
+ * Texts, built per split from its own Jigsaw rows (seeded; the test split is never used to choose):
+ * - long benign: 8 ordinary comments (80–500 characters, every labelled head negative) joined by a
+ *   blank line: what a forum thread or a long letter looks like;
+ * - harm at the end: 7 such comments, then one harmful comment (overall positive, 20–300 characters).
+ * "Flagged" is what turns a verdict harmful: any head at or above its threshold except profanity,
+ * which alone stays below the line (lib/moderation/ensemble.ts). "Kept" is the share of harmful
+ * comments flagged alone that stay flagged at the end of a long text.
+ *
+ * The rule: among penalties 0, 0.25, …, 2, take the smallest whose validation long benign texts are
+ * flagged at most 10 % of the time while at least 90 % of the harm is kept; if none meets both, 0
+ * (the plain maximum): a penalty that cannot keep the harm is not worth the false positives it
+ * saves. (docs/model-quality.md "Long texts" has the measure: each ordinary comment is flagged
+ * alone about as often as a window is, so the windows add no false positives of their own.) `--write` records the choice in
+ * config.json (`vigil.window_aggregation`) and the measure in metrics.json (`long_texts`).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { preprocess } from '@/lib/moderation/preprocess';
+import { aggregateWindows } from '@/lib/moderation/toxicity/aggregate-windows';
+import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
+import { TOXICITY_HEADS, type ToxicityScores } from '@/lib/moderation/types';
+import { MODEL_DIR, TRAINING_DIR } from './model-dir';
+import { rng } from './obfuscate';
+
+const WORK = process.env.TOX_WORK_DIR ?? join(resolve(TRAINING_DIR, '../..'), '.work/toxicity');
+const TEXTS_PER_KIND = Number(process.env.LONG_TEXTS_PER_KIND ?? 300);
+const COMMENTS_PER_TEXT = 8;
+const PENALTIES = [0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2];
+const MAX_BENIGN_FLAGGED = 0.1;
+const MIN_KEPT = 0.9;
+
+interface Row {
+  t: string;
+  y: number[];
+  m: number[];
+  j: number;
+}
+
+const readRows = (name: string): Row[] =>
+  readFileSync(join(WORK, name), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Row);
+
+const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
+
+interface Built {
+  /** The ordinary comments the long benign texts are made of, scored alone too. */
+  ordinary: string[];
+  benign: string[];
+  harmful: string[];
+  harmAtEnd: string[];
+}
+
+/** The long texts of one split (seeded, the same for every run). */
+export function buildLongTexts(rows: readonly Row[], seed: number, n = TEXTS_PER_KIND): Built {
+  const rand = rng(seed);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+  const ordinary = rows.filter(
+    (r) => r.j === 1 && r.m[0] === 1 && r.t.length >= 80 && r.t.length <= 500 && r.y.every((y, h) => r.m[h] === 0 || y < 0.5),
+  );
+  const harmfulPool = rows.filter((r) => r.j === 1 && r.m[0] === 1 && r.y[0]! >= 0.5 && r.t.length >= 20 && r.t.length <= 300);
+  const comments = (k: number) => Array.from({ length: k }, () => pick(ordinary).t);
+  const parts = Array.from({ length: n }, () => comments(COMMENTS_PER_TEXT));
+  const benign = parts.map((p) => p.join('\n\n'));
+  const harmful = Array.from({ length: n }, () => pick(harmfulPool).t);
+  const harmAtEnd = harmful.map((h) => [...comments(COMMENTS_PER_TEXT - 1), h].join('\n\n'));
+  return { ordinary: parts.flat(), benign, harmful, harmAtEnd };
+}
+
+/** Heads that flag a verdict on their own (profanity alone does not: PROFANITY_ALONE_CAP). */
+const FLAGGING_HEADS = TOXICITY_HEADS.filter((h) => h !== 'profanity');
+const flagged = (s: ToxicityScores, thresholds: ToxicityScores) => FLAGGING_HEADS.some((h) => s[h] >= thresholds[h]);
+
+interface Measure {
+  penalty: number;
+  benign_flagged: number;
+  harm_kept: number;
+  harm_flagged: number;
+}
+
+async function measureSplit(model: Awaited<ReturnType<typeof loadToxicityModel>>, built: Built) {
+  const score = async (texts: string[]) => model.scoreDetailed(texts.map((t) => preprocess(t)));
+  const [benign, alone, atEnd] = [await score(built.benign), await score(built.harmful), await score(built.harmAtEnd)];
+  const t = model.thresholds;
+  const ordinary = await score(built.ordinary);
+  const ordinaryFlagged = ordinary.filter((d) => flagged(d.scores, t)).length / ordinary.length;
+  const ordinaryByHead = Object.fromEntries(
+    FLAGGING_HEADS.map((h) => [h, r4(ordinary.filter((d) => d.scores[h] >= t[h]).length / ordinary.length)]),
+  );
+  // A long text is flagged when any of its comments would be, if its windows added nothing of their own.
+  const anyCommentFlagged =
+    benign.filter((_, i) => ordinary.slice(i * COMMENTS_PER_TEXT, (i + 1) * COMMENTS_PER_TEXT).some((d) => flagged(d.scores, t))).length /
+    benign.length;
+  const aloneFlagged = alone.map((d) => flagged(d.scores, t));
+  const windows = benign.map((d) => d.windows!.length);
+  const measures: Measure[] = PENALTIES.map((penalty) => {
+    const agg = (d: (typeof benign)[number]) => aggregateWindows(d.windows!, penalty);
+    const b = benign.filter((d) => flagged(agg(d), t)).length / benign.length;
+    const end = atEnd.map((d) => flagged(agg(d), t));
+    const nAlone = aloneFlagged.filter(Boolean).length;
+    return {
+      penalty,
+      benign_flagged: r4(b),
+      harm_kept: r4(end.filter((f, i) => f && aloneFlagged[i]).length / Math.max(1, nAlone)),
+      harm_flagged: r4(end.filter(Boolean).length / end.length),
+    };
+  });
+  const sorted = [...windows].sort((a, b) => a - b);
+  return {
+    measures,
+    ordinaryAloneFlagged: r4(ordinaryFlagged),
+    ordinaryByHead,
+    anyCommentAloneFlagged: r4(anyCommentFlagged),
+    harmAloneFlagged: r4(aloneFlagged.filter(Boolean).length / alone.length),
+    windowsMedian: sorted[sorted.length >> 1],
+  };
+}
+
+/** The rule in this file's header. */
+export function choosePenalty(measures: readonly Measure[]): Measure {
+  const meets = measures.filter((m) => m.benign_flagged <= MAX_BENIGN_FLAGGED && m.harm_kept >= MIN_KEPT);
+  if (meets.length > 0) return meets.reduce((a, b) => (b.penalty < a.penalty ? b : a));
+  return measures.find((m) => m.penalty === 0)!;
+}
+
+async function main() {
+  const model = await loadToxicityModel({ intraOpThreads: 2, maxBatch: 32 });
+  try {
+    const val = await measureSplit(model, buildLongTexts(readRows('val.jsonl'), 20261128));
+    const chosen = choosePenalty(val.measures);
+    const test = await measureSplit(model, buildLongTexts(readRows('test.jsonl'), 20261129));
+    const testAt = (p: number) => test.measures.find((m) => m.penalty === p)!;
+    const report = {
+      rule: `smallest penalty with validation long benign texts flagged <= ${MAX_BENIGN_FLAGGED} and harm kept >= ${MIN_KEPT}; else 0 (the plain maximum)`,
+      flagged: 'any head except profanity at or above its threshold (profanity alone does not flag a verdict)',
+      texts_per_kind: TEXTS_PER_KIND,
+      comments_per_text: COMMENTS_PER_TEXT,
+      chosen_penalty: chosen.penalty,
+      validation: {
+        windows_median: val.windowsMedian,
+        ordinary_comment_alone_flagged: val.ordinaryAloneFlagged,
+        ordinary_comment_alone_flagged_by_head: val.ordinaryByHead,
+        any_of_its_comments_alone_flagged: val.anyCommentAloneFlagged,
+        harm_alone_flagged: val.harmAloneFlagged,
+        by_penalty: val.measures,
+      },
+      test: {
+        windows_median: test.windowsMedian,
+        ordinary_comment_alone_flagged: test.ordinaryAloneFlagged,
+        ordinary_comment_alone_flagged_by_head: test.ordinaryByHead,
+        any_of_its_comments_alone_flagged: test.anyCommentAloneFlagged,
+        harm_alone_flagged: test.harmAloneFlagged,
+        plain_maximum: testAt(0),
+        chosen: testAt(chosen.penalty),
+        by_penalty: test.measures,
+      },
+    };
+    console.log(JSON.stringify(report, null, 1));
+    if (process.argv.includes('--write')) {
+      const configPath = join(MODEL_DIR, 'config.json');
+      const config = JSON.parse(readFileSync(configPath, 'utf8')) as { vigil: Record<string, unknown> };
+      config.vigil.window_aggregation = { log_windows_penalty: chosen.penalty };
+      writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`);
+      const metricsPath = join(MODEL_DIR, 'metrics.json');
+      const metrics = JSON.parse(readFileSync(metricsPath, 'utf8')) as Record<string, unknown>;
+      metrics.long_texts = report;
+      writeFileSync(metricsPath, `${JSON.stringify(metrics, null, 1)}\n`);
+      console.log(`wrote vigil.window_aggregation.log_windows_penalty = ${chosen.penalty} to ${configPath}`);
+    }
+  } finally {
+    await model.dispose();
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
