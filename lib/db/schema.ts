@@ -1,4 +1,7 @@
 /**
+ * One file on purpose: drizzle-kit (drizzle.config.ts) and the schema-matches-migrations test read every
+ * table from this one module and compare it with the migrations as a whole (decision 095).
+ *
  * Every table of the database (drizzle), as the SQL migrations in lib/db/migrations leave it:
  * columns, defaults, CHECK constraints, index names and column order (DESC included).
  * lib/db/schema-matches-migrations.integration.test.ts builds this schema with drizzle-kit and compares it

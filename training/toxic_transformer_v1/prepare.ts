@@ -1,4 +1,7 @@
 /**
+ * One file on purpose: one step of the training pipeline that writes every split and validation file from
+ * one merged set of rows; the committed model was trained on exactly these outputs, so it is kept as it ran.
+ *
  * Step 1 of `npm run train:toxicity`: corpora -> normalised, deduplicated, split, label-masked rows,
  * as token ids from the SERVING tokenizer (`loadToxicityTokenizer` + `encodeForModel`, the functions
  * the server and the browser Worker call). With `--encoder <dir>` it first copies the pretrained
