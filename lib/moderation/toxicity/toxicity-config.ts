@@ -1,7 +1,7 @@
 /**
  * Reads the parts of a Hugging Face `config.json` the toxicity runtime needs: the model's own
  * labels (`id2label`) and the Vigil block that maps them onto the five API heads (the folder
- * contract of issue #11, docs/architecture.md "Toxicity model folder").
+ * contract, docs/architecture.md "Toxicity model folder").
  *
  * Browser-safe (no Node APIs): the Worker parses the same file it fetched.
  */
