@@ -87,7 +87,7 @@ export type FaceEmbeddingRow = typeof faceEmbeddings.$inferSelect;
 
 /**
  * The review queue (migration 0002): server-side moderations whose summary is not `likely_safe`.
- * `text` is NULL once REVIEW_RETENTION_DAYS have passed (`purgeExpiredTexts` in lib/reviews/review-store.ts).
+ * `text` is NULL once REVIEW_RETENTION_DAYS have passed (`purgeExpiredTexts` in lib/reviews/review-queue-queries.ts).
  */
 export const reviewItems = pgTable(
   'review_items',
