@@ -1,4 +1,7 @@
 /**
+ * One file on purpose: every key is one entry of one zod object, so its default, bounds and meaning sit in
+ * one place and the cross-key checks (superRefine) see them all.
+ *
  * Configuration, validated once. Every key is documented in docs/configuration.md.
  * A bad value stops the process at start-up with one line per problem, instead of failing
  * later inside a request.

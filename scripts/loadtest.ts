@@ -1,4 +1,7 @@
 /**
+ * One file on purpose: one program whose main() starts the server, runs the clients and the memory sampler,
+ * and reports from counters they all share.
+ *
  * npm run loadtest [-- --duration 60 --clients 32 --mix text=0.55,batch=0.25,recognize=0.2 --json out.json]
  * npm run loadtest -- --soak 600   (the same load for 10 minutes; fails when a process's RSS grows 10 % or more)
  *

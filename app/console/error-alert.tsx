@@ -1,6 +1,6 @@
 /**
  * An error shown to a moderator: a plain-language sentence, with the error code and the server's
- * own message inside a "Details" disclosure (issue 15, item 17). Several problems (a file's rows)
+ * own message inside a "Details" disclosure. Several problems (a file's rows)
  * are listed one per line.
  */
 import { errorParts } from '@/lib/browser/vigil-api';

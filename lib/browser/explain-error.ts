@@ -2,7 +2,7 @@
  * Errors for people: a plain-language sentence first, and the code and the server's own words
  * apart, for a "Details" disclosure. Pages render this with ErrorNotice.
  */
-import { ApiError, ERROR_HELP } from './vigil-api';
+import { ApiError, ERROR_HELP } from './api-error';
 
 export interface ExplainedError {
   /** What happened and what to do, in plain language. */

@@ -12,7 +12,7 @@ import {
   type ModerationLimits,
 } from './moderation';
 import { registerPersonPaths } from './persons-openapi';
-import { registerReviewPaths } from './reviews';
+import { registerReviewPaths } from './reviews-openapi';
 import { registerReviewConsolePaths } from './review-console';
 import { registerPolicyPaths } from './policy';
 import { registerSessionPaths } from './session';

@@ -1,6 +1,6 @@
 /**
  * The one delimiter detector for CSV that people upload: the console's batch files
- * (lib/batch/read-batch-file.ts, from the first lines) and bulk job bodies (lib/jobs/read-job-input.ts,
+ * (lib/batch/read-batch-file.ts, from the first lines) and bulk job bodies (lib/jobs/read-job-csv.ts,
  * from the header line, the only one read before parsing starts).
  */
 import { parse } from 'csv-parse/sync';

@@ -2,7 +2,7 @@
  * The one CSV writer: every CSV Vigil answers or downloads (the bulk job's results, the audit log,
  * the decided items, the console's batch export) goes through `csvCell`. Reading is csv-parse's
  * job everywhere (batch uploads in lib/batch/read-batch-file.ts, job bodies in
- * lib/jobs/read-job-input.ts, corpora in training/ml/csv.ts), both uploads' delimiter detected by
+ * lib/jobs/read-job-csv.ts, corpora in training/ml/csv.ts), both uploads' delimiter detected by
  * lib/csv/detect-delimiter.ts. RFC 4180: comma separated, CRLF rows, fields with a comma, quote or
  * line break are quoted and quotes doubled. Text cells that a
  * spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first) get a leading `'`:

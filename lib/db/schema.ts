@@ -1,4 +1,7 @@
 /**
+ * One file on purpose: drizzle-kit (drizzle.config.ts) and the schema-matches-migrations test read every
+ * table from this one module and compare it with the migrations as a whole (decision 095).
+ *
  * Every table of the database (drizzle), as the SQL migrations in lib/db/migrations leave it:
  * columns, defaults, CHECK constraints, index names and column order (DESC included).
  * lib/db/schema-matches-migrations.integration.test.ts builds this schema with drizzle-kit and compares it
@@ -84,7 +87,7 @@ export type FaceEmbeddingRow = typeof faceEmbeddings.$inferSelect;
 
 /**
  * The review queue (migration 0002): server-side moderations whose summary is not `likely_safe`.
- * `text` is NULL once REVIEW_RETENTION_DAYS have passed (`purgeExpiredTexts` in lib/reviews/review-store.ts).
+ * `text` is NULL once REVIEW_RETENTION_DAYS have passed (`purgeExpiredTexts` in lib/reviews/review-queue-queries.ts).
  */
 export const reviewItems = pgTable(
   'review_items',

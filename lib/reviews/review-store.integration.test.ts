@@ -350,7 +350,7 @@ describe('review queue for triage (one item per text, quota, cap, paging, undo)'
     ]);
   });
 
-  it("lists one item's history: its own entries only, newest first (issue 24, item 4)", async () => {
+  it("lists one item's history: its own entries only, newest first", async () => {
     const at = new Date('2026-06-01T10:00:00Z');
     await store.record([verdict('history one', 'likely_harmful', 'insult', 'medium', 0.7)], at);
     await store.record([verdict('history two', 'likely_harmful', 'insult', 'medium', 0.7)], at);

@@ -1,4 +1,7 @@
 /**
+ * One file on purpose: the solver is one function whose steps share its state (margins, active set, line
+ * search), and a fit must stay bit-for-bit reproducible; splitting it would only scatter that.
+ *
  * Binary logistic regression with an L1 or L2 penalty on sparse (CSR) data.
  *
  * Objective, in scikit-learn's parametrisation so C values carry over:

@@ -2,8 +2,8 @@
  * The TF-IDF + logistic-regression baseline that model evaluations compare against: word 1-2-grams
  * and char_wb 3-5-grams (sublinear TF), one L2 logistic regression per label fitted on the rows
  * that carry that label (multi-corpus data masks the labels a corpus does not annotate). The recipe
- * is the one `training/toxic_transformer_v1/evaluate.ts` has used for its baseline since round 1, so
- * numbers stay comparable; it lives here so evaluations import it instead of each keeping a copy.
+ * is the one `training/toxic_transformer_v1/evaluate.ts` has always used for its baseline, so
+ * numbers stay comparable across model versions; it lives here so evaluations import it instead of each keeping a copy.
  */
 import { fitLogisticRegression, predictProba, type LogisticRegressionModel } from './logistic-regression';
 import { selectRows, toCsc } from '@/lib/ml/sparse';

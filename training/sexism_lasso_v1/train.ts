@@ -1,4 +1,7 @@
 /**
+ * One file on purpose: the whole fit (features, C and penalty search, threshold, artifact) in the order that
+ * makes model.json byte-identical, so it is kept as it ran.
+ *
  * Train sexism_lasso_v1 end to end from the shared data: TF-IDF word 1-2 + char_wb 2-5 n-grams
  * (+ GloVe sentence features when POOLING is non-empty) -> L1 logistic regression, fitted on EDOS
  * train + the extra sexism corpora + the training templates (dataset.ts). C, the block penalty

@@ -1,4 +1,7 @@
 /**
+ * One file on purpose: one step of the training pipeline (score, choose thresholds, write config.json and
+ * metrics.json) that must reproduce the committed metrics exactly, so it is kept as it ran.
+ *
  * Step 4 of `npm run train:toxicity`: decision thresholds from VALIDATION, then metrics.
  *
  * Scores the served model (`onnx/model_quantized.onnx`: int8 weights, float32 arithmetic, decision 188; through onnxruntime-node, on the token ids

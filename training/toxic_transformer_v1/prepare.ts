@@ -1,4 +1,7 @@
 /**
+ * One file on purpose: one step of the training pipeline that writes every split and validation file from
+ * one merged set of rows; the committed model was trained on exactly these outputs, so it is kept as it ran.
+ *
  * Step 1 of `npm run train:toxicity`: corpora -> normalised, deduplicated, split, label-masked rows,
  * as token ids from the SERVING tokenizer (`loadToxicityTokenizer` + `encodeForModel`, the functions
  * the server and the browser Worker call). With `--encoder <dir>` it first copies the pretrained
@@ -181,7 +184,7 @@ interface ContrastTrainingFile {
  * negated and counter-speech sentences about 69 groups, and slur homonyms and in-group reclaimed use
  * (0 on overall, insult, identity_attack and profanity); hateful and endorsed-hate sentences about the
  * same groups (overall and identity_attack 1). Threat is unlabelled on all of them: template threat
- * labels cost validation threat AUC (round 7 in the model card). The corpus names start with
+ * labels cost validation threat AUC (docs/experiments/toxicity-history.md). The corpus names start with
  * `contrast_`, so train.py does not repeat them as it repeats `identity_` rows. Friendly and neutral
  * frames that use the group word as a noun ("a gay", "Blacks", "the elderly") are filled only for the
  * groups that give that form.

