@@ -1,5 +1,6 @@
 'use client';
-/** Refresh, the dense list switch (remembered in localStorage) and the shortcuts dialog's button. */
+/** Refresh, the dense list switch (remembered in localStorage), the shortcuts dialog's button and the folded filters. */
+import type { ReactNode } from 'react';
 import styles from './console.module.css';
 
 interface ReviewToolbarProps {
@@ -8,9 +9,11 @@ interface ReviewToolbarProps {
   dense: boolean;
   onDense: (dense: boolean) => void;
   onHelp: () => void;
+  /** The folded filters: last in the row, a row of their own once unfolded. */
+  filters: ReactNode;
 }
 
-export function ReviewToolbar({ loading, onRefresh, dense, onDense, onHelp }: ReviewToolbarProps) {
+export function ReviewToolbar({ loading, onRefresh, dense, onDense, onHelp, filters }: ReviewToolbarProps) {
   return (
     <div className={styles.toolbar}>
       <button type="button" className="secondary" data-testid="review-refresh" onClick={onRefresh} disabled={loading}>
@@ -21,8 +24,9 @@ export function ReviewToolbar({ loading, onRefresh, dense, onDense, onHelp }: Re
         Dense list
       </label>
       <button type="button" className="secondary" data-testid="review-shortcuts" onClick={onHelp} aria-keyshortcuts="?">
-        Keyboard shortcuts (?)
+        Shortcuts (?)
       </button>
+      {filters}
     </div>
   );
 }
