@@ -217,6 +217,22 @@ test.describe('layout and accessibility on /register and /recognize', () => {
     expect(rc.errors.errors).toEqual([]);
   });
 
+  test('/recognize clears the last result when the next file is not an image', async ({ page }) => {
+    const rc = new RecognizePage(page);
+    await rc.goto();
+    const upload = page.getByTestId('recognize-upload');
+    await upload.setInputFiles({ name: 'bars.png', mimeType: 'image/png', buffer: await colourBars() });
+    await expect(rc.results).toHaveAttribute('data-count', '0', { timeout: 60_000 });
+    await expect(rc.results).toContainText('No face in view.');
+
+    await upload.setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not a picture at all') });
+    await expect(page.getByTestId('recognize-error')).toContainText('notes.png could not be opened as an image');
+    await expect(rc.results).not.toContainText('No face in view.');
+    await expect(rc.results).toHaveAttribute('data-count', '-1');
+    await expect(page.getByRole('img', { name: 'Uploaded for recognition' })).toHaveCount(0);
+    expect(rc.errors.errors).toEqual([]);
+  });
+
   test('the face guidance says pass or fail in words, not by colour alone', async ({ page }) => {
     const r = new RegisterPage(page);
     await r.goto();
