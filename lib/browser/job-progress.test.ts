@@ -55,7 +55,7 @@ describe('job progress', () => {
     expect(steadyEstimate(at('running', 60), at('succeeded', 0)).state).toBe('succeeded');
   });
 
-  it("names a job by its file, and says its rows and flagged texts", () => {
+  it('names a job by its file, and says its rows and flagged texts', () => {
     expect(jobName({ format: 'csv', metadata: { file_name: ' comments.csv ' } })).toBe('comments.csv');
     expect(jobName({ format: 'csv', metadata: null })).toBe('CSV job');
     expect(jobName({ format: 'jsonl', metadata: { file_name: 3 } })).toBe('JSON Lines job');

@@ -40,7 +40,12 @@ describe('flagged lines of a job', async () => {
     const count = createFlaggedCounter(db.db);
     const job = (await store.get(id))!;
     expect(job.done).toBe(5);
-    expect(await count([{ id, done: job.done }, { id: other, done: 0 }])).toEqual(
+    expect(
+      await count([
+        { id, done: job.done },
+        { id: other, done: 0 },
+      ]),
+    ).toEqual(
       new Map([
         [id, 3],
         [other, 0],
