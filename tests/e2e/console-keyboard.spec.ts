@@ -160,7 +160,7 @@ for (const [name, size] of [
   });
 }
 
-test("on a phone the reason list stays inside its review card", async ({ page, request }, testInfo) => {
+test('on a phone the reason list stays inside its review card', async ({ page, request }, testInfo) => {
   const stamp = Date.now();
   const text = `You are a worthless idiot, narrow card ${stamp}.`;
   await ConsolePage.moderate(request, [text]);
