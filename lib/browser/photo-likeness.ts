@@ -1,5 +1,5 @@
 /**
- * Whether two registration photos are nearly the same picture (docs/decisions/198): a still person
+ * Whether two registration photos are nearly the same picture (docs/decisions/199): a still person
  * captured three times gives three frames that differ only by sensor noise, and add nothing to
  * recognition. Each photo becomes a small signature: its grey levels on a SIGNATURE_SIDE² grid
  * (box averages of a SAMPLE_SIDE² drawing of the whole picture), standardised to mean 0 and spread 1

@@ -8,7 +8,7 @@
 import type { Person } from '@/lib/contracts/persons';
 import { explainError, type ExplainedError } from './explain-error';
 
-/** One clear photo registers a person (docs/decisions/198); more photos, each a little different, help recognition. */
+/** One clear photo registers a person (docs/decisions/199); more photos, each a little different, help recognition. */
 export const MIN_PHOTOS = 1;
 /** The page advises adding photos up to this many. */
 export const RECOMMENDED_PHOTOS = 3;

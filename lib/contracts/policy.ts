@@ -71,7 +71,7 @@ export const MAX_IMPACT_FLIPS = 50;
 export const FLIP_EXCERPT_CHARS = 160;
 /**
  * Fewer decided items than this and a precision is a guess: at 30, the 95 % (Wilson) interval of a
- * precision of 80 % still spans about ±14 points; at 3 it spans 21–94 % (docs/decisions/199).
+ * precision of 80 % still spans about ±14 points; at 3 it spans 21–94 % (docs/decisions/198).
  */
 export const MIN_DECIDED_FOR_PRECISION = 30;
 

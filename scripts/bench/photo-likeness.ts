@@ -1,6 +1,6 @@
 /**
  * npm run bench:photo-likeness – where "the same picture" ends for registration photos
- * (lib/browser/photo-likeness.ts, docs/decisions/198). On the e2e camera's scene (obama.jpg, cropped
+ * (lib/browser/photo-likeness.ts, docs/decisions/199). On the e2e camera's scene (obama.jpg, cropped
  * and letterboxed to 640×480 as tests/e2e/global-setup.ts does), measures signature distances of:
  *  - still frames: the scene with sensor noise (Gaussian, σ 2 and 4 grey levels) and JPEG at 85 %;
  *  - small moves: the subject shifted 8, 16 and 32 px, turned 3° and 6°, 5 % nearer;

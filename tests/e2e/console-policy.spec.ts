@@ -3,7 +3,7 @@
  * items, what a change would do before it is saved, the change applied by the server at once, and
  * its revert from the versions list. The toxicity model's overall head is called Toxicity, as in every
  * verdict; too few decisions to judge a precision are said so; the preview lists the decided items a
- * change would flip (decision 199). Screenshots at 1440×900 and 390×844, axe on each state. A
+ * change would flip (decision 198). Screenshots at 1440×900 and 390×844, axe on each state. A
  * change reaching a second instance is tested in tests/contract/postgres.test.ts.
  */
 import { expect, test, type APIRequestContext, type Locator, type Page, type TestInfo } from '@playwright/test';
