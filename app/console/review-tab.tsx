@@ -151,18 +151,17 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
     <div>
       {items.length > 0 && (
         // The panel's first Tab stop: straight to the first item, past the settings above the list.
-        <a
-          href="#review-list"
+        <button
+          type="button"
           className={styles.skipToItem}
           data-testid="review-skip"
-          onClick={(e) => {
-            e.preventDefault();
+          onClick={() => {
             setFocus(0);
             listRef.current?.querySelector<HTMLElement>('[data-testid="review-item"]')?.focus();
           }}
         >
           Skip to the first item
-        </a>
+        </button>
       )}
       <div className={styles.toolbar}>
         <ModeratorField onChange={setWho} />

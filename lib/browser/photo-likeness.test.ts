@@ -5,7 +5,10 @@ import { NEAR_IDENTICAL_DISTANCE, SAMPLE_SIDE, nearlyRepeats, photoSignature, si
 /** A SAMPLE_SIDE² RGBA picture: a bright disc (a "face") at (cx, cy) on a gradient, plus noise and an exposure offset. */
 function picture({ cx = 64, cy = 64, noise = 0, offset = 0, seed = 1 } = {}): Uint8ClampedArray {
   let s = seed;
-  const rnd = () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5) * 2;
+  const rnd = () => {
+    s = (s * 1103515245 + 12345) % 2 ** 31;
+    return (s / 2 ** 31 - 0.5) * 2;
+  };
   const out = new Uint8ClampedArray(SAMPLE_SIDE * SAMPLE_SIDE * 4);
   for (let y = 0; y < SAMPLE_SIDE; y++)
     for (let x = 0; x < SAMPLE_SIDE; x++) {

@@ -1,22 +1,25 @@
 /** A job's flagged lines counted from its stored results, on PGlite: errors and likely_safe results are not flagged; a finished job's count is kept. */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '@/lib/env';
 import { migrate } from '@/lib/db/migrate';
-import { openDatabase } from '@/lib/db/open-database';
+import { openDatabase, type Database } from '@/lib/db/open-database';
 import { createFlaggedCounter } from './count-flagged';
 import { createJobStore } from './job-store';
 
 const verdict = (summary: string) => ({ ensemble: { summary, primary_issue: 'insult', score: 0.5, severity: 'low' } });
 
-describe('flagged lines of a job', async () => {
-  const db = await openDatabase(loadEnv({ DATA_DIR: ':memory:' }));
-  await migrate(db);
+describe('flagged lines of a job', () => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await openDatabase(loadEnv({ DATA_DIR: ':memory:' }));
+    await migrate(db);
+  });
   afterAll(() => db.close());
-  const store = createJobStore(db.db);
 
   it('counts the results whose summary is not likely_safe, once per change of done', async () => {
+    const store = createJobStore(db.db);
     const id = randomUUID();
     const other = randomUUID();
     for (const j of [id, other]) await store.create({ id: j, owner: 'key:test', format: 'jsonl', explain: false });

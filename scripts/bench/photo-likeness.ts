@@ -25,7 +25,10 @@ const raw = (buf: Buffer) => sharp(buf, { raw: { width: W, height: H, channels: 
 /** A deterministic Gaussian (Box–Muller on a fixed LCG) so runs agree. */
 function noisy(buf: Buffer, sigma: number, seed: number): Buffer {
   let s = seed >>> 0;
-  const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) + 0.5) / 2 ** 32;
+  const rnd = () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return (s + 0.5) / 2 ** 32;
+  };
   const out = Buffer.from(buf);
   for (let i = 0; i < out.length; i++) {
     const g = Math.sqrt(-2 * Math.log(rnd())) * Math.cos(2 * Math.PI * rnd());

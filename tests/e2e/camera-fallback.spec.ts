@@ -35,7 +35,7 @@ async function refuseCamera(page: Page, errorName: string | null): Promise<void>
 
 /** The camera notice offers the upload once, not once in the camera's help and again from the page. */
 async function expectUploadOfferedOnce(page: Page) {
-  const text = await page.getByTestId('camera-error-text').innerText();
+  const text = (await page.getByTestId('camera-error-text').textContent()) ?? '';
   expect(text.match(/upload/gi) ?? []).toHaveLength(1);
 }
 
