@@ -48,7 +48,7 @@ export function NotQueuedNotice({ refresh, config, inBacklog, onOpenBacklog }: N
   const counted = data?.total ?? 0;
   if (backlog === 0 && counted === 0 && !data?.recording_paused_until) return null;
   return (
-    <div className="alert alert-warn" data-testid="review-not-queued" data-total={counted} data-backlog={backlog}>
+    <div className={`alert alert-warn ${styles.notQueued}`} data-testid="review-not-queued" data-total={counted} data-backlog={backlog}>
       {backlog > 0 && (
         <p data-testid="review-backlog-count">
           {backlog.toLocaleString('en')} flagged text{backlog === 1 ? ' waits' : 's wait'} in the backlog (over a client&apos;s hourly

@@ -23,7 +23,13 @@ export function ReviewToolbar({ loading, onRefresh, dense, onDense, onHelp, filt
         <input type="checkbox" data-testid="review-dense" checked={dense} onChange={(e) => onDense(e.target.checked)} />
         Dense list
       </label>
-      <button type="button" className="secondary" data-testid="review-shortcuts" onClick={onHelp} aria-keyshortcuts="?">
+      <button
+        type="button"
+        className={`secondary ${styles.shortcutsButton}`}
+        data-testid="review-shortcuts"
+        onClick={onHelp}
+        aria-keyshortcuts="?"
+      >
         Shortcuts (?)
       </button>
       {filters}
