@@ -1,11 +1,11 @@
 'use client';
 /**
- * One bulk job: its state, an accessible progress bar (done of total, with the same words as
+ * One bulk job, named by its file (with its row and flagged counts and when it was sent): its state, an accessible progress bar (done of total, with the same words as
  * text), the time left, Cancel while it runs, and its results as CSV or JSON Lines downloads
  * (served from the server, so from any browser; the results so far while it runs), and until when
  * a finished job's results are kept (`expires_at`, JOBS_RETENTION_HOURS).
  */
-import { isActiveJob, JOB_STATE_LABELS, jobProgress, jobTimeLeft } from '@/lib/browser/job-progress';
+import { isActiveJob, JOB_STATE_LABELS, jobCounts, jobName, jobProgress, jobTimeLeft } from '@/lib/browser/job-progress';
 import { jobResultsUrl } from '@/lib/browser/vigil-api';
 import type { Job } from '@/lib/contracts/jobs';
 import { ErrorAlert } from './error-alert';
@@ -32,18 +32,23 @@ export function JobCard({ job, cancelling, onCancel }: JobCardProps) {
   const progress = jobProgress(job);
   const active = isActiveJob(job);
   const left = jobTimeLeft(job);
-  const title = `Job of ${when(job.created_at)}`;
+  const name = jobName(job);
+  // Buttons name their job the same way (two runs of one file differ by their time).
+  const title = `${name}, sent ${when(job.created_at)}`;
   const titleId = `job-title-${job.id}`;
   return (
     <li className={styles.jobCard} data-testid="job" data-job-id={job.id} data-state={job.state}>
       <div className={styles.jobHead}>
-        <h2 id={titleId} className={styles.jobTitle}>
-          {title}
+        <h2 id={titleId} className={styles.jobTitle} data-testid="job-name">
+          {name}
         </h2>
         <span className={`badge ${STATE_TONE[job.state]}`} data-testid="job-state">
           {JOB_STATE_LABELS[job.state]}
         </span>
       </div>
+      <p className={styles.jobMeta} data-testid="job-counts" data-flagged={job.counts.flagged}>
+        {jobCounts(job)} · sent {when(job.created_at)}
+      </p>
       <div
         role="progressbar"
         aria-labelledby={titleId}

@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'react';
 import { DEFAULT_MODERATOR } from '@/lib/contracts/reviews';
 import { api } from '@/lib/browser/vigil-api';
+import styles from './console.module.css';
 
 const MODERATOR_KEY = 'vigil.moderator';
 
@@ -26,31 +27,29 @@ export function ModeratorField({ onChange }: { onChange: (who: string) => void }
     onChange(signedInAs ?? (moderator.trim() || DEFAULT_MODERATOR));
   }, [signedInAs, moderator, onChange]);
 
-  return (
-    <div className="field-row">
-      {signedInAs ? (
-        <p className="muted" data-testid="moderator-identity">
-          Decisions are recorded as <strong>{signedInAs}</strong>, the key you signed in with.
-        </p>
-      ) : (
-        <div className="field">
-          <label htmlFor="moderator-name">Moderator name</label>
-          <input
-            id="moderator-name"
-            data-testid="moderator-name"
-            value={moderator}
-            maxLength={100}
-            onChange={(e) => {
-              setModerator(e.target.value);
-              window.localStorage.setItem(MODERATOR_KEY, e.target.value);
-            }}
-            aria-describedby="moderator-hint"
-          />
-          <span id="moderator-hint" className="hint">
-            Recorded with each decision. With API keys configured, the signed-in key is recorded instead.
-          </span>
-        </div>
-      )}
+  // One line above the queue (label, box, hint side by side), so the first item stays on the first screen.
+  return signedInAs ? (
+    <p className="muted" data-testid="moderator-identity">
+      Decisions are recorded as <strong>{signedInAs}</strong>, the key you signed in with.
+    </p>
+  ) : (
+    <div className={styles.inlineField}>
+      <label htmlFor="moderator-name">Moderator name</label>
+      <input
+        id="moderator-name"
+        data-testid="moderator-name"
+        value={moderator}
+        maxLength={100}
+        size={14}
+        onChange={(e) => {
+          setModerator(e.target.value);
+          window.localStorage.setItem(MODERATOR_KEY, e.target.value);
+        }}
+        aria-describedby="moderator-hint"
+      />
+      <span id="moderator-hint" className="hint">
+        Recorded with each decision.
+      </span>
     </div>
   );
 }

@@ -8,6 +8,7 @@
 import { useEffect, useState } from 'react';
 import type { NotQueued, ReviewConfig } from '@/lib/contracts/review-console';
 import { api } from '@/lib/browser/vigil-api';
+import styles from './console.module.css';
 
 function why(c: NotQueued['counts'][number], config: ReviewConfig | undefined): string {
   if (c.reason === 'evicted') return 'evicted: the queue was full (REVIEW_MAX_ITEMS)';
@@ -47,11 +48,11 @@ export function NotQueuedNotice({ refresh, config, inBacklog, onOpenBacklog }: N
   const counted = data?.total ?? 0;
   if (backlog === 0 && counted === 0 && !data?.recording_paused_until) return null;
   return (
-    <div className="alert alert-warn" data-testid="review-not-queued" data-total={counted} data-backlog={backlog}>
+    <div className={`alert alert-warn ${styles.notQueued}`} data-testid="review-not-queued" data-total={counted} data-backlog={backlog}>
       {backlog > 0 && (
         <p data-testid="review-backlog-count">
-          {backlog.toLocaleString('en')} flagged text{backlog === 1 ? ' waits' : 's wait'} in the backlog: over a client&apos;s hourly
-          quota, kept for review (threats and self-harm always go straight to the queue).{' '}
+          {backlog.toLocaleString('en')} flagged text{backlog === 1 ? ' waits' : 's wait'} in the backlog (over a client&apos;s hourly
+          quota; threats and self-harm always go to the queue).{' '}
           {!inBacklog && (
             <button type="button" className="secondary" data-testid="review-open-backlog" onClick={onOpenBacklog}>
               Open the backlog
@@ -60,8 +61,12 @@ export function NotQueuedNotice({ refresh, config, inBacklog, onOpenBacklog }: N
         </p>
       )}
       {data && data.total > 0 && (
-        <>
-          <p>In the last 24 hours, flagged texts that did not go straight into the queue:</p>
+        // Folded: the counts by client can be long, and the first review item should stay on the first screen.
+        <details className={styles.notQueuedFold}>
+          <summary>
+            In the last 24 hours, {data.total.toLocaleString('en')} flagged text{data.total === 1 ? '' : 's'} did not go straight into the
+            queue
+          </summary>
           <ul>
             {data.counts.map((c) => (
               <li key={`${c.reason}-${c.client}`} data-testid="review-not-queued-reason" data-reason={c.reason} data-client={c.client}>
@@ -69,7 +74,7 @@ export function NotQueuedNotice({ refresh, config, inBacklog, onOpenBacklog }: N
               </li>
             ))}
           </ul>
-        </>
+        </details>
       )}
       {data?.recording_paused_until && (
         <p>Recording is paused after a database error until {new Date(data.recording_paused_until).toLocaleTimeString()}.</p>

@@ -1,17 +1,46 @@
 'use client';
 /**
  * Moving one threshold: the proposed value (number or slider), what it would change among the
- * decided items before anything is saved, the reason (required; recorded with the version), Save
+ * decided items (how many, and which: each item's text, what moderators decided, its verdict before
+ * and after) before anything is saved, with a warning when too few decisions exist to judge, the reason (required; recorded with the version), Save
  * or back to the shipped threshold.
  */
 import { useState } from 'react';
-import type { CategoryPolicy, Impact } from '@/lib/contracts/policy';
+import { MIN_DECIDED_FOR_PRECISION, type CategoryPolicy, type Flip, type Impact } from '@/lib/contracts/policy';
+import { categoryLabel } from '@/lib/browser/policy-controller';
 import { ErrorAlert } from './error-alert';
 import { PolicyCurve } from './policy-curve';
 import styles from './console.module.css';
 
 const pct = (v: number | null) => (v === null ? '–' : `${Math.round(v * 100)} %`);
 const items = (n: number) => `${n} item${n === 1 ? '' : 's'}`;
+
+const verdictWords = (v: Flip['before']) => (v.flagged ? `flagged (${v.primary_issue.replace(/_/g, ' ')})` : 'not flagged');
+
+/** The decided items the change would flip, named by their text. */
+function FlipList({ impact }: { impact: Impact }) {
+  const flips = impact.flips ?? [];
+  if (flips.length === 0) return null;
+  return (
+    <>
+      <h3 className={styles.smallHeading} id="policy-flips-title">
+        {flips.length < impact.changed
+          ? `The first ${flips.length} of the ${impact.changed} that would change`
+          : 'The items that would change'}
+      </h3>
+      <ul className={styles.impactList} data-testid="policy-flips" aria-labelledby="policy-flips-title">
+        {flips.map((f) => (
+          <li key={f.review_id} data-testid="policy-flip" data-review-id={f.review_id} data-decision={f.decision}>
+            {f.text === null ? <em className="muted">text deleted (retention)</em> : <q className={styles.flipText}>{f.text}</q>}{' '}
+            <span className="muted">
+              — {f.decision === 'confirm' ? 'confirmed harmful' : 'overturned'}; {verdictWords(f.before)} → {verdictWords(f.after)}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
 
 function ImpactSummary({ impact }: { impact: Impact }) {
   const m = impact.measured;
@@ -21,6 +50,13 @@ function ImpactSummary({ impact }: { impact: Impact }) {
         At {impact.threshold} (now {impact.current}): <strong>{items(impact.changed)}</strong> of the {impact.decided} decided would change
         verdict.
       </p>
+      {impact.decided < MIN_DECIDED_FOR_PRECISION && (
+        <p className="alert alert-warn" data-testid="policy-impact-too-few">
+          Too few decisions to judge: {items(impact.decided)} decided, fewer than the {MIN_DECIDED_FOR_PRECISION} needed before a precision
+          means much. Read the items below one by one rather than the percentages.
+        </p>
+      )}
+      <FlipList impact={impact} />
       <ul className={styles.impactList}>
         <li>
           No longer flagged: {items(impact.unflagged_confirmed)} moderators confirmed as harmful (missed),{' '}
@@ -54,7 +90,7 @@ export interface PolicyChangeProps {
 export function PolicyChange(p: PolicyChangeProps) {
   const [value, setValue] = useState(String(p.draft ?? p.category.threshold));
   const [reason, setReason] = useState('');
-  const name = p.category.category.replace(/_/g, ' ');
+  const name = categoryLabel(p.category.category);
   const set = (v: string) => {
     setValue(v);
     const n = Number(v);

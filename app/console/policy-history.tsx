@@ -1,7 +1,7 @@
 'use client';
 /** Every threshold change, newest first (who, when, old → new, why), each revertible with a reason: a revert is a new version. */
 import { useState } from 'react';
-import { describeChange } from '@/lib/browser/policy-controller';
+import { categoryLabel, describeChange } from '@/lib/browser/policy-controller';
 import type { PolicyVersion } from '@/lib/contracts/policy';
 import styles from './console.module.css';
 
@@ -22,7 +22,7 @@ export function PolicyHistory({
       {versions.map((v) => (
         <li key={v.version} data-testid="policy-version" data-version={v.version}>
           <p className={styles.decisionLine}>
-            <strong>v{v.version}</strong> {v.category.replace(/_/g, ' ')} {describeChange(v)}
+            <strong>v{v.version}</strong> {categoryLabel(v.category)} {describeChange(v)}
             {v.reverts !== null && ` (reverts v${v.reverts})`} by {v.changed_by},{' '}
             <time dateTime={v.created_at}>{new Date(v.created_at).toLocaleString()}</time>: {v.reason}
           </p>

@@ -5,7 +5,8 @@
  * rule flags' precision, moving a threshold after seeing what it would change, the versions with
  * revert, and the decided items as a labelled CSV for training.
  */
-import { describeChange } from '@/lib/browser/policy-controller';
+import { MIN_DECIDED_FOR_PRECISION } from '@/lib/contracts/policy';
+import { categoryLabel, describeChange } from '@/lib/browser/policy-controller';
 import { ErrorAlert } from './error-alert';
 import { PolicyChange } from './policy-change';
 import { PolicyHistory } from './policy-history';
@@ -14,11 +15,14 @@ import styles from './console.module.css';
 
 const pct = (v: number | null) => (v === null ? '–' : `${Math.round(v * 100)} %`);
 const label = (s: string) => s.replace(/_/g, ' ');
+/** A precision measured on fewer flagged decided items than the minimum is marked as a guess. */
+const few = (flagged: number) => flagged > 0 && flagged < MIN_DECIDED_FOR_PRECISION;
 
 export function PolicyTab({ active }: { active: boolean }) {
   const { state, canSave, reload, select, propose, save, revert } = usePolicy(active);
   const { policy, versions, loading, error, selected, saved } = state;
   const category = policy?.categories.find((c) => c.category === selected);
+  const decided = policy ? policy.decided.confirmed + policy.decided.overturned : 0;
 
   return (
     <div>
@@ -34,7 +38,7 @@ export function PolicyTab({ active }: { active: boolean }) {
         {error !== undefined && <ErrorAlert error={error} testId="policy-error" />}
         {saved && (
           <p className="alert alert-ok" data-testid="policy-saved">
-            Saved as version {saved.version}: {label(saved.category)} {describeChange(saved)}.
+            Saved as version {saved.version}: {categoryLabel(saved.category)} {describeChange(saved)}.
           </p>
         )}
       </div>
@@ -45,6 +49,13 @@ export function PolicyTab({ active }: { active: boolean }) {
             {policy.version === 0 ? ' (the shipped thresholds)' : ''}. Measured on {policy.decided.confirmed + policy.decided.overturned}{' '}
             decided review items: {policy.decided.confirmed} confirmed harmful, {policy.decided.overturned} overturned.
           </p>
+          {decided < MIN_DECIDED_FOR_PRECISION && (
+            <p className="alert alert-warn" data-testid="policy-too-few" data-decided={decided}>
+              Too few decisions to judge precision: {decided} decided item{decided === 1 ? '' : 's'}, and at least{' '}
+              {MIN_DECIDED_FOR_PRECISION} are needed before a precision says much (with 3, one decision moves it by 33 points). Decide more
+              items in the review queue before moving a threshold.
+            </p>
+          )}
           <p className="muted" data-testid="policy-recall-note">
             Only flagged texts reach the review queue, so recall here is relative: the share of the confirmed-harmful items a category
             catches. Harmful texts that no threshold flagged were never seen, and lowering a threshold is measured only on what the current
@@ -68,20 +79,23 @@ export function PolicyTab({ active }: { active: boolean }) {
               <tbody>
                 {policy.categories.map((c) => (
                   <tr key={c.category} data-testid="policy-row" data-category={c.category} data-threshold={c.threshold}>
-                    <th scope="row">{label(c.category)}</th>
+                    <th scope="row">{categoryLabel(c.category)}</th>
                     <td data-label="Threshold">
                       {c.threshold}
                       {c.overridden && <span className="muted"> (shipped {c.shipped})</span>}
                     </td>
                     <td data-label="Flagged">{c.measured.flagged}</td>
-                    <td data-label="Precision">{pct(c.measured.precision)}</td>
+                    <td data-label="Precision" data-few={few(c.measured.flagged)}>
+                      {pct(c.measured.precision)}
+                      {few(c.measured.flagged) && <span className="muted"> (from {c.measured.flagged}: too few)</span>}
+                    </td>
                     <td data-label="Relative recall">{pct(c.measured.relative_recall)}</td>
                     <td>
                       <button
                         type="button"
                         className="secondary"
                         data-testid={`policy-adjust-${c.category}`}
-                        aria-label={`Adjust ${label(c.category)}`}
+                        aria-label={`Adjust ${categoryLabel(c.category)}`}
                         aria-pressed={selected === c.category}
                         onClick={() => select(selected === c.category ? undefined : c.category)}
                       >

@@ -1,6 +1,6 @@
 'use client';
-/** The review queue's filters (foldable): status, issue, severity, source, the dates last seen and a text search. */
-import { useEffect, useState } from 'react';
+/** The review queue's filters (folded): status, issue, severity, source, the dates last seen; the text search stays in view. */
+import { useState } from 'react';
 import { PRIMARY_ISSUES } from '@/lib/contracts/moderation';
 import { REVIEW_SOURCES, REVIEW_STATUSES, SEVERITIES } from '@/lib/contracts/reviews';
 import type { ReviewListFilters } from '@/lib/browser/vigil-api';
@@ -57,19 +57,15 @@ interface ReviewFiltersProps {
   onSearch: (q: string) => void;
 }
 
-/** How many filters narrow the list (status counts when it is not the default, pending). */
-export const activeFilters = (f: Filters) =>
-  [f.status !== 'pending', f.primary_issue, f.severity, f.source, f.q, f.from, f.to].filter(Boolean).length;
+/** How many folded filters narrow the list (status counts when it is not the default, pending; the search is in view). */
+const activeFilters = (f: Filters) => [f.status !== 'pending', f.primary_issue, f.severity, f.source, f.from, f.to].filter(Boolean).length;
 
 /**
- * The filters fold away: on a phone (narrower than 700 px when the console opens) they start
- * folded, so the first item is on the first screen; the summary says how many are on.
+ * The filters start folded at every size, so the first item is on the first screen (docs/decisions/198);
+ * the summary says how many are on. The text search is outside the fold (ReviewSearch).
  */
-export function ReviewFilters(props: ReviewFiltersProps) {
-  const [open, setOpen] = useState(true);
-  useEffect(() => {
-    if (window.matchMedia('(max-width: 700px)').matches) setOpen(false);
-  }, []);
+export function ReviewFilters(props: Omit<ReviewFiltersProps, 'search' | 'onSearch'>) {
+  const [open, setOpen] = useState(false);
   const n = activeFilters(props.filters);
   return (
     <details className={styles.filtersFold} open={open} onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="review-filters-fold">
@@ -79,7 +75,24 @@ export function ReviewFilters(props: ReviewFiltersProps) {
   );
 }
 
-function FilterFields({ filters, search, onFilter, onSearch }: ReviewFiltersProps) {
+/** The queue's text search, beside Refresh: the filter used most, never folded away. */
+export function ReviewSearch({ search, onSearch }: Pick<ReviewFiltersProps, 'search' | 'onSearch'>) {
+  return (
+    <div className={styles.inlineField}>
+      <label htmlFor="review-search">Search text</label>
+      <input
+        id="review-search"
+        type="search"
+        data-testid="review-search"
+        value={search}
+        maxLength={200}
+        onChange={(e) => onSearch(e.target.value)}
+      />
+    </div>
+  );
+}
+
+function FilterFields({ filters, onFilter }: Omit<ReviewFiltersProps, 'search' | 'onSearch'>) {
   return (
     <fieldset className={styles.filters} data-testid="review-filters">
       <legend className="visually-hidden">Filters</legend>
@@ -113,17 +126,6 @@ function FilterFields({ filters, search, onFilter, onSearch }: ReviewFiltersProp
           data-testid="review-filter-to"
           value={filters.to}
           onChange={(e) => onFilter('to', e.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor="review-search">Search text</label>
-        <input
-          id="review-search"
-          type="search"
-          data-testid="review-search"
-          value={search}
-          maxLength={200}
-          onChange={(e) => onSearch(e.target.value)}
         />
       </div>
     </fieldset>

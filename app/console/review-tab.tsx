@@ -20,7 +20,7 @@ import { api } from '@/lib/browser/vigil-api';
 import { ModeratorField } from './moderator-field';
 import { NotQueuedNotice } from './not-queued-notice';
 import { ReviewBulkBar } from './review-bulk-bar';
-import { isFiltered, NO_FILTERS, ReviewFilters, type Filters } from './review-filters';
+import { isFiltered, NO_FILTERS, ReviewFilters, ReviewSearch, type Filters } from './review-filters';
 import { ReviewItemView } from './review-item';
 import { ReviewStatus } from './review-status';
 import { ReviewToolbar } from './review-toolbar';
@@ -149,8 +149,24 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
 
   return (
     <div>
-      <ModeratorField onChange={setWho} />
-      <ReviewFilters filters={filters} search={search} onFilter={(k, v) => setFilters((f) => ({ ...f, [k]: v }))} onSearch={setSearch} />
+      {items.length > 0 && (
+        // The panel's first Tab stop: straight to the first item, past the settings above the list.
+        <button
+          type="button"
+          className={styles.skipToItem}
+          data-testid="review-skip"
+          onClick={() => {
+            setFocus(0);
+            listRef.current?.querySelector<HTMLElement>('[data-testid="review-item"]')?.focus();
+          }}
+        >
+          Skip to the first item
+        </button>
+      )}
+      <div className={styles.toolbar}>
+        <ModeratorField onChange={setWho} />
+        <ReviewSearch search={search} onSearch={setSearch} />
+      </div>
       <ReviewToolbar
         loading={loading}
         onRefresh={() => void list.load(false)}
@@ -160,6 +176,7 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
           window.localStorage.setItem(DENSE_KEY, String(d));
         }}
         onHelp={() => setHelp(true)}
+        filters={<ReviewFilters filters={filters} onFilter={(k, v) => setFilters((f) => ({ ...f, [k]: v }))} />}
       />
       <ReviewStatus
         notice={
@@ -177,7 +194,7 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
         error={error}
         total={total}
         shown={items.length}
-        count={`${total} ${filters.status === 'all' ? 'items' : filters.status}${filtered ? ' (filtered)' : ''}, worst first (self-harm and threats, then severity), oldest first within each${items.length < total ? `; ${items.length} loaded` : ''}.`}
+        count={`${total} ${filters.status === 'all' ? 'items' : filters.status}${filtered ? ' (filtered)' : ''}, worst first (self-harm and threats, then severity), then oldest${items.length < total ? `; ${items.length} loaded` : ''}.`}
       />
       {items.length > 0 && (
         <ReviewBulkBar
@@ -208,6 +225,7 @@ export function ReviewTab({ active, onDecided }: { active: boolean; onDecided: (
           data-testid="review-list"
           data-dense={dense}
           ref={listRef}
+          id="review-list"
           aria-label="Review items"
         >
           {items.map((item, i) => (

@@ -6,6 +6,7 @@
  */
 import { useRef, useState } from 'react';
 import { rowsOf, type BatchSource } from '@/lib/batch/read-batch-file';
+import { FILE_NAME_KEY } from '@/lib/browser/job-progress';
 import { jobUploadFor, sendsAsJob } from '@/lib/browser/job-upload';
 import { api } from '@/lib/browser/vigil-api';
 import { useJobs } from './jobs-context';
@@ -47,7 +48,12 @@ export function useJobUpload() {
     sending.current = true;
     setState({ phase: 'sending', rows });
     try {
-      const job = await api.createJob(upload.body, { contentType: upload.contentType, textColumn: upload.textColumn });
+      // The job keeps the file's name in its metadata, so every browser's Jobs tab can name the card.
+      const job = await api.createJob(upload.body, {
+        contentType: upload.contentType,
+        textColumn: upload.textColumn,
+        metadata: { [FILE_NAME_KEY]: file?.name ?? 'Pasted lines' },
+      });
       controller.add(job);
       setState({ phase: 'sent', jobId: job.id });
     } catch (err) {

@@ -2,12 +2,14 @@
 /**
  * Taking and taking back review decisions for the queue (review-tab.tsx): a decision needs a reason
  * that fits it; taken items leave the pending list with their inputs cleared; Undo is offered as long
- * as the server accepts it; decisions the server cannot reach wait offline; failures are listed.
+ * as the server accepts it, beside the decision's own message, and no longer once a later action
+ * (a reopen, a pull, a claim) has replaced that message or the list shows the item taken back;
+ * decisions the server cannot reach wait offline; failures are listed as plain sentences.
  */
 import { useEffect, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from 'react';
 import type { Decision, ReviewItem } from '@/lib/contracts/reviews';
 import type { ReviewConfig } from '@/lib/contracts/review-console';
-import { decideAll, reasonProblem, takeBackAll, undoDeadline } from '@/lib/browser/review-decisions';
+import { decideAll, reasonProblem, supersededUndo, takeBackAll, undoDeadline } from '@/lib/browser/review-decisions';
 import { api } from '@/lib/browser/vigil-api';
 import type { Filters } from './review-filters';
 import type { useDecisionInputs } from './use-decision-inputs';
@@ -42,6 +44,11 @@ export function useReviewActions(deps: ReviewActionsDeps) {
     const t = setTimeout(() => setUndo(undefined), Math.max(0, undo.until - Date.now()));
     return () => clearTimeout(t);
   }, [undo]);
+
+  // A decision reopened or decided again (here or by another moderator) has nothing left to undo.
+  useEffect(() => {
+    if (undo && supersededUndo(undo.items, items)) setUndo(undefined);
+  }, [undo, items]);
 
   async function decide(targets: ReviewItem[], decision: Decision, bulk: boolean) {
     const pending = targets.filter((t) => t.status === 'pending');
@@ -94,7 +101,8 @@ export function useReviewActions(deps: ReviewActionsDeps) {
   }
 
   async function takeBack(targets: ReviewItem[], kind: 'undo' | 'reopen') {
-    if (kind === 'undo') setUndo(undefined);
+    // Either way the last decision's Undo goes: undone now, or its message replaced by the reopen's.
+    setUndo(undefined);
     const { restored, failures } = await takeBackAll(targets, kind, (id) => ({
       moderator: who,
       note: kind === 'reopen' ? input(id).note.trim() : '',
@@ -116,6 +124,7 @@ export function useReviewActions(deps: ReviewActionsDeps) {
     busyRef.current = true;
     setBusy(true);
     setError(undefined);
+    setUndo(undefined);
     try {
       const { items: pulled } = await api.pullFromBacklog(ids);
       const gone = new Set(pulled.map((p) => p.review_id));
@@ -143,6 +152,7 @@ export function useReviewActions(deps: ReviewActionsDeps) {
     try {
       const { item: updated } = await api.claimReview(item.review_id, who, release);
       setItems((xs) => xs.map((x) => (x.review_id === updated.review_id ? updated : x)));
+      setUndo(undefined);
       setMessage(release ? 'Claim released.' : `Claimed as ${who}: other moderators see it as yours for ten minutes.`);
     } catch (err) {
       setError(err);

@@ -80,6 +80,9 @@ export function RecognizeFaces() {
       setLastMs(Math.round(performance.now() - t0));
       draw(r.faces);
     } catch (err) {
+      // The last answer was about another picture: it must not stand beside this error as if current.
+      setFaces(undefined);
+      setLastMs(undefined);
       setError(explainError(err));
     } finally {
       busyRef.current = false;
@@ -123,13 +126,19 @@ export function RecognizeFaces() {
   async function onFile(file: File | undefined) {
     if (!file) return;
     setAuto(false);
+    // A new attempt: the result and the photo of the last one go, whatever this one gives.
+    setFaces(undefined);
+    setLastMs(undefined);
+    setError(undefined);
     if (photo) URL.revokeObjectURL(photo.url);
+    setPhoto(undefined);
     const url = URL.createObjectURL(file);
     const img = new Image();
     img.src = url;
     try {
       await img.decode();
     } catch {
+      URL.revokeObjectURL(url);
       setError({ summary: `${file.name} could not be opened as an image: choose a JPEG or PNG photo.` });
       return;
     }

@@ -1,18 +1,22 @@
 'use client';
 /**
  * Webcam registration: a live preview with a face overlay computed in the browser (Human), guidance
- * that gates the capture button, 3–5 captured photos, then POST /api/v1/register with the first
- * and POST /api/v1/persons/{id}/faces for the rest. Without a camera (or permission) the same
- * form takes uploaded photos.
+ * that gates the capture button, 1–5 captured photos (one registers; a few more, each a little
+ * different, help recognition; a near-identical one is refused: lib/browser/photo-likeness.ts), then
+ * POST /api/v1/register with the first and POST /api/v1/persons/{id}/faces for the rest. Without a
+ * camera (or permission) the same form takes uploaded photos.
  */
 import { useEffect, useRef, useState } from 'react';
 import type { ApiErrorDetails } from '@/lib/contracts/api-v1';
 import { captureFrame } from '@/lib/browser/camera';
+import { signatureOfPhoto } from '@/lib/browser/check-photo';
 import { explainError, type ExplainedError } from '@/lib/browser/explain-error';
 import {
   addPhotosTo,
   MAX_PHOTOS,
   MIN_PHOTOS,
+  nearlySameProblem,
+  RECOMMENDED_PHOTOS,
   registerWithPhotos,
   registrationProblem,
   type RegistrationEvents,
@@ -74,7 +78,15 @@ export function RegisterPerson() {
     const video = videoRef.current;
     if (!video || !ready || tray.full || finished) return;
     try {
-      tray.add(await captureFrame(video), 'camera', `capture-${photos.length + 1}.jpg`);
+      const frame = await captureFrame(video);
+      const signature = await signatureOfPhoto(frame);
+      const same = tray.repeats(signature);
+      if (same > 0) {
+        setFileProblems([{ label: 'The new capture', error: { summary: nearlySameProblem(same, 'camera') } }]);
+        return;
+      }
+      setFileProblems([]);
+      tray.add(frame, 'camera', `capture-${photos.length + 1}.jpg`, signature);
     } catch (err) {
       setError({ summary: `The photo could not be captured: ${(err as Error).message}` });
     }
@@ -158,7 +170,8 @@ export function RegisterPerson() {
     <main>
       <h1>Register a person</h1>
       <p className="lede">
-        Capture {MIN_PHOTOS}–{MAX_PHOTOS} clear photos of one person, facing the camera in good light. Only face descriptors are stored.
+        Capture a clear photo of one person, facing the camera in good light: one is enough to register, and up to {MAX_PHOTOS}, each a
+        little different (head turned slightly, other light), help recognition. Only face descriptors are stored.
       </p>
       <div className={styles.layout}>
         <section aria-labelledby="camera-heading" className={styles.cameraColumn}>
@@ -205,9 +218,11 @@ export function RegisterPerson() {
               >
                 {submitting ? 'Registering…' : `Register with ${photos.length} photo${photos.length === 1 ? '' : 's'}`}
               </button>
-              {!finished && photos.length < MIN_PHOTOS && (
-                <p className="hint">
-                  Add {MIN_PHOTOS - photos.length} more photo{MIN_PHOTOS - photos.length === 1 ? '' : 's'} to register.
+              {!finished && photos.length < MIN_PHOTOS && <p className="hint">Add a photo to register.</p>}
+              {!finished && photos.length >= MIN_PHOTOS && photos.length < RECOMMENDED_PHOTOS && (
+                <p className="hint" data-testid="register-more-advice">
+                  {photos.length === 1 ? 'One photo is enough to register.' : `${photos.length} photos are enough to register.`} Adding{' '}
+                  {RECOMMENDED_PHOTOS - photos.length} more, each a little different (head turned slightly, other light), helps recognition.
                 </p>
               )}
             </fieldset>

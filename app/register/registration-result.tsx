@@ -2,7 +2,7 @@
 /** The message after a registration: who was registered (or got the photos), how many photos, and what next. */
 import Link from 'next/link';
 import type { Person } from '@/lib/contracts/persons';
-import { MIN_PHOTOS } from '@/lib/browser/register-with-photos';
+import { RECOMMENDED_PHOTOS } from '@/lib/browser/register-with-photos';
 
 /** What the last submit did: a new person, or photos added to the person the face matched. */
 export type Outcome = { person: Person; mode: 'registered' | 'added'; tried: number };
@@ -10,7 +10,7 @@ export type Outcome = { person: Person; mode: 'registered' | 'added'; tried: num
 export function RegistrationResult({ person, mode, tried, added, onAnother }: Outcome & { added: number; onAnother: () => void }) {
   return (
     <div
-      className={`alert ${person.embedding_count < MIN_PHOTOS ? 'alert-warn' : 'alert-ok'}`}
+      className={`alert ${mode === 'registered' && person.embedding_count < tried ? 'alert-warn' : 'alert-ok'}`}
       data-testid="register-result"
       data-person-id={person.person_id}
       tabIndex={-1}
@@ -27,9 +27,10 @@ export function RegistrationResult({ person, mode, tried, added, onAnother }: Ou
           photo{person.embedding_count === 1 ? '' : 's'}.
         </p>
       )}
-      {person.embedding_count < MIN_PHOTOS && (
+      {person.embedding_count < RECOMMENDED_PHOTOS && (
         <p data-testid="register-short">
-          That is fewer than the {MIN_PHOTOS} usable photos this page asks for, so recognition may miss {person.name}. Add more on the{' '}
+          With {person.embedding_count} photo{person.embedding_count === 1 ? '' : 's'}, recognition may miss {person.name}:{' '}
+          {RECOMMENDED_PHOTOS} or more, each a little different (head turned slightly, other light), work better. Add more on the{' '}
           <Link href={`/people#person-${person.person_id}`}>People page</Link> with “Add photos”.
         </p>
       )}

@@ -1,12 +1,12 @@
 'use client';
 /**
- * Uploaded photos are checked in the browser (bytes, decoding, one usable face) before they join the
- * tray; each refused file is listed with its reason. If the detector cannot load, the server checks.
+ * Uploaded photos are checked in the browser (bytes, decoding, one usable face, not nearly the same
+ * as a photo already in the tray) before they join the tray; each refused file is listed with its reason. If the detector cannot load, the server checks.
  */
 import { useState } from 'react';
-import { checkPhotoFile } from '@/lib/browser/check-photo';
+import { checkPhotoFile, signatureOfPhoto } from '@/lib/browser/check-photo';
 import type { FaceGuide } from '@/lib/browser/face-guide';
-import { MAX_PHOTOS } from '@/lib/browser/register-with-photos';
+import { MAX_PHOTOS, nearlySameProblem } from '@/lib/browser/register-with-photos';
 import type { FileProblem } from './registration-problems';
 import type { usePhotoTray } from './use-photo-tray';
 
@@ -29,8 +29,14 @@ export function usePhotoUploads(tray: ReturnType<typeof usePhotoTray>, ensureGui
       setChecking(`Checking photo ${i + 1} of ${Math.min(list.length, room)}…`);
       try {
         const verdict = await checkPhotoFile(f, ensureGuide);
-        if (verdict.ok) tray.add(f, 'upload', f.name);
-        else problems.push({ label: f.name, error: { summary: `Not added: ${verdict.reason}.` } });
+        if (!verdict.ok) {
+          problems.push({ label: f.name, error: { summary: `Not added: ${verdict.reason}.` } });
+          continue;
+        }
+        const signature = await signatureOfPhoto(f);
+        const same = tray.repeats(signature);
+        if (same > 0) problems.push({ label: f.name, error: { summary: nearlySameProblem(same, 'upload') } });
+        else tray.add(f, 'upload', f.name, signature);
       } catch (err) {
         // The detector could not load: the server checks the photo instead.
         tray.add(f, 'upload', f.name);

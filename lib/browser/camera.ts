@@ -12,10 +12,11 @@ export class CameraError extends Error {
   }
 }
 
+/** What went wrong with the camera and how to fix it; the page adds its own other way (an upload) once. */
 export const CAMERA_HELP: Record<CameraFailure, string> = {
   unsupported: 'This browser cannot use a camera here (it needs HTTPS or localhost).',
-  denied: 'Camera permission was denied. Allow the camera in the address bar, or upload photos instead.',
-  'not-found': 'No camera was found. Connect one, or upload photos instead.',
+  denied: 'Camera permission was denied: allow the camera in the address bar.',
+  'not-found': 'No camera was found: connect one.',
   busy: 'The camera is in use by another application.',
   other: 'The camera could not be started.',
 };

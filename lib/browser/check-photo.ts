@@ -5,6 +5,7 @@
  */
 import type { FaceGuide } from './face-guide';
 import { greyStdDev, judgePhoto, sniffImageType, type PhotoFacts, type PhotoVerdict } from './photo-check';
+import { photoSignature, SAMPLE_SIDE } from './photo-likeness';
 
 /** Photos are analysed at most this wide/high: enough for a face of 64 px in a phone photo, and quick. */
 const MAX_SIDE = 960;
@@ -43,6 +44,28 @@ export async function checkPhotoFile(file: Blob, guide: () => Promise<FaceGuide>
       facts.faces = faces.map((f) => ({ box: f.box.map((v) => v / scale) as [number, number, number, number], score: f.score }));
     }
     return judgePhoto(facts);
+  } finally {
+    bitmap.close();
+  }
+}
+
+/** A photo's likeness signature (photo-likeness.ts), or undefined when it cannot be drawn. */
+export async function signatureOfPhoto(photo: Blob): Promise<Float32Array | undefined> {
+  let bitmap: ImageBitmap;
+  try {
+    bitmap = await createImageBitmap(photo);
+  } catch {
+    return undefined;
+  }
+  try {
+    const canvas = document.createElement('canvas');
+    canvas.width = SAMPLE_SIDE;
+    canvas.height = SAMPLE_SIDE;
+    const ctx = canvas.getContext('2d', { willReadFrequently: true });
+    if (!ctx) return undefined;
+    ctx.imageSmoothingQuality = 'high';
+    ctx.drawImage(bitmap, 0, 0, SAMPLE_SIDE, SAMPLE_SIDE);
+    return photoSignature(ctx.getImageData(0, 0, SAMPLE_SIDE, SAMPLE_SIDE).data);
   } finally {
     bitmap.close();
   }

@@ -1,6 +1,7 @@
 /** How the console words a job's progress and time left. */
 import { describe, expect, it } from 'vitest';
-import { formatTimeLeft, isActiveJob, jobProgress, jobTimeLeft } from './job-progress';
+import type { Job } from '@/lib/contracts/jobs';
+import { formatTimeLeft, isActiveJob, jobCounts, jobName, jobProgress, jobTimeLeft, steadyEstimate } from './job-progress';
 
 describe('job progress', () => {
   it('counts done of total, rounding down so 100 % means every line has a result', () => {
@@ -42,5 +43,25 @@ describe('job progress', () => {
     expect(
       ['receiving', 'queued', 'running', 'succeeded', 'failed', 'cancelled'].filter((state) => isActiveJob({ state } as never)),
     ).toEqual(['receiving', 'queued', 'running']);
+  });
+
+  it('holds the time left while the server estimate rises, and takes it again once it falls or the job ends', () => {
+    const at = (state: Job['state'], estimated_seconds_left: number | null) => ({ state, estimated_seconds_left }) as Job;
+    expect(steadyEstimate(at('running', 60), at('running', 80)).estimated_seconds_left).toBe(60);
+    expect(steadyEstimate(at('running', 60), at('running', 40)).estimated_seconds_left).toBe(40);
+    expect(steadyEstimate(undefined, at('running', 80)).estimated_seconds_left).toBe(80);
+    expect(steadyEstimate(at('queued', null), at('running', 80)).estimated_seconds_left).toBe(80);
+    expect(steadyEstimate(at('running', 60), at('running', null)).estimated_seconds_left).toBeNull();
+    expect(steadyEstimate(at('running', 60), at('succeeded', 0)).state).toBe('succeeded');
+  });
+
+  it('names a job by its file, and says its rows and flagged texts', () => {
+    expect(jobName({ format: 'csv', metadata: { file_name: ' comments.csv ' } })).toBe('comments.csv');
+    expect(jobName({ format: 'csv', metadata: null })).toBe('CSV job');
+    expect(jobName({ format: 'jsonl', metadata: { file_name: 3 } })).toBe('JSON Lines job');
+    const counts = { total: 2_500, done: 1_000, failed: 0 };
+    expect(jobCounts({ state: 'running', counts: { ...counts, flagged: 37 } })).toBe('2,500 rows · 37 flagged so far');
+    expect(jobCounts({ state: 'succeeded', counts: { ...counts, flagged: 1_204 } })).toBe('2,500 rows · 1,204 flagged');
+    expect(jobCounts({ state: 'succeeded', counts: { total: 1, done: 1, failed: 0 } })).toBe('1 row');
   });
 });

@@ -1,7 +1,8 @@
 /**
  * How the console words a bulk job's state and progress (docs/decisions/166-console-jobs.md): a
  * state label, done of total as a percentage that reads 100 % only when every line has a result,
- * and the server's estimate of the time left in plain words.
+ * the server's estimate of the time left in plain words (never going up while the job runs), and
+ * the card's name: the file the job was made from (docs/decisions/198).
  */
 import type { Job, JobState } from '@/lib/contracts/jobs';
 
@@ -60,4 +61,34 @@ export function jobTimeLeft(job: Pick<Job, 'state' | 'estimated_seconds_left'>):
     default:
       return '';
   }
+}
+
+/**
+ * The estimate to show after a new answer: while the job keeps running, never more than the one
+ * shown before. The server's estimate is the job's average pace so far applied to what is left; a
+ * slower stretch (other work on the pool) makes it rise, and a rising time left reads as the job
+ * going backwards. Held at the lower value, the estimate waits until the pace catches up.
+ */
+export function steadyEstimate(shown: Job | undefined, next: Job): Job {
+  const before = shown?.state === 'running' ? shown.estimated_seconds_left : null;
+  const now = next.estimated_seconds_left;
+  if (next.state !== 'running' || before === null || now === null || now <= before) return next;
+  return { ...next, estimated_seconds_left: before };
+}
+
+/** The key of `metadata` where the console keeps the name of the file a job was made from. */
+export const FILE_NAME_KEY = 'file_name';
+
+/** What a job card is called: its file's name, or what it was made from, with when it was made. */
+export function jobName(job: Pick<Job, 'metadata' | 'format'>): string {
+  const name = job.metadata?.[FILE_NAME_KEY];
+  if (typeof name === 'string' && name.trim() !== '') return name.trim();
+  return job.format === 'csv' ? 'CSV job' : 'JSON Lines job';
+}
+
+/** "2,500 rows · 37 flagged so far" (flagged only when the server counted it). */
+export function jobCounts(job: Pick<Job, 'counts' | 'state'>): string {
+  const rows = `${count(job.counts.total)} row${job.counts.total === 1 ? '' : 's'}`;
+  if (job.counts.flagged === undefined) return rows;
+  return `${rows} · ${count(job.counts.flagged)} flagged${isActiveJob(job) ? ' so far' : ''}`;
 }

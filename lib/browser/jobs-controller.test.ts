@@ -110,6 +110,30 @@ describe('jobs controller', () => {
     expect(changes).toBeGreaterThan(0);
   });
 
+  it('never shows the time left going up while a job runs, across polls and reloads', async () => {
+    const running = (seconds: number | null, done: number) => ({ ...job(2, 'running', done), estimated_seconds_left: seconds });
+    const { server, api } = fakeServer([running(120, 2)]);
+    const t = fakeTimers();
+    const c = new JobsController(api, t.timers);
+    await c.reload();
+    const shown: (number | null)[] = [c.state.jobs[0]!.estimated_seconds_left];
+    for (const [seconds, done] of [
+      [150, 3], // the pace slowed: the server's estimate rose
+      [130, 4],
+      [90, 5],
+      [100, 6],
+    ] as const) {
+      server.jobs = [running(seconds, done)];
+      await t.tick();
+      shown.push(c.state.jobs[0]!.estimated_seconds_left);
+    }
+    server.jobs = [running(95, 7)];
+    await c.reload();
+    shown.push(c.state.jobs[0]!.estimated_seconds_left);
+    expect(shown).toEqual([120, 120, 120, 90, 90, 90]);
+    expect(c.state.jobs[0]!.counts.done).toBe(7); // the rest of the answer is the server's
+  });
+
   it('does not poll a list with nothing running', async () => {
     const t = fakeTimers();
     const c = new JobsController(fakeServer([job(1), job(2, 'cancelled')]).api, t.timers);

@@ -6,7 +6,7 @@
  * with a fake API and fake timers.
  */
 import type { Job, JobList } from '@/lib/contracts/jobs';
-import { isActiveJob } from './job-progress';
+import { isActiveJob, steadyEstimate } from './job-progress';
 import { ApiError } from './vigil-api';
 
 export const POLL_MS = 2_000;
@@ -70,7 +70,9 @@ export class JobsController {
     try {
       const page = await this.api.listJobs({ limit: this.pageSize });
       if (seq !== this.seq) return;
-      this.set({ jobs: page.jobs, nextBefore: page.next_before, loaded: true, loading: false, error: undefined });
+      const shown = new Map(this.state.jobs.map((j) => [j.id, j]));
+      const jobs = page.jobs.map((j) => steadyEstimate(shown.get(j.id), j));
+      this.set({ jobs, nextBefore: page.next_before, loaded: true, loading: false, error: undefined });
     } catch (err) {
       if (seq === this.seq) this.set({ loading: false, error: err });
     }
@@ -160,8 +162,9 @@ export class JobsController {
     }, POLL_MS);
   }
 
+  /** A job read again; its time left never goes up while it runs (steadyEstimate). */
   private replace(job: Job): void {
-    this.set({ jobs: this.state.jobs.map((j) => (j.id === job.id ? job : j)) });
+    this.set({ jobs: this.state.jobs.map((j) => (j.id === job.id ? steadyEstimate(j, job) : j)) });
   }
 
   private set(patch: Partial<JobsState>): void {

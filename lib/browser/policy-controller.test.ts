@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Impact, Policy, PolicyVersion } from '@/lib/contracts/policy';
-import { PolicyController, clampThreshold, describeChange, type PolicyClient, type PolicyState } from './policy-controller';
+import { PolicyController, categoryLabel, clampThreshold, describeChange, type PolicyClient, type PolicyState } from './policy-controller';
 
 const measure = (threshold: number) => ({ threshold, flagged: 1, confirmed: 1, precision: 1, relative_recall: 1 });
 const policyAt = (version: number, insult = 0.5): Policy => ({
@@ -58,6 +58,14 @@ function fake(over: Partial<PolicyClient> = {}) {
   const c = new PolicyController(client, (s) => states.push(s));
   return { c, sent, states, setServer: (p: Policy) => (server = p) };
 }
+
+describe('category names', () => {
+  it('calls the overall toxicity head Toxicity, as every verdict does, and spells the others out', () => {
+    expect(categoryLabel('overall')).toBe('Toxicity');
+    expect(categoryLabel('identity_attack')).toBe('Identity attack');
+    expect(categoryLabel('sexism')).toBe('Sexism');
+  });
+});
 
 describe('the Policy view without React', () => {
   it('adjusts a category from its threshold in force, shows what the draft would change, saves a version on the version it saw', async () => {

@@ -37,6 +37,15 @@ export interface PolicyState {
   saved?: PolicyVersion;
 }
 
+/**
+ * A category as the rest of the console names it: the toxicity model's `overall` head is the
+ * "Toxicity" score of every verdict, so the Policy view says Toxicity too.
+ */
+export const categoryLabel = (category: string): string => {
+  const words = category === 'overall' ? 'toxicity' : category.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
 /** Thresholds are proposed on a 0.01 grid, within the API's bounds. */
 export const clampThreshold = (x: number) => Math.min(0.99, Math.max(0.01, Math.round(x * 100) / 100));
 

@@ -44,10 +44,10 @@ const form = (over: Partial<RegistrationForm> = {}): RegistrationForm => ({
 });
 
 describe('registrationProblem', () => {
-  it('asks for a name first, then for enough photos', () => {
+  it('asks for a name first, then for a photo: one is enough to register', () => {
     expect(registrationProblem('  ', 5)).toBe('Enter a name.');
-    expect(registrationProblem('Ana', 2)).toBe('Add at least 3 photos (you have 2).');
-    expect(registrationProblem('Ana', 3)).toBeUndefined();
+    expect(registrationProblem('Ana', 0)).toBe('Add a photo first.');
+    expect(registrationProblem('Ana', 1)).toBeUndefined();
   });
 });
 
@@ -114,10 +114,10 @@ describe('registerWithPhotos', () => {
     expect(calls).toEqual(['register']);
   });
 
-  it('refuses a form without a name or with too few photos before any request', async () => {
+  it('refuses a form without a name or without a photo before any request', async () => {
     const { api, calls } = fakeApi();
     await expect(registerWithPhotos(form({ name: ' ' }), api)).rejects.toThrow('Enter a name.');
-    await expect(registerWithPhotos(form({ photos: [photo('a.jpg')] }), api)).rejects.toThrow('Add at least 3 photos');
+    await expect(registerWithPhotos(form({ photos: [] }), api)).rejects.toThrow('Add a photo first.');
     expect(calls).toEqual([]);
   });
 });

@@ -8,8 +8,17 @@
 import type { Person } from '@/lib/contracts/persons';
 import { explainError, type ExplainedError } from './explain-error';
 
-export const MIN_PHOTOS = 3;
+/** One clear photo registers a person (docs/decisions/199); more photos, each a little different, help recognition. */
+export const MIN_PHOTOS = 1;
+/** The page advises adding photos up to this many. */
+export const RECOMMENDED_PHOTOS = 3;
 export const MAX_PHOTOS = 5;
+
+/** Why a photo nearly the same as photo `same` (1-based) of the tray is not added. */
+export function nearlySameProblem(same: number, source: 'camera' | 'upload'): string {
+  const how = source === 'camera' ? 'turn your head a little or change the light, then capture again' : 'choose a different photo';
+  return `Not added: it is nearly the same as photo ${same}, so it would not help recognition; ${how}.`;
+}
 
 interface RegistrationPhoto {
   blob: Blob;
@@ -49,7 +58,7 @@ export interface RegistrationEvents {
 /** Why the form cannot be sent yet, or undefined when it can. */
 export function registrationProblem(name: string, photoCount: number): string | undefined {
   if (!name.trim()) return 'Enter a name.';
-  if (photoCount < MIN_PHOTOS) return `Add at least ${MIN_PHOTOS} photos (you have ${photoCount}).`;
+  if (photoCount < MIN_PHOTOS) return 'Add a photo first.';
   return undefined;
 }
 

@@ -2,7 +2,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ReviewItem } from '@/lib/contracts/reviews';
 import type { ReviewConfig } from '@/lib/contracts/review-console';
-import { decideAll, reasonProblem, undoDeadline, type DecisionTransport } from './review-decisions';
+import { decideAll, reasonProblem, supersededUndo, takeBackAll, undoDeadline, type DecisionTransport } from './review-decisions';
 import { ApiError } from './vigil-api';
 
 vi.mock('./offline-decisions', () => ({ enqueueDecision: vi.fn(), newDecisionId: () => 'id-000000001' }));
@@ -67,5 +67,30 @@ describe('review decisions', () => {
     expect(undoDeadline(config, 1_000)).toBe(121_000);
     expect(undoDeadline({ ...config, undo_seconds: 5 }, 0)).toBe(5_000);
     expect(undoDeadline(undefined)).toBeUndefined();
+  });
+
+  it('says in a plain sentence, naming the text and not the id, why a decision could not be undone', async () => {
+    const id = '3f6c1a52-8d1e-4c7b-9a0e-2b5d7f9e1c44';
+    const decided = { ...item(id, 'confirmed'), text: 'You are a worthless idiot and everyone knows it, really.' } as ReviewItem;
+    const refuse = async (): Promise<never> => {
+      throw new ApiError(409, 'UNDO_NOT_POSSIBLE', `Review item ${id} has no decision to undo (it is pending).`);
+    };
+    const { restored, failures } = await takeBackAll([decided], 'undo', () => ({ moderator: 'm', note: '' }), {
+      undo: refuse,
+      reopen: refuse,
+    });
+    expect(restored).toEqual([]);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).not.toContain(id);
+    expect(failures[0]).toContain('“You are a worthless idiot and everyone k…”');
+    expect(failures[0]).toMatch(/^The decision on .* can no longer be undone: .*\.$/);
+  });
+
+  it('drops the Undo offer once the list shows a decided item reopened or decided again', () => {
+    const decided = { ...item('a', 'confirmed'), decided_at: '2026-01-01T10:00:00.000Z' } as ReviewItem;
+    expect(supersededUndo([decided], [])).toBe(false); // not listed (the pending list): nothing known
+    expect(supersededUndo([decided], [decided])).toBe(false);
+    expect(supersededUndo([decided], [{ ...decided, status: 'pending', decided_at: null }])).toBe(true);
+    expect(supersededUndo([decided], [{ ...decided, decided_at: '2026-01-01T10:05:00.000Z' }])).toBe(true);
   });
 });

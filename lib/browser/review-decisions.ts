@@ -8,7 +8,7 @@
 import type { Decision, ReviewItem } from '@/lib/contracts/reviews';
 import type { ReviewConfig } from '@/lib/contracts/review-console';
 import { enqueueDecision, newDecisionId, type QueuedDecision } from './offline-decisions';
-import { api, ApiError, type TakeBackBody } from './vigil-api';
+import { api, ApiError, ERROR_HELP, type TakeBackBody } from './vigil-api';
 
 /** What a decision is sent with; `bulk` when it is one of a bulk action. */
 export interface DecisionInputs {
@@ -80,23 +80,66 @@ export async function decideAll(
   return outcome;
 }
 
-/** Undo (within the server's window) or reopen each item; answers the items pending again and the failures. */
+/** The calls that take a decision back (`api` in the page; fakes in tests). */
+export interface TakeBackTransport {
+  undo: typeof api.undoDecision;
+  reopen: typeof api.reopen;
+}
+
+const defaultTakeBack: TakeBackTransport = { undo: api.undoDecision, reopen: api.reopen };
+
+/** The start of an item's text, to name it in a sentence. */
+const named = (item: ReviewItem) => {
+  const text = (item.text ?? '').replace(/\s+/g, ' ').trim();
+  if (!text) return 'an item whose text was deleted';
+  return `“${text.length > 40 ? `${text.slice(0, 40)}…` : text}”`;
+};
+
+/**
+ * Why taking back the decision on `item` failed, as one plain sentence naming the item by its text
+ * (the server's own message carries the item's id and is for the logs, not for moderators).
+ */
+export function takeBackProblem(item: ReviewItem, kind: 'undo' | 'reopen', err: unknown): string {
+  const code = err instanceof ApiError ? err.code : undefined;
+  if (code === 'UNDO_NOT_POSSIBLE') {
+    return `The decision on ${named(item)} can no longer be undone: it was already taken back or its undo time ran out (a decided item can still be reopened).`;
+  }
+  if (code === 'REOPEN_NOT_POSSIBLE') return `${named(item)} has no decision to reopen: it is no longer decided.`;
+  if (code === 'NOT_FOUND') return `${named(item)} is no longer in the review queue.`;
+  const what = kind === 'undo' ? 'undo the decision on' : 'reopen';
+  const help = err instanceof ApiError ? ERROR_HELP[err.code] : undefined;
+  return `Could not ${what} ${named(item)}: ${help ? help.charAt(0).toLowerCase() + help.slice(1) : 'try again'}.`;
+}
+
+/** Undo (within the server's window) or reopen each item; answers the items pending again and, for the others, why. */
 export async function takeBackAll(
   items: readonly ReviewItem[],
   kind: 'undo' | 'reopen',
   by: (id: string) => TakeBackBody,
+  transport: TakeBackTransport = defaultTakeBack,
 ): Promise<{ restored: ReviewItem[]; failures: string[] }> {
   const restored: ReviewItem[] = [];
   const failures: string[] = [];
   for (const item of items) {
     try {
-      const call = kind === 'undo' ? api.undoDecision : api.reopen;
-      restored.push((await call(item.review_id, by(item.review_id))).item);
+      restored.push((await transport[kind](item.review_id, by(item.review_id))).item);
     } catch (err) {
-      failures.push(err instanceof Error ? err.message : String(err));
+      failures.push(takeBackProblem(item, kind, err));
     }
   }
   return { restored, failures };
+}
+
+/**
+ * Whether the decisions an Undo would take back are no longer the ones in force: the list shows one
+ * of those items with another status or a later decision (reopened, undone, decided again).
+ */
+export function supersededUndo(decided: readonly ReviewItem[], listed: readonly ReviewItem[]): boolean {
+  const now = new Map(listed.map((i) => [i.review_id, i]));
+  return decided.some((d) => {
+    const seen = now.get(d.review_id);
+    return seen !== undefined && (seen.status !== d.status || seen.decided_at !== d.decided_at);
+  });
 }
 
 /**

@@ -58,6 +58,10 @@ describe('camera errors', () => {
     expect(cameraFailureOf(name)).toBe(reason);
   });
 
+  it('says what is wrong with the camera without offering the upload, which each page offers once', () => {
+    for (const help of Object.values(CAMERA_HELP)) expect(help).not.toMatch(/upload/i);
+  });
+
   it('keeps a CameraError and wraps anything else with its message', () => {
     const denied = new CameraError('denied', CAMERA_HELP.denied);
     expect(toCameraError(denied)).toBe(denied);

@@ -40,6 +40,11 @@ export const jobSchema = z.object({
     total: z.number().int().describe('Input texts (lines with a text or an error).'),
     done: z.number().int().describe('Lines with a result: moderated, or refused with an error.'),
     failed: z.number().int().describe('Lines whose result is an error (bad JSON, a text over the limits...).'),
+    flagged: z
+      .number()
+      .int()
+      .optional()
+      .describe('Lines with a result whose summary is not likely_safe (so far, while the job runs). Absent in callbacks.'),
   }),
   created_at: z.string(),
   started_at: z.string().nullable(),

@@ -65,6 +65,30 @@ export const impactQuerySchema = z.object({
   threshold: z.coerce.number().min(MIN_THRESHOLD).max(MAX_THRESHOLD),
 });
 
+/** Most flipped items an impact answer lists. */
+export const MAX_IMPACT_FLIPS = 50;
+/** Characters of an item's text an impact answer shows. */
+export const FLIP_EXCERPT_CHARS = 160;
+/**
+ * Fewer decided items than this and a precision is a guess: at 30, the 95 % (Wilson) interval of a
+ * precision of 80 % still spans about ±14 points; at 3 it spans 21–94 % (docs/decisions/198).
+ */
+export const MIN_DECIDED_FOR_PRECISION = 30;
+
+const verdictSide = z.object({
+  flagged: z.boolean(),
+  primary_issue: z.string().describe('`none` when not flagged.'),
+});
+
+export const flipSchema = z.object({
+  review_id: z.string(),
+  text: z.string().nullable().describe(`The item's text, cut at ${FLIP_EXCERPT_CHARS} characters; null once deleted (retention).`),
+  decision: z.enum(['confirm', 'overturn']).describe('What moderators decided.'),
+  before: verdictSide.describe('Under the thresholds in force.'),
+  after: verdictSide.describe('Under the proposed threshold.'),
+});
+export type Flip = z.infer<typeof flipSchema>;
+
 export const impactSchema = z.object({
   category: z.enum(POLICY_CATEGORIES),
   threshold: z.number(),
@@ -77,6 +101,11 @@ export const impactSchema = z.object({
   flagged_overturned: z.number().int().min(0).describe('Overturned items that would be flagged again.'),
   issue_changed: z.number().int().min(0).describe('Items flagged either way whose primary issue would change.'),
   measured: measureSchema.describe('The category at the proposed threshold.'),
+  flips: z
+    .array(flipSchema)
+    .max(MAX_IMPACT_FLIPS)
+    .optional()
+    .describe(`The decided items that would change (the first ${MAX_IMPACT_FLIPS}, worst score first); \`changed\` counts them all.`),
 });
 export type Impact = z.infer<typeof impactSchema>;
 

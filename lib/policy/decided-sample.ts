@@ -7,6 +7,8 @@ import type { Decision } from '@/lib/contracts/reviews';
 import { RULE_FLAGS, TOXICITY_HEADS, type RulesLabel, type SexismLabel, type ToxicityScores } from '@/lib/moderation/types';
 
 export interface DecidedSample {
+  /** The review item, to name it in what a change would flip (absent in samples built by hand). */
+  item?: { id: string; text: string | null };
   decision: Decision;
   sexism: SexismLabel;
   toxicity: ToxicityScores;
@@ -18,7 +20,7 @@ const record = (x: unknown): Record<string, unknown> | undefined =>
   typeof x === 'object' && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : undefined;
 
 /** The sample of a stored verdict, or undefined when it lacks a score (a row written by another version). */
-export function decidedSample(decision: Decision, verdict: unknown): DecidedSample | undefined {
+export function decidedSample(decision: Decision, verdict: unknown, item?: { id: string; text: string | null }): DecidedSample | undefined {
   const label = record(record(verdict)?.label);
   const sexism = record(label?.sexism);
   const toxicity = record(label?.toxicity);
@@ -32,6 +34,7 @@ export function decidedSample(decision: Decision, verdict: unknown): DecidedSamp
   }
   const flags = Object.fromEntries(RULE_FLAGS.map((f) => [f, rules[f] === true]));
   return {
+    ...(item ? { item } : {}),
     decision,
     sexism: sexism as unknown as SexismLabel,
     toxicity: scores as ToxicityScores,

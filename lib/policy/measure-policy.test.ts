@@ -98,6 +98,27 @@ describe('how many decided items a change would change', () => {
   });
 });
 
+describe('which decided items a change would flip', () => {
+  it('lists each item that would change, named by its text, with what it was decided and its verdict before and after', () => {
+    const named = SAMPLES.map((s, i) => ({ ...s, item: { id: `item-${i}`, text: i === 4 ? null : `text ${i}` } }));
+    const raised = policyImpact(named, SHIPPED, {}, 'insult', 0.75);
+    expect(raised.changed).toBe(3);
+    expect(raised.flips).toEqual([
+      {
+        review_id: 'item-3',
+        text: 'text 3',
+        decision: 'overturn',
+        before: { flagged: true, primary_issue: 'insult' },
+        after: { flagged: false, primary_issue: 'none' },
+      },
+      expect.objectContaining({ review_id: 'item-2', text: 'text 2', decision: 'confirm' }),
+      expect.objectContaining({ review_id: 'item-4', text: null, decision: 'overturn' }),
+    ]);
+    // Samples without their items (built by hand) answer the counts alone.
+    expect(policyImpact(SAMPLES, SHIPPED, {}, 'insult', 0.75).flips).toBeUndefined();
+  });
+});
+
 describe('a stored verdict as a sample', () => {
   it('reads the answered scores and flags, and skips a verdict without scores', () => {
     const verdict = {

@@ -134,10 +134,12 @@ export function createPolicyStore(database: Database): PolicyStore {
 
     async decidedSamples() {
       const rows = await db
-        .select({ status: reviewItems.status, verdict: reviewItems.verdict })
+        .select({ id: reviewItems.id, text: reviewItems.text, status: reviewItems.status, verdict: reviewItems.verdict })
         .from(reviewItems)
         .where(inArray(reviewItems.status, ['confirmed', 'overturned']));
-      return rows.flatMap((r) => decidedSample(r.status === 'confirmed' ? 'confirm' : 'overturn', r.verdict) ?? []);
+      return rows.flatMap(
+        (r) => decidedSample(r.status === 'confirmed' ? 'confirm' : 'overturn', r.verdict, { id: r.id, text: r.text }) ?? [],
+      );
     },
 
     async *decidedItems(chunk = 1000) {

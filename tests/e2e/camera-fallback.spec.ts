@@ -33,6 +33,12 @@ async function refuseCamera(page: Page, errorName: string | null): Promise<void>
   }, errorName);
 }
 
+/** The camera notice offers the upload once, not once in the camera's help and again from the page. */
+async function expectUploadOfferedOnce(page: Page) {
+  const text = (await page.getByTestId('camera-error-text').textContent()) ?? '';
+  expect(text.match(/upload/gi) ?? []).toHaveLength(1);
+}
+
 const REGISTER_CASES: [string, CameraFailure][] = [
   ['NotAllowedError', 'denied'],
   ['NotFoundError', 'not-found'],
@@ -45,6 +51,7 @@ for (const [errorName, reason] of REGISTER_CASES) {
     await r.goto();
     const notice = page.getByTestId('camera-error');
     await expect(page.getByTestId('camera-error-text')).toHaveText(`${CAMERA_HELP[reason]} Use the photo upload below.`);
+    await expectUploadOfferedOnce(page);
     await expect(notice).toHaveAttribute('data-reason', reason);
     expect(await page.evaluate(() => (window as unknown as { __gumCalls: string[] }).__gumCalls)).toEqual([errorName]);
 
@@ -77,6 +84,7 @@ test('/recognize with the camera denied explains it and recognizes an uploaded p
   await rc.goto();
   const notice = page.getByTestId('camera-error');
   await expect(page.getByTestId('camera-error-text')).toHaveText(`${CAMERA_HELP.denied} You can upload a photo instead.`);
+  await expectUploadOfferedOnce(page);
   await expect(notice).toHaveAttribute('data-reason', 'denied');
   await expect(page.getByTestId('camera-video')).toBeHidden();
   await expect(rc.now).toHaveCount(0);

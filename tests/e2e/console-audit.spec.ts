@@ -191,7 +191,7 @@ test.describe('reasons, reopen and the undo window', () => {
       ['decided', 'confirm', 'harassment', 'typed for the confirm'],
     ]);
 
-    await page.getByTestId('review-filter-status').selectOption('overturned');
+    await ConsolePage.setReviewFilter(page, 'status', 'overturned');
     await c.searchReviews(`reasons ${stamp}`);
     const decided = c.reviewItem(text);
     await expect(decided).toHaveAttribute('data-status', 'overturned');

@@ -126,7 +126,7 @@ test.describe('review item for triage', () => {
     await c.moderatorName.fill(`eve ${stamp}`);
     const item = await c.waitForReviewItem(text);
     await c.decide(item, 'confirm', 'harassment');
-    await page.getByTestId('review-filter-status').selectOption('all');
+    await ConsolePage.setReviewFilter(page, 'status', 'all');
     await c.searchReviews(String(stamp));
     const decided = c.reviewItem(text);
     await decided.getByTestId('review-reopen').click();

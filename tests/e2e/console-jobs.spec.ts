@@ -2,7 +2,8 @@
  * Bulk jobs from the console (docs/decisions/166-console-jobs.md): a CSV over
  * the job threshold goes to the server as a job instead of being chunked in the browser; its
  * progress bar reaches 100 %; its CSV results keep the input's columns; the Jobs tab lists it and
- * another browser (a fresh context: no state shared with the first) downloads its results.
+ * another browser (a fresh context: no state shared with the first) downloads its results. A job card
+ * is named by its file and says its rows and how many the ensemble flagged (decision 198).
  */
 import { expect, test } from '@playwright/test';
 import { parse as parseCsv } from 'csv-parse/sync';
@@ -45,9 +46,14 @@ test('a CSV over the threshold becomes a job: progress to 100 %, CSV results wit
   await expect(c.batchColumn.locator('option:checked')).toHaveText(/^comment/);
   await expect(page.getByTestId('job-upload-hint')).toContainText('sent to the server as a job');
 
-  const created = page.waitForResponse((r) => r.url().endsWith('/v1/jobs?text_column=comment') && r.request().method() === 'POST');
+  const created = page.waitForResponse((r) => {
+    const url = new URL(r.url());
+    return url.pathname === '/v1/jobs' && r.request().method() === 'POST' && url.searchParams.get('text_column') === 'comment';
+  });
   await c.batchRun.click();
-  expect((await created).status()).toBe(202);
+  const createdRes = await created;
+  expect(createdRes.status()).toBe(202);
+  expect(JSON.parse(new URL(createdRes.url()).searchParams.get('metadata') ?? '{}')).toEqual({ file_name: 'comments.csv' });
   await expect(page.getByTestId('job-upload-sent')).toBeVisible();
   // Not chunked in the browser: no batch progress of its own.
   await expect(c.batchStatus).toHaveCount(0);
@@ -56,7 +62,9 @@ test('a CSV over the threshold becomes a job: progress to 100 %, CSV results wit
   const jobId = (await job.getAttribute('data-job-id'))!;
   const bar = job.getByRole('progressbar');
   await expect(bar).toHaveAttribute('aria-valuemax', String(ROWS));
-  await expect(bar).toHaveAccessibleName(/^Job of /);
+  await expect(job.getByTestId('job-name')).toHaveText('comments.csv');
+  await expect(bar).toHaveAccessibleName('comments.csv');
+  await expect(job.getByTestId('job-counts')).toContainText(`${ROWS.toLocaleString('en')} rows`);
   await keepScreenshot(page, testInfo, 'console-job-sent', { fullPage: false });
 
   // The poll moves the bar until every line has a result.
@@ -77,6 +85,13 @@ test('a CSV over the threshold becomes a job: progress to 100 %, CSV results wit
   expect(rows).toHaveLength(ROWS + 1);
   expect(rows[1]!.slice(0, 4)).toEqual(['1', `${SAMPLES[0]} (1)`, 'en', '2']);
   expect(rows[ROWS]![0]).toBe(String(ROWS));
+  // The card's flagged count is the results' own: every row whose summary is not likely_safe.
+  const summary = rows[0]!.indexOf('vigil_summary');
+  const flagged = rows.slice(1).filter((r) => r[summary] !== 'likely_safe').length;
+  expect(flagged).toBeGreaterThan(0);
+  await expect(job.getByTestId('job-counts')).toContainText(
+    `${ROWS.toLocaleString('en')} rows · ${flagged.toLocaleString('en')} flagged · sent`,
+  );
 
   // The Jobs tab lists it, accessible and without sideways scrolling on a phone.
   await page.getByTestId('job-upload-show-jobs').click();
@@ -138,6 +153,7 @@ test('pasted lines over the threshold become a JSON Lines job whose line numbers
   const job = page.getByTestId('job-upload').getByTestId('job');
   await expect(job).toHaveAttribute('data-state', 'succeeded', { timeout: 540_000 });
   await expect(job.getByRole('progressbar')).toHaveAttribute('aria-valuenow', String(texts));
+  await expect(job.getByTestId('job-name')).toHaveText('Pasted lines');
   const download = page.waitForEvent('download');
   await job.getByTestId('job-download-jsonl').click();
   const lines = Buffer.concat(await (await (await download).createReadStream()).toArray())

@@ -3,7 +3,9 @@
  * alone (a number key picks the reason, c or o decides), focus staying on the current item after each
  * decision; shortcuts work while an item's selection box has the focus; each item shows its age and
  * the queue is worst first; the backlog is offered and the Batch and Jobs tabs say whether a run feeds
- * the queue (decision 190). axe finds nothing at 1440×900 and 390×844.
+ * the queue (decision 190). The first item is on the first screen and one Tab from the queue's tab
+ * (decision 198), and the reason list stays inside its card on a phone. axe finds nothing at 1440×900
+ * and 390×844.
  */
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { ConsolePage } from './pages/console.page';
@@ -94,4 +96,104 @@ test('the Batch and Jobs tabs say whether a run feeds the review queue', async (
   await expect(page.getByTestId('batch-review-feed')).toContainText('backlog');
   await c.tab('jobs');
   await expect(page.getByTestId('jobs-review-feed')).toContainText('Jobs do not feed the review queue');
+});
+
+/**
+ * The worst case above the list: a backlog and a list of texts kept out of the queue by quota (answered
+ * by a stand-in server here, since filling a real quota takes hundreds of requests).
+ */
+async function withNotQueuedNotice(page: Page) {
+  const ok = (data: unknown) => ({ json: { success: true, data, error: null } });
+  await page.route('**/api/v1/reviews/not-queued*', (route) =>
+    route.fulfill(
+      ok({
+        since: new Date(Date.now() - 24 * 3_600_000).toISOString(),
+        total: 1_840,
+        counts: [
+          { reason: 'quota', client: 'anonymous', count: 1_500 },
+          { reason: 'quota', client: 'key:0123456789ab', count: 300 },
+          { reason: 'evicted', client: 'all', count: 40 },
+        ],
+        recording_paused_until: null,
+      }),
+    ),
+  );
+  await page.route(
+    (url) => url.pathname === '/api/v1/reviews' && url.searchParams.get('status') === 'backlog' && url.searchParams.get('limit') === '1',
+    (route) => route.fulfill(ok({ items: [], total: 1_800, limit: 1, offset: 0, next_cursor: null })),
+  );
+}
+
+for (const [name, size] of [
+  ['desktop', DESKTOP],
+  ['phone', PHONE],
+] as const) {
+  test(`at ${name} size the first review item is on the first screen and one Tab from the queue's tab`, async ({ page, request }) => {
+    const stamp = Date.now();
+    const texts = [0, 1].map((i) => `You are a worthless idiot and a fraud, first screen ${stamp} #${i}.`);
+    await ConsolePage.moderate(request, texts);
+    await withNotQueuedNotice(page);
+    await page.setViewportSize(size);
+    const c = new ConsolePage(page);
+    await c.goto();
+    await c.tab('reviews');
+    await expect(page.getByTestId('review-backlog-count')).toBeVisible();
+    await expect(page.getByTestId('review-not-queued').locator('details')).toBeVisible();
+    await expect(c.reviewItems.first()).toBeVisible({ timeout: 30_000 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const top = await c.reviewItems.first().evaluate((el) => el.getBoundingClientRect().top);
+    expect(top).toBeGreaterThan(0);
+    expect(top).toBeLessThan(size.height - 48); // the item's text starts on the first screen, not just its border
+
+    // From the queue's tab: the first Tab stop is the way to the first item.
+    await page.getByTestId('tab-reviews').focus();
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId('review-skip')).toBeFocused();
+    await expect(page.getByTestId('review-skip')).toBeVisible();
+    await page.keyboard.press('Enter');
+    await expect(c.reviewItems.first()).toBeFocused();
+    await expect(c.reviewItems.first()).toHaveAttribute('data-focused', 'true');
+    await expect.poll(() => focusInList(page)).toBe(true);
+    // Keys act on it at once.
+    await page.keyboard.press('x');
+    await expect(c.reviewItems.first().getByTestId('review-select')).toBeChecked();
+  });
+}
+
+test('on a phone the reason list stays inside its review card', async ({ page, request }, testInfo) => {
+  const stamp = Date.now();
+  const text = `You are a worthless idiot, narrow card ${stamp}.`;
+  await ConsolePage.moderate(request, [text]);
+  await page.setViewportSize(PHONE);
+  const c = new ConsolePage(page);
+  await c.goto();
+  await c.tab('reviews');
+  const item = await c.waitForReviewItem(text);
+  const card = (await item.boundingBox())!;
+  const select = (await item.getByTestId('review-reason').boundingBox())!;
+  expect(select.x).toBeGreaterThanOrEqual(card.x);
+  expect(select.x + select.width).toBeLessThanOrEqual(card.x + card.width);
+  await expectNoAxeViolations(page, testInfo, 'review card at phone');
+});
+
+test('after a decision is reopened, Undo is no longer offered and u shows no error', async ({ page, request }) => {
+  const stamp = Date.now();
+  const text = `You are a worthless idiot, reopened ${stamp}.`;
+  await ConsolePage.moderate(request, [text]);
+  const c = new ConsolePage(page);
+  await c.goto();
+  await c.tab('reviews');
+  await c.decide(await c.waitForReviewItem(text), 'confirm', 'harassment');
+  await expect(page.getByTestId('review-undo')).toBeVisible();
+
+  await ConsolePage.setReviewFilter(page, 'status', 'confirmed');
+  await c.searchReviews(`reopened ${stamp}`);
+  await c.reviewItem(text).getByTestId('review-reopen').click();
+  await expect(c.reviewMessage).toContainText('Reopened: 1 item is pending again.');
+  await expect(page.getByTestId('review-undo')).toHaveCount(0);
+
+  await page.getByTestId('review-search').evaluate((el) => (el as HTMLElement).blur());
+  await page.keyboard.press('u');
+  await expect(c.reviewMessage).toContainText('Reopened');
+  await expect(page.getByTestId('review-error')).toHaveCount(0);
 });

@@ -1,10 +1,13 @@
 /**
  * The Policy view (docs/decisions/172): the thresholds in force measured on the decided review
  * items, what a change would do before it is saved, the change applied by the server at once, and
- * its revert from the versions list. Screenshots at 1440×900 and 390×844, axe on each state. A
+ * its revert from the versions list. The toxicity model's overall head is called Toxicity, as in every
+ * verdict; too few decisions to judge a precision are said so; the preview lists the decided items a
+ * change would flip (decision 198). Screenshots at 1440×900 and 390×844, axe on each state. A
  * change reaching a second instance is tested in tests/contract/postgres.test.ts.
  */
 import { expect, test, type APIRequestContext, type Locator, type Page, type TestInfo } from '@playwright/test';
+import { MIN_DECIDED_FOR_PRECISION } from '@/lib/contracts/policy';
 import { ConsolePage } from './pages/console.page';
 import { expectNoAxeViolations } from './support/axe';
 import { keepScreenshot } from './support/page-errors';
@@ -93,6 +96,15 @@ test('the Policy view measures the thresholds on decided items, previews a chang
   await expect(page.getByTestId('policy-row')).toHaveCount(6);
   const row = page.locator(`[data-testid="policy-row"][data-category="${category}"]`);
   const shipped = await row.getAttribute('data-threshold');
+  // The overall head is "Toxicity" here as in every verdict; "overall" is the API's name only.
+  await expect(page.locator('[data-testid="policy-row"][data-category="overall"] th')).toHaveText('Toxicity');
+  await expect(page.getByTestId('policy-table')).not.toContainText('overall');
+  // The shared e2e database holds what earlier specs decided: the warning is there exactly when too few are.
+  const decided = ((await (await request.get('/api/v1/policy')).json()) as { data: { decided: { confirmed: number; overturned: number } } })
+    .data.decided;
+  const tooFew = decided.confirmed + decided.overturned < MIN_DECIDED_FOR_PRECISION;
+  await expect(page.getByTestId('policy-too-few')).toHaveCount(tooFew ? 1 : 0);
+  if (tooFew) await expect(page.getByTestId('policy-too-few')).toContainText('Too few decisions to judge precision');
   await capture(page, testInfo, 'policy-view');
 
   await page.getByTestId(`policy-adjust-${category}`).click();
@@ -100,6 +112,13 @@ test('the Policy view measures the thresholds on decided items, previews a chang
   const impact = page.getByTestId('policy-impact');
   await expect(impact).toContainText('At 0.99');
   expect(Number(await impact.getAttribute('data-changed'))).toBeGreaterThanOrEqual(1);
+  await expect(page.getByTestId('policy-adjust-overall')).toHaveAccessibleName('Adjust Toxicity');
+  // Which decided items would flip, by their text: the confirmed insult is no longer flagged for this category.
+  const flip = impact.getByTestId('policy-flip').filter({ hasText: harmful });
+  await expect(flip).toHaveAttribute('data-decision', 'confirm');
+  await expect(flip).toContainText('confirmed harmful');
+  await expect(flip).toContainText(/flagged \(.+\) → (not flagged|flagged \(.+\))/);
+  await expect(impact.getByTestId('policy-impact-too-few')).toHaveCount(tooFew ? 1 : 0);
   await expect(page.getByTestId('policy-save')).toBeDisabled(); // no reason yet
   await page.getByTestId('policy-reason').fill(`too strict for banter (${stamp})`);
   await capture(page, testInfo, 'policy-change-preview', page.getByTestId('policy-change'));

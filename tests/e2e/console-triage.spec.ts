@@ -161,7 +161,7 @@ test.describe('console: review queue for triage', () => {
     const c = new ConsolePage(page);
     await c.goto();
     await c.tab('reviews');
-    await page.getByTestId('review-filter-status').selectOption('expired');
+    await ConsolePage.setReviewFilter(page, 'status', 'expired');
     await expect(page.getByTestId('review-empty')).toBeVisible();
     await capture(page, testInfo, 'review-empty');
   });
@@ -215,20 +215,20 @@ test.describe('console: review queue for triage', () => {
 
     await c.searchReviews(`${stamp} number 7`);
     await expect(c.reviewItems).toHaveCount(1);
-    await page.getByTestId('review-filter-source').selectOption('text');
+    await ConsolePage.setReviewFilter(page, 'source', 'text');
     await expect(page.getByTestId('review-empty')).toBeVisible();
-    await page.getByTestId('review-filter-source').selectOption('batch');
+    await ConsolePage.setReviewFilter(page, 'source', 'batch');
     await expect(c.reviewItems).toHaveCount(1);
 
     // Decide, see it under "confirmed", undo it back to pending.
     await c.decide(c.reviewItems.first(), 'confirm', 'threat');
     await expect(c.reviewMessage).toContainText('Confirmed 1 item');
-    await page.getByTestId('review-filter-status').selectOption('confirmed');
+    await ConsolePage.setReviewFilter(page, 'status', 'confirmed');
     await expect(c.reviewItems.first()).toHaveAttribute('data-status', 'confirmed');
     await page.getByTestId('review-undo').click();
     await expect(c.reviewMessage).toContainText('pending again');
     await expect(page.getByTestId('review-empty')).toBeVisible();
-    await page.getByTestId('review-filter-status').selectOption('pending');
+    await ConsolePage.setReviewFilter(page, 'status', 'pending');
     await expect(c.reviewItems).toHaveCount(1);
     await capture(page, testInfo, 'review-queue');
   });
@@ -343,7 +343,7 @@ test.describe('console: review queue for triage', () => {
       await route.continue().catch(() => undefined);
     });
     await page.getByTestId('review-refresh').click(); // the slow, older request
-    await page.getByTestId('review-filter-severity').selectOption(target); // the newer one
+    await ConsolePage.setReviewFilter(page, 'severity', target); // the newer one
     await page.waitForTimeout(3_500); // the held answer has arrived by now
     const shown = await c.reviewItems.evaluateAll(severityOf);
     expect(shown.length).toBeGreaterThan(0);

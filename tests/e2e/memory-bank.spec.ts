@@ -93,12 +93,27 @@ test.describe('memory bank integrity', () => {
     await r.name.fill('Short E2E');
     await r.submit.click();
     await expect(r.result).toContainText('Registered Short E2E with 2 photos', { timeout: 60_000 });
-    await expect(r.short).toContainText('fewer than the 3 usable photos');
+    await expect(r.short).toContainText('With 2 photos, recognition may miss Short E2E: 3 or more');
     await expect(r.short.getByRole('link', { name: 'People page' })).toHaveAttribute('href', /\/people#person-/);
     await expect(r.photoFailures).toContainText('Photo 3 was not added: This photo does not look like the same person.');
     await expect(r.result).toBeInViewport();
     await keepScreenshotsAtWidths(page, testInfo, 'register-fewer-photos');
     await expectNoAxeViolations(page, testInfo, 'register with fewer photos');
+    expect(r.errors.errors).toEqual([]);
+  });
+
+  test('one photo registers, with advice to add more; the same photo again is refused as nearly identical', async ({ page }) => {
+    const r = new RegisterPage(page);
+    await r.goto();
+    await r.uploadPhotos([facePhoto('misc/obama2.jpg'), facePhoto('misc/obama2.jpg')]);
+    await expect(r.photos).toHaveCount(1);
+    await expect(r.fileErrors).toContainText('obama2.jpg: Not added: it is nearly the same as photo 1');
+    await expect(page.getByTestId('register-more-advice')).toContainText('One photo is enough to register.');
+    await r.name.fill('One Photo E2E');
+    await expect(r.submit).toHaveText('Register with 1 photo');
+    await r.submit.click();
+    await expect(r.result).toContainText('Registered One Photo E2E with 1 photo.', { timeout: 60_000 });
+    await expect(r.short).toContainText('With 1 photo, recognition may miss One Photo E2E');
     expect(r.errors.errors).toEqual([]);
   });
 
@@ -214,6 +229,22 @@ test.describe('layout and accessibility on /register and /recognize', () => {
     await expect(rc.faces.first()).toBeInViewport({ ratio: 1 });
     await keepScreenshotsAtWidths(page, testInfo, 'recognize-result');
     await expectNoAxeViolations(page, testInfo, 'recognize result');
+    expect(rc.errors.errors).toEqual([]);
+  });
+
+  test('/recognize clears the last result when the next file is not an image', async ({ page }) => {
+    const rc = new RecognizePage(page);
+    await rc.goto();
+    const upload = page.getByTestId('recognize-upload');
+    await upload.setInputFiles({ name: 'bars.png', mimeType: 'image/png', buffer: await colourBars() });
+    await expect(rc.results).toHaveAttribute('data-count', '0', { timeout: 60_000 });
+    await expect(rc.results).toContainText('No face in view.');
+
+    await upload.setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not a picture at all') });
+    await expect(page.getByTestId('recognize-error')).toContainText('notes.png could not be opened as an image');
+    await expect(rc.results).not.toContainText('No face in view.');
+    await expect(rc.results).toHaveAttribute('data-count', '-1');
+    await expect(page.getByRole('img', { name: 'Uploaded for recognition' })).toHaveCount(0);
     expect(rc.errors.errors).toEqual([]);
   });
 

@@ -96,6 +96,12 @@ export class ConsolePage {
   get reviewMessage() {
     return this.page.getByTestId('review-message');
   }
+  /** Sets one of the queue's select filters, unfolding the filters first (they start folded). */
+  static async setReviewFilter(page: Page, id: 'status' | 'issue' | 'severity' | 'source', value: string): Promise<void> {
+    const fold = page.getByTestId('review-filters-fold');
+    if ((await fold.getAttribute('open')) === null) await page.getByTestId('review-filters-summary').click();
+    await page.getByTestId(`review-filter-${id}`).selectOption(value);
+  }
   /** Types a search and waits for the list to answer it. */
   async searchReviews(q: string): Promise<void> {
     const box = this.page.getByTestId('review-search');
