@@ -8,7 +8,8 @@
 import type { Decision, ReviewItem } from '@/lib/contracts/reviews';
 import type { ReviewConfig } from '@/lib/contracts/review-console';
 import { enqueueDecision, newDecisionId, type QueuedDecision } from './offline-decisions';
-import { api, ApiError, ERROR_HELP, type TakeBackBody } from './vigil-api';
+import { ApiError, ERROR_HELP } from './api-error';
+import { api, type TakeBackBody } from './vigil-api';
 
 /** What a decision is sent with; `bulk` when it is one of a bulk action. */
 export interface DecisionInputs {
