@@ -33,7 +33,7 @@ import { MODEL_DIR, TRAINING_DIR } from './model-dir';
 import { rng } from './obfuscate';
 
 const WORK = process.env.TOX_WORK_DIR ?? join(resolve(TRAINING_DIR, '../..'), '.work/toxicity');
-const TEXTS_PER_KIND = Number(process.env.LONG_TEXTS_PER_KIND ?? 300);
+const TEXTS_PER_KIND = Number(process.env.LONG_TEXTS_PER_KIND ?? 150);
 const COMMENTS_PER_TEXT = 8;
 const PENALTIES = [0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2];
 const MAX_BENIGN_FLAGGED = 0.1;
