@@ -3,9 +3,9 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { env } = await import('@/lib/env');
   const e = env(); // fails fast on bad configuration
-  const { moderator } = await import('@/lib/server/moderator');
-  const { warmMemoryBank } = await import('@/lib/server/memory-bank');
-  const { registerShutdownHook } = await import('@/lib/server/shutdown');
+  const { moderator } = await import('@/lib/composition/text-moderation-service');
+  const { warmMemoryBank } = await import('@/lib/composition/person-service');
+  const { registerShutdownHook } = await import('@/lib/composition/shutdown');
   registerShutdownHook();
 
   // The memory bank's database and models warm beside the moderation models; a failure there is
@@ -21,7 +21,7 @@ export async function register(): Promise<void> {
     logger()[status.every((s) => s.loaded) ? 'info' : 'warn']({ models }, 'models loaded');
   }
   // Bulk jobs resume on their own after a restart (a job's chunks wait in the database).
-  const { jobService } = await import('@/lib/server/job-service');
+  const { jobService } = await import('@/lib/composition/job-service');
   const jobs = jobService().catch((err: unknown) => {
     logger().error({ err: errorForLog(err) }, 'bulk jobs did not start; retried on the next /v1/jobs request');
   });

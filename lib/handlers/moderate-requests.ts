@@ -17,7 +17,7 @@ import {
 import { readJsonBody } from '@/lib/http/read-json-body';
 import { parseV1Body } from '@/lib/http/zod-issues-to-v1';
 import type { V1Context } from '@/lib/http/v1-route';
-import type { Services } from '@/lib/server/services';
+import type { Services } from '@/lib/composition/services';
 import type { RequestClient } from '@/lib/http/request-client';
 import { textUnits, workUnits } from '@/lib/rate-limit/text-units';
 import { workLimitsOf } from '@/lib/moderation/bound-work';

@@ -5,7 +5,7 @@
  */
 import 'server-only';
 import { env } from '@/lib/env';
-import { services, type Services } from '@/lib/server/services';
+import { services, type Services } from '@/lib/composition/services';
 import { requestLogger } from '@/lib/observability/logger';
 import { errorForLog } from '@/lib/observability/redact';
 import { metrics, startRequest } from '@/lib/observability/metrics';

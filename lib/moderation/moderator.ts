@@ -1,6 +1,6 @@
 /**
  * The one way the server moderates: a Moderator. The composition root picks its backend once
- * (lib/server/moderator.ts): the inference pool's workers, or this thread's ModelRegistry
+ * (lib/composition/text-moderation-service.ts): the inference pool's workers, or this thread's ModelRegistry
  * (`inThreadModerator`: no worker build, INFERENCE_WORKERS=0, unit tests with fake loaders).
  * Handlers, the explain endpoint and the health report see only this interface.
  */

@@ -22,7 +22,7 @@ import { errorForLog } from '@/lib/observability/redact';
 import { cachedPromise, type CachedPromise } from '@/lib/process/cached-promise';
 import { dropSingleton, singleton } from '@/lib/process/singleton';
 import { database } from './database';
-import { moderator } from './moderator';
+import { moderator } from './text-moderation-service';
 
 export interface JobService {
   store: JobStore;
