@@ -3,8 +3,8 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { env } = await import('@/lib/env');
   const e = env(); // fails fast on bad configuration
-  const { moderator } = await import('@/lib/composition/text-moderation-service');
-  const { warmMemoryBank } = await import('@/lib/composition/person-service');
+  const { textModeration } = await import('@/lib/composition/text-moderation-service');
+  const { warmPersonService } = await import('@/lib/composition/person-service');
   const { registerShutdownHook } = await import('@/lib/composition/shutdown');
   registerShutdownHook();
 
@@ -12,11 +12,11 @@ export async function register(): Promise<void> {
   // logged and retried on the next request, and never stops moderation from serving.
   const { logger } = await import('@/lib/observability/logger');
   const { errorForLog } = await import('@/lib/observability/redact');
-  const faces = warmMemoryBank().catch((err: unknown) => {
+  const faces = warmPersonService().catch((err: unknown) => {
     logger().error({ err: errorForLog(err) }, 'memory bank warm-up failed');
   });
   if (e.WARM_MODELS_ON_START) {
-    const status = await moderator().status();
+    const status = await textModeration().status();
     const models = status.map(({ version, loaded, error }) => ({ version, loaded, error }));
     logger()[status.every((s) => s.loaded) ? 'info' : 'warn']({ models }, 'models loaded');
   }

@@ -123,7 +123,7 @@ describe('the context each wrapper hands its handler, built once per request', (
     resetEnvForTests();
     const seen: unknown[] = [];
     const route = v1Route(async ({ client, services }) => {
-      seen.push([client.address, client.reviewQuotaKey, typeof services.moderator, typeof services.reviewQueue.admit]);
+      seen.push([client.address, client.reviewQuotaKey, typeof services.textModeration, typeof services.limiters]);
       return {};
     });
     await route(from('http://localhost/v1/moderate/text', { authorization: `Bearer ${KEY}` }));
@@ -161,12 +161,11 @@ describe('the context each wrapper hands its handler, built once per request', (
           'findActiveSession',
           'limiters',
           'memoryBank',
-          'moderator',
           'policyChanged',
           'policyStore',
-          'reviewQueue',
           'reviewStore',
           'sessionStore',
+          'textModeration',
         ],
       },
       error: null,
