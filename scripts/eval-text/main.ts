@@ -1,6 +1,6 @@
 /**
  * `npm run eval:text`: the text models' quality as served. Loads the models exactly as the server
- * does (`defaultModelLoaders()` from lib/composition/services.ts into a ModelRegistry, so env settings
+ * does (`defaultModelLoaders()` from lib/runtime/model-loaders.ts into a ModelRegistry, so env settings
  * such as MODELS_DIR apply), sends every text through `moderate()`, and writes
  * docs/model-quality.md plus one line of docs/model-quality-history.jsonl. No HTTP, no training
  * of the served models; the only fitting is the same-run TF-IDF baseline.
