@@ -147,7 +147,7 @@ const SERVICE: TextModerationService = {
   },
 
   async models() {
-    const status = await this.status();
+    const status = await SERVICE.status();
     const { artifact, encoder } = await toxicityProvenance();
     const toxicity = { ...(artifact ? { artifact } : {}), ...(encoder ? { base_model: encoder } : {}) };
     return status.map(({ name, version, loaded, description }) => ({
