@@ -13,13 +13,14 @@
 const LAYERS = [
   ['request handlers', '^lib/handlers/'],
   ['route wrappers and error mapping', '^lib/http/'],
-  ['composition root', '^lib/server/'],
+  ['composition root', '^lib/composition/'],
+  ['worker and process runtimes', '^lib/runtime/'],
   ['domain', '^lib/(faces|moderation|reviews|batch|browser|jobs|policy)/'],
   ['database', '^lib/db/'],
   ['observability', '^lib/observability/'],
   ['auth and rate limits', '^lib/(auth|rate-limit)/'],
   ['configuration', '^lib/env\\.ts$'],
-  ['leaves', '^lib/(contracts|errors|process|net|ml|csv)/'],
+  ['leaves', '^lib/(contracts|errors|process|net|ml|csv|socket-guards)/'],
 ];
 
 const layerRules = LAYERS.slice(1).map(([name, path], i) => ({

@@ -4,13 +4,13 @@
 import http from 'node:http';
 import next from 'next';
 import pino from 'pino';
-import { rejectMalformedPath } from './lib/server/reject-malformed-path.mjs';
+import { rejectMalformedPath } from './lib/socket-guards/reject-malformed-path.mjs';
 import { rejectUndefinedMethod } from './lib/http/method-not-allowed.mjs';
-import { allowedHosts, rejectForeignHost } from './lib/server/check-host.mjs';
-import { capConnectionsPerClient, connectionsCheckingInterval, perClientConnectionCap } from './lib/server/connection-limits.mjs';
-import { dropForwardingHeaders, trustsProxy } from './lib/server/proxy-headers.mjs';
-import { closeAfterRefusedUpload } from './lib/server/close-refused-upload.mjs';
-import { trackSockets } from './lib/server/drain-sockets.mjs';
+import { allowedHosts, rejectForeignHost } from './lib/socket-guards/check-host.mjs';
+import { capConnectionsPerClient, connectionsCheckingInterval, perClientConnectionCap } from './lib/socket-guards/connection-limits.mjs';
+import { dropForwardingHeaders, trustsProxy } from './lib/socket-guards/proxy-headers.mjs';
+import { closeAfterRefusedUpload } from './lib/socket-guards/close-refused-upload.mjs';
+import { trackSockets } from './lib/socket-guards/drain-sockets.mjs';
 
 const port = Number(process.env.PORT ?? 3000);
 // Loopback by default: without API_KEYS the memory bank and the review queue are meant for this
@@ -40,7 +40,7 @@ await app.prepare();
 
 // Slow clients cannot hold sockets for Node's default 300 s: headers within HEADERS_TIMEOUT_MS,
 // the whole request (body included) within REQUEST_TIMEOUT_MS, at most MAX_CONNECTIONS sockets and
-// MAX_CONNECTIONS_PER_CLIENT per address (lib/server/connection-limits.mjs).
+// MAX_CONNECTIONS_PER_CLIENT per address (lib/socket-guards/connection-limits.mjs).
 const headersTimeout = positiveInt('HEADERS_TIMEOUT_MS', 5_000);
 const server = http.createServer(
   {
@@ -71,7 +71,7 @@ server.keepAliveTimeout = 65_000;
 server.maxConnections = positiveInt('MAX_CONNECTIONS', 512);
 capConnectionsPerClient(server, perClientConnectionCap());
 const sockets = trackSockets(server);
-/** While draining: every socket with no request being answered (lib/server/drain-sockets.mjs). */
+/** While draining: every socket with no request being answered (lib/socket-guards/drain-sockets.mjs). */
 function closeIdleSockets() {
   server.closeIdleConnections();
   sockets.closeIdle();
@@ -81,7 +81,7 @@ server.listen(port, hostname, () => {
 });
 
 let stopping = false;
-/** Where the drain is, for the deadline's log line: connections, then each resource of lib/server/shutdown.ts. */
+/** Where the drain is, for the deadline's log line: connections, then each resource of lib/composition/shutdown.ts. */
 let phase = 'connections';
 async function closeResources() {
   const hook = globalThis[Symbol.for('vigil.shutdown')];
@@ -98,7 +98,7 @@ function shutdown(signal) {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, 'draining');
-  // Stop accepting, let in-flight requests finish, close the database (lib/server/shutdown.ts),
+  // Stop accepting, let in-flight requests finish, close the database (lib/composition/shutdown.ts),
   // then exit; a hard deadline guards hung clients.
   server.close(() => {
     clearInterval(sweep);

@@ -160,7 +160,7 @@ export const envSchema = z
     FACE_WARM_ON_START: bool.default(true),
     /**
      * Run the face engine in a process of its own, started and supervised by the server
-     * (lib/server/face-process.ts, docs/decisions/175-face-engine-process.md); false = in the
+     * (lib/runtime/face-process.ts, docs/decisions/175-face-engine-process.md); false = in the
      * server's own process, as `next dev` and a build without the bundle do.
      */
     FACE_PROCESS: bool.default(true),
@@ -261,7 +261,7 @@ export const envSchema = z
     /**
      * Open sockets per client address (TCP peer); beyond, a new socket is destroyed at once; 0 = no
      * cap. Unset = 64, or no cap with TRUST_PROXY set (every socket then comes from the proxy).
-     * Read by server.mjs (lib/server/connection-limits.mjs).
+     * Read by server.mjs (lib/socket-guards/connection-limits.mjs).
      */
     MAX_CONNECTIONS_PER_CLIENT: int(0, 1_000_000).optional(),
     /** Sessions are random tokens stored in the database (decision 140): a set value fails start-up rather than being ignored. */

@@ -1,5 +1,5 @@
-// Bundles the inference worker (lib/server/inference-worker.ts) for piscina and the face engine's
-// process entry (lib/server/face-process-entry.ts). Next compiles only
+// Bundles the inference worker (lib/runtime/inference-worker.ts) for piscina and the face engine's
+// process entry (lib/runtime/face-process-entry.ts). Next compiles only
 // what routes import, and a worker thread needs a file Node can load on its own, so this runs
 // after `next build` (which empties .next/) and writes .next/vigil-workers/inference-worker.mjs.
 // Packages stay external (loaded from node_modules at run time, as serverExternalPackages are for
@@ -29,12 +29,12 @@ const packageJsonIsBundled = {
   },
 };
 
-// The face engine's process (lib/server/face-process-entry.ts, forked by lib/server/face-process.ts)
+// The face engine's process (lib/runtime/face-process-entry.ts, forked by lib/runtime/face-process.ts)
 // is built the same way beside it: .next/vigil-workers/face-engine.mjs.
 await build({
   entryPoints: {
-    'inference-worker': 'lib/server/inference-worker.ts',
-    'face-engine': 'lib/server/face-process-entry.ts',
+    'inference-worker': 'lib/runtime/inference-worker.ts',
+    'face-engine': 'lib/runtime/face-process-entry.ts',
   },
   outdir: '.next/vigil-workers',
   outExtension: { '.js': '.mjs' },

@@ -47,7 +47,7 @@ export interface ActiveSession {
   expiresAt: Date;
 }
 
-/** The unexpired session of a cookie token, or null: the database lookup, passed in so this module stays below lib/server. */
+/** The unexpired session of a cookie token, or null: the database lookup, passed in so this module stays below lib/composition. */
 export type FindSession = (token: string) => Promise<ActiveSession | null>;
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -4,7 +4,7 @@ import { apiV1Status } from '@/lib/http/api-v1-status';
 import { parseMetadata } from '@/lib/handlers/person-requests';
 import { MAX_METADATA_BYTES, MAX_METADATA_DEPTH, metadataSchema, nameSchema, relationshipSchema, updatePersonSchema } from './persons';
 
-// The handlers import the composition root (lib/server), which is marked server-only.
+// The handlers import the composition root (lib/composition), which is marked server-only.
 vi.mock('server-only', () => ({}));
 
 const LONE = '\uD800';

@@ -59,7 +59,7 @@ export class ModelsUnavailableError extends Error {
 /** Seconds a client refused because every inference worker is busy is asked to wait. */
 export const BUSY_RETRY_AFTER_S = 5;
 
-/** Every inference worker is working and the queue is full (lib/server/inference-pool.ts). */
+/** Every inference worker is working and the queue is full (lib/runtime/inference-pool.ts). */
 export class InferenceBusyError extends Error {
   constructor() {
     super('The server is busy: every inference worker is working and the queue is full. Retry later.');

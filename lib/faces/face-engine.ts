@@ -1,7 +1,7 @@
 /**
  * The seam between the memory bank and the models: domain code depends on this interface only,
  * so unit tests inject a fake engine. The real one lives in detect-faces.ts; the server runs it in
- * a process of its own (lib/server/face-process.ts) and hands the domain a proxy of this shape.
+ * a process of its own (lib/runtime/face-process.ts) and hands the domain a proxy of this shape.
  */
 
 export interface FaceBox {

@@ -3,11 +3,11 @@ import type { V1Context } from '@/lib/http/v1-route';
 import { v1ErrorResponse } from '@/lib/http/v1-error';
 import { createJobRequest } from './job-requests';
 
-// The handlers import the composition root (lib/server), which is marked server-only.
+// The handlers import the composition root (lib/composition), which is marked server-only.
 vi.mock('server-only', () => ({}));
 // A signing secret exists, and the job service is never opened: a job that gets past the
 // callback check stops there, where a real one would be stored and answered 202.
-vi.mock('@/lib/server/job-service', () => ({
+vi.mock('@/lib/composition/job-service', () => ({
   callbackSecretOf: () => 'secret',
   jobService: async () => {
     throw new Error('reached the job service');

@@ -24,7 +24,7 @@ import { RateLimitedError } from '@/lib/errors/domain-error';
 import type { V1Context } from '@/lib/http/v1-route';
 import { requestError, V1Error } from '@/lib/http/v1-error';
 import { parseV1Body, zodIssuesToV1Error } from '@/lib/http/zod-issues-to-v1';
-import { jobService, callbackSecretOf } from '@/lib/server/job-service';
+import { jobService, callbackSecretOf } from '@/lib/composition/job-service';
 import { jobView } from '@/lib/jobs/job-view';
 import { createFlaggedCounter, type FlaggedCounter } from '@/lib/jobs/count-flagged';
 import { database } from '@/lib/server/database';

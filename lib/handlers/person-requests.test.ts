@@ -5,7 +5,7 @@ import { MAX_METADATA_DEPTH } from '@/lib/contracts/persons';
 import type { ApiV1Context } from '@/lib/http/api-v1-route';
 import { parseMetadata, updatePersonRequest } from './person-requests';
 
-// The handlers import the composition root (lib/server), which is marked server-only.
+// The handlers import the composition root (lib/composition), which is marked server-only.
 vi.mock('server-only', () => ({}));
 
 const code = (f: () => unknown) => {

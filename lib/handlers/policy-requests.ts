@@ -33,7 +33,7 @@ const MAX_JSON_BODY_BYTES = 16 * 1024;
 /** The shipped thresholds, from the loaded models: 503 while they are not loaded. */
 async function shipped({ services }: ApiV1Context): Promise<EnsemblePolicy> {
   try {
-    return await services.moderator().shippedPolicy();
+    return await services.textModeration().shippedPolicy();
   } catch (err) {
     if (ModelsUnavailableError.is(err)) {
       throw new ApiV1Error('SERVICE_UNAVAILABLE', 'The moderation models are not loaded; retry later.', {

@@ -121,7 +121,7 @@ export async function explainReviewRequest({ params, client, services }: ApiV1Co
   if (!item) throw new ApiV1Error('NOT_FOUND', `No review item with id ${id}.`);
   if (item.text === null) throw new ApiV1Error('NOT_FOUND', `The text of review item ${id} was deleted (retention).`);
   try {
-    const explanations = await services.moderator().explain(item.text, { client: client.address });
+    const explanations = await services.textModeration().explain(item.text, client.address);
     return { review_id: item.review_id, explanations };
   } catch (err) {
     if (ModelsUnavailableError.is(err)) {

@@ -11,7 +11,7 @@ const { apiV1Route } = await import('@/lib/http/api-v1-route');
 const session = await import('@/app/api/v1/session/route');
 const { resetEnvForTests } = await import('@/lib/env');
 const { dropSingleton } = await import('@/lib/process/singleton');
-const { closeDatabase } = await import('@/lib/server/database');
+const { closeDatabase } = await import('@/lib/composition/database');
 
 const KEY = 'session-test-key-0123456789';
 const OTHER_KEY = 'session-test-other-key-0123456789';

@@ -18,7 +18,7 @@ import { metrics, startRequest } from '@/lib/observability/metrics';
 import { DomainError } from '@/lib/errors/domain-error';
 import { apiV1ErrorResponse } from './api-v1-error';
 import { bearerToken } from '@/lib/auth/api-keys';
-import { services, type Services } from '@/lib/server/services';
+import { services, type Services } from '@/lib/composition/services';
 import { consumeFaceBudget } from './face-rate-limit';
 import { checkPresentedKey } from './key-lockout';
 import { requestClient, type RequestClient } from './request-client';

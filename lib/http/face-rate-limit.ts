@@ -1,5 +1,5 @@
 /**
- * Per-client budgets of the /api/v1 family (lib/server/limiters.ts), answered in the envelope:
+ * Per-client budgets of the /api/v1 family (lib/composition/limiters.ts), answered in the envelope:
  * a spent budget (RateLimitedError) becomes 429 `RATE_LIMITED` with its RateLimit-* and
  * Retry-After headers and this family's wording.
  *

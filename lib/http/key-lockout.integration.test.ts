@@ -12,7 +12,7 @@ const session = await import('@/app/api/v1/session/route');
 const metricsRoute = await import('@/app/metrics/route');
 const { resetEnvForTests } = await import('@/lib/env');
 const { dropSingleton } = await import('@/lib/process/singleton');
-const { closeDatabase, database } = await import('@/lib/server/database');
+const { closeDatabase, database } = await import('@/lib/composition/database');
 
 const KEY = 'lockout-test-key-0123456789';
 const guarded = apiV1Route(async () => ({ ok: true }));

@@ -5,7 +5,7 @@
  * address has sent FAILED_KEYS_PER_MINUTE wrong keys every key it sends answers 429 on every
  * route until the minute is over, the right key included: a locked-out guesser learns nothing.
  * Counted per client address (RequestClient.address, per TRUST_PROXY), so the key holder's other machines
- * keep working; counted where the rate limits count (lib/server/limiters.ts): with PostgreSQL/Neon
+ * keep working; counted where the rate limits count (lib/composition/limiters.ts): with PostgreSQL/Neon
  * in the database, so a guesser spread over N instances gets one budget, not N; with PGlite (one
  * process) in memory. While the database cannot be reached, each instance counts in its own memory.
  */
@@ -13,7 +13,7 @@ import 'server-only';
 import { RateLimitedError } from '@/lib/errors/domain-error';
 import { matchesApiKey } from '@/lib/auth/api-keys';
 import { isRateLimiterRes } from '@/lib/rate-limit/create-rate-limiter';
-import { FAILED_KEYS_PER_MINUTE, limiters } from '@/lib/server/limiters';
+import { FAILED_KEYS_PER_MINUTE, limiters } from '@/lib/composition/limiters';
 
 function lockedOut(msBeforeNext: number): RateLimitedError {
   const retry = String(Math.max(1, Math.ceil(msBeforeNext / 1000)));

@@ -45,7 +45,7 @@ const jobCancel = await import('@/app/v1/jobs/[id]/cancel/route');
 const jobResults = await import('@/app/v1/jobs/[id]/results/route');
 const { resetEnvForTests } = await import('@/lib/env');
 const { dropSingleton } = await import('@/lib/process/singleton');
-const { closeDatabase } = await import('@/lib/server/database');
+const { closeDatabase } = await import('@/lib/composition/database');
 
 const keyWith = (scopes: readonly Scope[]) => `scoped-${scopes.join('-').replaceAll(':', '_') || 'none'}-0123456789`;
 /** For each scope: a key with only it, and a key with every other scope. */

@@ -45,6 +45,20 @@ describe('v1Route with a Request', () => {
     expect(await res.json()).toEqual({ detail: [{ loc: ['body', 'text'], msg: 'Field required', type: 'missing' }] });
   });
 
+  it('answers with the headers a handler added, on success and on an error thrown after', async () => {
+    const route = v1Route(async ({ request, answerHeaders }) => {
+      answerHeaders['RateLimit-Remaining'] = '2';
+      if (request.method === 'PUT') throw new V1Error(422, [{ loc: ['body'], msg: 'Field required', type: 'missing' }]);
+      return {};
+    });
+    for (const method of ['POST', 'PUT']) {
+      const res = await route(new Request('http://localhost/v1/moderate/text', { method, headers: { 'x-request-id': ID } }));
+      expect(res.status).toBe(method === 'POST' ? 200 : 422);
+      expect(res.headers.get('ratelimit-remaining')).toBe('2');
+      expect(res.headers.get('x-request-id')).toBe(ID);
+    }
+  });
+
   it('answers an unexpected error as 500 without a stack trace', async () => {
     const route = v1Route(async () => {
       throw new Error('boom');
@@ -123,7 +137,7 @@ describe('the context each wrapper hands its handler, built once per request', (
     resetEnvForTests();
     const seen: unknown[] = [];
     const route = v1Route(async ({ client, services }) => {
-      seen.push([client.address, client.reviewQuotaKey, typeof services.moderator, typeof services.reviewQueue.admit]);
+      seen.push([client.address, client.reviewQuotaKey, typeof services.textModeration, typeof services.limiters]);
       return {};
     });
     await route(from('http://localhost/v1/moderate/text', { authorization: `Bearer ${KEY}` }));
@@ -161,12 +175,11 @@ describe('the context each wrapper hands its handler, built once per request', (
           'findActiveSession',
           'limiters',
           'memoryBank',
-          'moderator',
           'policyChanged',
           'policyStore',
-          'reviewQueue',
           'reviewStore',
           'sessionStore',
+          'textModeration',
         ],
       },
       error: null,

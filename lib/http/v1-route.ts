@@ -1,11 +1,13 @@
 /**
- * The wrapper every /v1 route goes through: rate limiting (when asked), error mapping to the
- * documented bodies, a request id, one log line and the request metrics. Route files stay one
- * call long.
+ * The wrapper every /v1 route goes through: the key checks of the keyed routes, error mapping to
+ * the documented bodies, a request id, one log line and the request metrics. Route files stay one
+ * call long. The moderation budgets are the text moderation service's
+ * (lib/composition/text-moderation-service.ts): their headers reach the answer through
+ * `answerHeaders`.
  */
 import 'server-only';
 import { env } from '@/lib/env';
-import { services, type Services } from '@/lib/server/services';
+import { services, type Services } from '@/lib/composition/services';
 import { requestLogger } from '@/lib/observability/logger';
 import { errorForLog } from '@/lib/observability/redact';
 import { metrics, startRequest } from '@/lib/observability/metrics';
@@ -30,10 +32,11 @@ export interface V1Context {
   params: Record<string, string>;
   /** Who calls, on the keyed routes (`scope` set); undefined on the open moderation routes. */
   principal?: Principal;
+  /** Headers every answer to this request carries, an error answer included; a handler may add to them (RateLimit-*). */
+  answerHeaders: Record<string, string>;
 }
 
 export interface V1RouteOptions {
-  rateLimited?: boolean;
   /**
    * The keyed /v1 routes (bulk jobs): the caller is checked as on /api/v1 (an API key or a session
    * when API_KEYS is set, else loopback; wrong keys counted by the lockout) and needs this scope.
@@ -52,7 +55,7 @@ export function v1Route(
     const requestId = requestIdOf(request);
     const log = requestLogger(requestId);
     const done = startRequest(metrics(), 'v1', request.method);
-    let headers: Record<string, string> = { 'X-Request-Id': requestId, 'Cache-Control': 'no-store' };
+    const headers: Record<string, string> = { 'X-Request-Id': requestId, 'Cache-Control': 'no-store' };
     let response: Response;
     try {
       const raw = (await context?.params) ?? {};
@@ -69,11 +72,7 @@ export function v1Route(
         principal = await authorizeApiV1(request, config, 'standard', svc.findActiveSession);
         requireScope(principal, options.scope);
       }
-      if (options.rateLimited) {
-        const decision = await svc.limiters().moderation.consume(client.address);
-        headers = { ...headers, ...decision.headers };
-      }
-      const body = await handler({ request, client, services: svc, params, principal });
+      const body = await handler({ request, client, services: svc, params, principal, answerHeaders: headers });
       if (body instanceof Response) {
         for (const [k, v] of Object.entries(headers)) if (!body.headers.has(k)) body.headers.set(k, v);
         response = body;

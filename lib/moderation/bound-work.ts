@@ -92,7 +92,7 @@ export function normalizedLengths(texts: readonly string[]): number[] {
 
 /**
  * Each text's share of the batch budget, from its normalised length. A batch moderated in chunks
- * (lib/server/inference-pool.ts) computes the shares once for the whole batch and passes each
+ * (lib/runtime/inference-pool.ts) computes the shares once for the whole batch and passes each
  * chunk its part, so a chunk reads exactly what the whole batch would have read.
  */
 export function batchShares(lengths: readonly number[], limits: WorkLimits): number[] {

@@ -1,8 +1,9 @@
 /**
- * The one way the server moderates: a Moderator. The composition root picks its backend once
- * (lib/server/moderator.ts): the inference pool's workers, or this thread's ModelRegistry
- * (`inThreadModerator`: no worker build, INFERENCE_WORKERS=0, unit tests with fake loaders).
- * Handlers, the explain endpoint and the health report see only this interface.
+ * The one way the server moderates: a Moderator. The text moderation service
+ * (lib/composition/text-moderation-service.ts) picks its backend once: the inference pool's workers
+ * (lib/runtime/pool-moderator.ts), or this thread's ModelRegistry (`inThreadModerator`: no worker
+ * build, INFERENCE_WORKERS=0, unit tests with fake loaders). Only that service calls it; handlers
+ * reach moderation through the service, which adds the budgets, the policy and review recording.
  */
 import type { ModerationResponse } from '@/lib/contracts/moderation';
 import type { ThresholdOverrides } from '@/lib/contracts/policy';

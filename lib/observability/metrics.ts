@@ -31,7 +31,7 @@ export interface VigilMetrics {
   jobChunkSteps: Histogram<'step'>;
   /** Finished jobs deleted by the retention sweep (JOBS_RETENTION_HOURS). */
   jobsExpired: Counter<never>;
-  /** Set when the face engine process starts (lib/server/face-models.ts); read at scrape time. */
+  /** Set when the face engine process starts (lib/composition/face-models.ts); read at scrape time. */
   faceEngineStats?: () => Promise<FaceEngineStats>;
 }
 

@@ -3,7 +3,7 @@
 // server's RSS. jemalloc (Debian's libjemalloc2, installed by scripts/setup.sh) returns freed pages
 // to the system after a short decay. It can only be chosen when the process starts (LD_PRELOAD), so
 // `npm start` runs `node lib/process/allocator-env.mjs` for the variables, and scripts/lib/server.ts
-// (tests, benchmarks, load test) and lib/server/face-process.ts (the face engine's process) import
+// (tests, benchmarks, load test) and lib/runtime/face-process.ts (the face engine's process) import
 // allocatorEnv(). Without the library the server runs on
 // glibc's malloc as before, silently: it is an optimisation, not a requirement.
 import { existsSync } from 'node:fs';

@@ -50,7 +50,7 @@ export interface RateLimiterOptions {
 
 /**
  * Whether `x` is a limiter's refusal. Not `instanceof RateLimiterRes`: a counter made in one Next.js
- * bundle (the process singletons of lib/server/limiters.ts) rejects with that bundle's class.
+ * bundle (the process singletons of lib/composition/limiters.ts) rejects with that bundle's class.
  */
 export function isRateLimiterRes(x: unknown): x is RateLimiterRes {
   return (

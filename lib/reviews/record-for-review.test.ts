@@ -11,7 +11,7 @@ vi.mock('server-only', () => ({}));
 
 const store = { record: vi.fn() };
 const openStore = vi.fn(async () => store);
-// The queue is the recorder's seam (lib/server/review-service.ts gives the real one).
+// The queue is the recorder's seam (lib/composition/review-service.ts gives the real one).
 const queue = { store: () => openStore(), admit: async (_client: string, n: number) => n } as unknown as ReviewQueue;
 // Which verdicts need review is review-store.integration.test.ts's subject; here every one does.
 vi.mock('./review-store', () => ({ needsReview: () => true }));

@@ -37,7 +37,7 @@ export interface RecordContext {
   source: ReviewSource;
 }
 
-/** Where recorded texts go: the process's review store and the per-client quota (lib/server). */
+/** Where recorded texts go: the process's review store and the per-client quota (lib/composition). */
 export interface ReviewQueue {
   store(): Promise<ReviewStore>;
   admit(client: string, n: number): Promise<number>;

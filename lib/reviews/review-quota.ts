@@ -1,6 +1,6 @@
 /**
  * The per-client quota of new review items per hour (REVIEW_QUOTA_PER_HOUR), on the same
- * counters as the moderation rate limit (lib/server/limiters.ts). A request asks for as many
+ * counters as the moderation rate limit (lib/composition/limiters.ts). A request asks for as many
  * points as it has new texts and is granted what is left of the hour's budget; the rest of its
  * texts are answered as usual but not stored.
  */

@@ -49,7 +49,7 @@ const MECHANISMS = values.mechanism.split(',') as Mechanism[];
 type Mechanism = 'table-poll' | 'table-notify';
 
 const env = loadEnv({ DATABASE_URL, DATABASE_DRIVER: 'pg' });
-/** The server's idle poll of the chunk table (lib/server/job-service.ts). */
+/** The server's idle poll of the chunk table (lib/composition/job-service.ts). */
 const IDLE_MS = 2_000;
 
 const instant = async (texts: string[]) => texts.map(() => ({ flagged: false }) as unknown as ModerationResponse);

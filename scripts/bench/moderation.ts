@@ -19,7 +19,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
-import { defaultIntraOpThreads } from '@/lib/server/thread-counts';
+import { defaultIntraOpThreads } from '@/lib/runtime/thread-counts';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { postJson, startServer } from '../lib/server';
 import { jigsawTestTexts } from './realistic-texts';

@@ -18,7 +18,7 @@ import type { LoadedToxicityModel } from '@/lib/moderation/toxicity/load-toxicit
 import { loadToxicityTokenizer } from '@/lib/moderation/toxicity/load-toxicity-tokenizer';
 import { resolveToxicityModelDir } from '@/lib/moderation/toxicity/resolve-toxicity-model-dir';
 import { env } from '@/lib/env';
-import { defaultModelLoaders } from '@/lib/server/model-loaders';
+import { defaultModelLoaders } from '@/lib/runtime/model-loaders';
 import { median } from '../lib/stats';
 import { jigsawTestTexts } from './realistic-texts';
 

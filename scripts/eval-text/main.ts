@@ -1,6 +1,6 @@
 /**
  * `npm run eval:text`: the text models' quality as served. Loads the models exactly as the server
- * does (`defaultModelLoaders()` from lib/server/services.ts into a ModelRegistry, so env settings
+ * does (`defaultModelLoaders()` from lib/runtime/model-loaders.ts into a ModelRegistry, so env settings
  * such as MODELS_DIR apply), sends every text through `moderate()`, and writes
  * docs/model-quality.md plus one line of docs/model-quality-history.jsonl. No HTTP, no training
  * of the served models; the only fitting is the same-run TF-IDF baseline.
@@ -17,7 +17,7 @@ import { join, resolve } from 'node:path';
 import { env } from '@/lib/env';
 import { ModelRegistry } from '@/lib/moderation/model-registry';
 import { RULES_VERSION, SEXISM_VERSION, TOXICITY_VERSION } from '@/lib/moderation/types';
-import { defaultModelLoaders } from '@/lib/server/model-loaders';
+import { defaultModelLoaders } from '@/lib/runtime/model-loaders';
 import { resolveDataDir } from '@/training/corpora/data-dir';
 import { loadEdosTest, loadOutOfDomain, loadToxicityData, seededSample } from './datasets';
 import { loadDynahateDev, dynahateSection } from './dynahate';

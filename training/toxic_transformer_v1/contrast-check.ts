@@ -9,7 +9,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { ModelRegistry } from '@/lib/moderation/model-registry';
-import { defaultModelLoaders } from '@/lib/server/model-loaders';
+import { defaultModelLoaders } from '@/lib/runtime/model-loaders';
 import { moderationScorer } from '@/scripts/eval-text/verdicts';
 import { contrastCases } from './contrast-cases';
 

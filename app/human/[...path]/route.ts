@@ -6,7 +6,7 @@
  * installed versions; any other path is a 404.
  */
 import path from 'node:path';
-import { allowListRoute } from '@/lib/server/allow-list-route';
+import { allowListRoute } from '@/lib/http/allow-list-route';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import { env } from '@/lib/env';
-import { allowListRoute } from '@/lib/server/allow-list-route';
+import { allowListRoute } from '@/lib/http/allow-list-route';
 import { resolveToxicityModelDir, servedToxicityFiles } from '@/lib/moderation/toxicity/resolve-toxicity-model-dir';
 import { SEXISM_VERSION, TOXICITY_VERSION } from '@/lib/moderation/types';
 

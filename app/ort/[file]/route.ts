@@ -11,7 +11,7 @@
  * (`ort-version.test.ts` fails if the two drift apart).
  */
 import path from 'node:path';
-import { allowListRoute } from '@/lib/server/allow-list-route';
+import { allowListRoute } from '@/lib/http/allow-list-route';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -2,7 +2,7 @@
  * Node loader for the toxicity transformer: a Hugging Face model folder (docs/architecture.md
  * "Toxicity model folder") loaded through transformers.js (`AutoTokenizer` + `AutoModelForSequenceClassification`,
  * onnxruntime-node underneath) from local files only. One session per call; the process-wide
- * instance is the model registry's cached promise (`lib/server/services.ts`).
+ * instance is the model registry's cached promise (`lib/composition/text-moderation-service.ts`).
  *
  * The folder is checked before anything is loaded, so a wrong TOXICITY_MODEL_DIR reports every
  * missing file in one readable error (the registry turns it into "not loaded" and health degraded).

@@ -3,4 +3,4 @@ import { v1Route } from '@/lib/http/v1-route';
 import { moderateBatchRequest } from '@/lib/handlers/moderate-requests';
 
 export const runtime = 'nodejs';
-export const POST = v1Route(moderateBatchRequest, { rateLimited: true });
+export const POST = v1Route(moderateBatchRequest);

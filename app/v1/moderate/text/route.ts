@@ -3,4 +3,4 @@ import { v1Route } from '@/lib/http/v1-route';
 import { moderateTextRequest } from '@/lib/handlers/moderate-requests';
 
 export const runtime = 'nodejs';
-export const POST = v1Route(moderateTextRequest, { rateLimited: true });
+export const POST = v1Route(moderateTextRequest);

@@ -1,20 +1,14 @@
 /**
- * The process's Moderator (lib/moderation/moderator.ts), its backend chosen once here: the
- * inference pool when there is one (the models live only in its workers; this thread asks a worker
- * what loaded), else a ModelRegistry in this thread (docs/decisions/091-composition-root.md).
- * Either way every moderation carries the thresholds of the policy version in force
- * (policy-service.ts, docs/decisions/172-policy-from-decisions.md).
+ * The Moderator whose models live only in the inference pool's workers (lib/moderation/moderator.ts
+ * is the interface; inThreadModerator the other backend). This thread asks a worker once what
+ * loaded, and every moderation runs in the client's fair share of the pool.
  */
 import 'server-only';
-import type { ThresholdOverrides } from '@/lib/contracts/policy';
 import type { EnsemblePolicy } from '@/lib/moderation/ensemble';
-import { ModelRegistry, modelStatuses, modelsUnavailableError } from '@/lib/moderation/model-registry';
-import { createModerator, inThreadModerator, type ModelName, type Moderator } from '@/lib/moderation/moderator';
-import { singleton } from '@/lib/process/singleton';
-import { inferencePool, type InferencePool } from './inference-pool';
+import { modelStatuses, modelsUnavailableError } from '@/lib/moderation/model-registry';
+import { createModerator, type ModelName, type Moderator } from '@/lib/moderation/moderator';
+import type { InferencePool } from './inference-pool';
 import type { WorkerModels } from './inference-protocol';
-import { defaultModelLoaders } from './model-loaders';
-import { currentThresholds } from './policy-service';
 
 /** Moderation in `pool`'s workers, in each client's fair share of it. */
 export function poolModerator(pool: InferencePool): Moderator {
@@ -54,26 +48,5 @@ export function poolModerator(pool: InferencePool): Moderator {
       if (!policy) throw modelsUnavailableError(await status());
       return policy;
     },
-  });
-}
-
-/** `inner`, each moderation carrying the thresholds `current` gives (unless the caller names its own). */
-export function withPolicy(inner: Moderator, current: () => Promise<ThresholdOverrides>): Moderator {
-  return {
-    ...inner,
-    async moderate(texts, request) {
-      return inner.moderate(texts, { ...request, thresholds: request.thresholds ?? (await current()) });
-    },
-    async explain(text, request) {
-      return inner.explain(text, { ...request, thresholds: request.thresholds ?? (await current()) });
-    },
-  };
-}
-
-export function moderator(): Moderator {
-  return singleton('moderator', () => {
-    const pool = inferencePool();
-    const inner = pool ? poolModerator(pool) : inThreadModerator(new ModelRegistry(defaultModelLoaders()));
-    return withPolicy(inner, currentThresholds);
   });
 }

@@ -11,7 +11,7 @@ import { FaceModelsUnavailableError, InferenceBusyError } from '@/lib/errors/una
 import { apiV1Unavailable } from '@/lib/http/api-v1-unavailable';
 import { type FaceProcess, type FaceProcessEvent, type FaceProcessOptions, startFaceProcess } from './face-process';
 
-const ENTRY = path.resolve('lib/server/face-process.fixture.mjs');
+const ENTRY = path.resolve('lib/runtime/face-process.fixture.mjs');
 let dir: string;
 let modeFile: string;
 let running: FaceProcess | undefined;

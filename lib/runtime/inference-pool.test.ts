@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 vi.mock('server-only', () => ({}));
 
 const { createInferencePool } = await import('./inference-pool');
-const { poolModerator } = await import('./moderator');
+const { poolModerator } = await import('./pool-moderator');
 
 // A stand-in worker: it answers `load-models` as a worker whose toxicity file is broken (or not,
 // with FAKE_WORKER_BROKEN=1, which the worker reads from the env it inherits), measures texts by

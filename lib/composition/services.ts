@@ -8,27 +8,23 @@ import 'server-only';
 import type { ActiveSession } from '@/lib/auth/authorize-request';
 import type { SessionStore } from '@/lib/db/session-store';
 import type { MemoryBank } from '@/lib/faces/memory-bank';
-import type { Moderator } from '@/lib/moderation/moderator';
 import type { PolicyState, PolicyStore } from '@/lib/policy/policy-store';
-import type { ReviewQueue } from '@/lib/reviews/record-for-review';
 import type { ReviewStore } from '@/lib/reviews/review-store';
-import { admitReviewItems, limiters, type Limiters } from './limiters';
-import { memoryBank } from './memory-bank';
-import { moderator } from './moderator';
+import { limiters, type Limiters } from './limiters';
+import { memoryBank } from './person-service';
+import { textModeration, type TextModerationService } from './text-moderation-service';
 import { policyChanged, policyStore } from './policy-service';
 import { reviewStore } from './review-service';
 import { findActiveSession, sessionStore } from './session-service';
 
 export interface Services {
-  /** Moderation, in the inference pool or this thread (moderator.ts). */
-  moderator(): Moderator;
+  /** Text moderation, in the inference pool or this thread, with its budgets and review recording (text-moderation-service.ts). */
+  textModeration(): TextModerationService;
   /** Every per-client budget (limiters.ts). */
   limiters(): Limiters;
-  /** Where flagged /v1 verdicts are recorded for review, within the sender's quota. */
-  reviewQueue: ReviewQueue;
   /** The review store; rejects with DatabaseUnavailableError while the database is unavailable. */
   reviewStore(): Promise<ReviewStore>;
-  /** The face memory bank; rejects with DatabaseUnavailableError while the database is unavailable. */
+  /** The face memory bank (person-service.ts); rejects with DatabaseUnavailableError while the database is unavailable. */
   memoryBank(): Promise<MemoryBank>;
   /** Policy versions and the decided items they are measured on; rejects with DatabaseUnavailableError while the database is unavailable. */
   policyStore(): Promise<PolicyStore>;
@@ -41,9 +37,8 @@ export interface Services {
 }
 
 const SERVICES: Services = {
-  moderator,
+  textModeration,
   limiters,
-  reviewQueue: { store: reviewStore, admit: admitReviewItems },
   reviewStore,
   memoryBank,
   policyStore,

@@ -1,7 +1,8 @@
 /**
- * The memory bank the /api/v1 face handlers work on: the face models, the person store on the
- * process's database, and the configuration. Only the handlers that need it ask for it; the
- * generic /api/v1 wrapper knows nothing of faces.
+ * Persons and their faces: the memory bank (lib/faces/memory-bank.ts) the /api/v1 person and face
+ * handlers work on, put together from the face models, the person store on the process's database,
+ * and the configuration. Only the handlers that need it ask for it; the generic /api/v1 wrapper
+ * knows nothing of faces.
  */
 import 'server-only';
 import { env } from '@/lib/env';
@@ -16,7 +17,7 @@ export async function memoryBank(): Promise<MemoryBank> {
 }
 
 /** Called at start-up (instrumentation.ts): open and migrate the database, and load the face models if asked. */
-export async function warmMemoryBank(): Promise<void> {
+export async function warmPersonService(): Promise<void> {
   await database();
   if (env().FACE_WARM_ON_START) await faceEngine();
 }

@@ -18,7 +18,7 @@ import { logger } from '@/lib/observability/logger';
 import { metrics } from '@/lib/observability/metrics';
 import { cachedPromise, type CachedPromise } from '@/lib/process/cached-promise';
 import { dropSingleton, singleton } from '@/lib/process/singleton';
-import { type FaceProcess, type FaceProcessEvent, startFaceProcess } from './face-process';
+import { type FaceProcess, type FaceProcessEvent, startFaceProcess } from '@/lib/runtime/face-process';
 
 /** Where scripts/build-workers.mjs writes the face process's entry; the server runs from the project root. */
 export const FACE_ENGINE_BUNDLE = path.join('.next', 'vigil-workers', 'face-engine.mjs');

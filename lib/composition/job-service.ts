@@ -15,14 +15,13 @@ import { callbackSecret } from '@/lib/jobs/send-callback';
 import { sendJobCallback } from '@/lib/jobs/send-job-callback';
 import { sweepExpiredJobs } from '@/lib/jobs/expire-jobs';
 import type { ModerationResponse } from '@/lib/contracts/moderation';
-import { workLimitsOf } from '@/lib/moderation/bound-work';
 import { logger } from '@/lib/observability/logger';
 import { metrics } from '@/lib/observability/metrics';
 import { errorForLog } from '@/lib/observability/redact';
 import { cachedPromise, type CachedPromise } from '@/lib/process/cached-promise';
 import { dropSingleton, singleton } from '@/lib/process/singleton';
 import { database } from './database';
-import { moderator } from './moderator';
+import { textModeration } from './text-moderation-service';
 
 export interface JobService {
   store: JobStore;
@@ -58,11 +57,8 @@ const IDLE_POLL_MS = 2_000;
  */
 async function moderateChunk(texts: string[], explain: boolean): Promise<ModerationResponse[]> {
   let modelMs = 0;
-  const results = await moderator().moderate(texts, {
+  const results = await textModeration().moderateInBackground(texts, {
     explain,
-    limits: workLimitsOf(env()),
-    client: 'bulk',
-    background: true,
     onModelTime: (_model, ms) => {
       modelMs += ms;
     },
