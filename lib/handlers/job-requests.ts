@@ -27,7 +27,7 @@ import { parseV1Body, zodIssuesToV1Error } from '@/lib/http/zod-issues-to-v1';
 import { jobService, callbackSecretOf } from '@/lib/composition/job-service';
 import { jobView } from '@/lib/jobs/job-view';
 import { createFlaggedCounter, type FlaggedCounter } from '@/lib/jobs/count-flagged';
-import { database } from '@/lib/server/database';
+import { database } from '@/lib/composition/database';
 import type { ModerationJobRow } from '@/lib/jobs/job-store';
 import { receiveJob } from '@/lib/jobs/receive-job';
 import {
