@@ -99,6 +99,11 @@ export interface ToxicityDetail {
   auxiliary: Readonly<Record<string, number>>;
   /** Tokens the transformer read for this text: every window's, special tokens included (what its work cost). */
   tokens?: number;
+  /**
+   * Only for a text read in more than one window: per head, the `[start, end)` offsets in
+   * `Preprocessed.clean` of the window whose score is the head's score (the first one on a tie).
+   */
+  peaks?: Partial<Record<ToxicityHead, [number, number]>>;
 }
 
 export interface ToxicityModel {

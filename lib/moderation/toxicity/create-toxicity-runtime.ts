@@ -15,11 +15,12 @@ import {
   TOXICITY_VERSION,
   type ScoreOptions,
   type ToxicityDetail,
+  type ToxicityHead,
   type ToxicityModel,
   type ToxicityScores,
   WorkCancelledError,
 } from '../types';
-import { encodeWindows, padByLength } from './encode-for-model';
+import { charSpansOfTokens, encodeWindows, padByLength } from './encode-for-model';
 import type { ToxicityModelConfig } from './toxicity-config';
 
 export interface ToxicityRuntimeParts {
@@ -90,13 +91,17 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
       if (texts.length === 0) return [];
       // The whole text is read: a long one is scored window by window, and each head takes its
       // highest window (a threat in the last sentence of a long benign text is still a threat).
-      const { rows, owner } = encodeWindows(
+      const { rows, owner, tokenSpans } = encodeWindows(
         tokenizer,
         texts.map((t) => t.clean),
         config.maxLength,
         config.windowStride,
       );
       const result: ToxicityDetail[] = new Array(texts.length);
+      // Per text and head, the row that set the head's score, and how many rows the text has.
+      const peakRow: Partial<Record<ToxicityHead, number>>[] = texts.map(() => ({}));
+      const rowCount = new Array<number>(texts.length).fill(0);
+      for (const t of owner) rowCount[t]!++;
       let ms = 0;
       const tokensPerRun = Math.min(tokenCap, options?.maxTokensPerRun ?? Number.POSITIVE_INFINITY);
       for (const b of padByLength(rows, padId, maxBatch, tokensPerRun)) {
@@ -123,12 +128,18 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
           const text = owner[row]!;
           const seen = result[text];
           const tokens = rows[row]!.length;
+          const peaks = peakRow[text]!;
           if (!seen) {
             result[text] = { scores, auxiliary: aux, tokens };
+            for (const head of TOXICITY_HEADS) peaks[head] = row;
             return;
           }
           seen.tokens = (seen.tokens ?? 0) + tokens;
-          for (const head of TOXICITY_HEADS) seen.scores[head] = Math.max(seen.scores[head], scores[head]);
+          for (const head of TOXICITY_HEADS) {
+            // Rows run sorted by length, not in text order: on a tie the earlier window wins.
+            if (scores[head] > seen.scores[head] || (scores[head] === seen.scores[head] && row < peaks[head]!)) peaks[head] = row;
+            seen.scores[head] = Math.max(seen.scores[head], scores[head]);
+          }
           const prev = seen.auxiliary as Record<string, number>;
           for (const [label, z] of Object.entries(aux)) prev[label] = Math.max(prev[label]!, z);
         });
@@ -136,6 +147,18 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
         logits.dispose();
       }
       lastRunMs = ms;
+      texts.forEach((t, i) => {
+        if (rowCount[i]! < 2) return;
+        const heads = TOXICITY_HEADS.filter((h) => peakRow[i]![h] !== undefined);
+        const total = Math.max(...heads.map((h) => tokenSpans[peakRow[i]![h]!]![1]));
+        const spans = charSpansOfTokens(
+          tokenizer,
+          t.clean,
+          total,
+          heads.map((h) => tokenSpans[peakRow[i]![h]!]!),
+        );
+        result[i]!.peaks = Object.fromEntries(heads.map((h, k) => [h, spans[k]!]));
+      });
       return result;
     },
     async dispose(): Promise<void> {
