@@ -71,7 +71,9 @@ function measure(rule: LanguageRule) {
 
 const pct = (a: number, b: number) => (b === 0 ? '-' : `${((100 * a) / b).toFixed(2)}%`);
 const show = (lo: number, hi: number) => `${lo}-${hi === Number.POSITIVE_INFINITY ? '' : hi - 1}`;
-console.log(`English rows: ${rows.length} (every ${every}th train/val row); by letters: ${BUCKETS.map(([lo, hi]) => show(lo, hi)).join(' | ')}`);
+console.log(
+  `English rows: ${rows.length} (every ${every}th train/val row); by letters: ${BUCKETS.map(([lo, hi]) => show(lo, hi)).join(' | ')}`,
+);
 const old: LanguageRule = { minLetters: 20, englishMargin: 0.75, shortLetters: 0, shortMargin: 0.75 };
 const rules: [string, LanguageRule][] = [
   ['shipped', LANGUAGE_RULE],
@@ -79,8 +81,7 @@ const rules: [string, LanguageRule][] = [
 ];
 for (const minLetters of [20, 40])
   for (const shortLetters of [40, 60])
-    for (const shortMargin of [0.5, 0.55, 0.6, 0.65, 0.7])
-      rules.push(['', { minLetters, englishMargin: 0.75, shortLetters, shortMargin }]);
+    for (const shortMargin of [0.5, 0.55, 0.6, 0.65, 0.7]) rules.push(['', { minLetters, englishMargin: 0.75, shortLetters, shortMargin }]);
 for (const [name, rule] of rules) {
   const m = measure(rule);
   const cells = m.byBucket.map((b) => `${pct(b.warned, b.n)} of ${b.n}`).join(' | ');

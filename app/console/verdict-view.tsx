@@ -1,6 +1,6 @@
 /** One verdict: the ensemble badge, per-attribute score bars, rule flags and the marked text, in words. */
 import type { ModerationResponse } from '@/lib/contracts/moderation';
-import { decisionSentence, marksFor, ruleWords, sexismReading } from '@/lib/browser/plain-explanation';
+import { decisionSentence, marksFor, ruleWords } from '@/lib/browser/plain-explanation';
 import { MarkedText } from './marked-text';
 import styles from './console.module.css';
 
@@ -38,11 +38,11 @@ export function EnsembleBadge({ ensemble }: { ensemble: ModerationResponse['ense
 
 type Explanations = NonNullable<ModerationResponse['explanations']>;
 
-/** The text with the rule matches and the sexism model's strongest words marked; nothing when none. */
+/** The text with what decided the verdict marked (the deciding sentence first), scrolled to it; nothing when nothing decided. */
 function MarkedVerdictText({ result }: { result: ModerationResponse }) {
   const e = result.explanations;
   if (!e) return null;
-  const marks = marksFor(result.text, e.rules, sexismReading(result.text, e.sexism));
+  const marks = marksFor(result.text, e);
   if (marks.length === 0) return null;
   return (
     <div className={styles.highlighted}>

@@ -5,7 +5,9 @@ describe('detectLanguage', () => {
   it('flags Spanish and German sexism, which the English models miss (decision 067)', () => {
     expect(detectLanguage('Las mujeres no deberían conducir, son demasiado emocionales.')).toEqual({ code: 'spa', non_english: true });
     expect(detectLanguage('Frauen gehören in die Küche und sollten nicht arbeiten.')).toEqual({ code: 'deu', non_english: true });
-    expect(detectLanguage('Les femmes sont trop émotives pour diriger et devraient rester à la maison.')).toMatchObject({ non_english: true });
+    expect(detectLanguage('Les femmes sont trop émotives pour diriger et devraient rester à la maison.')).toMatchObject({
+      non_english: true,
+    });
   });
 
   it('does not flag English, nor texts too short to tell', () => {

@@ -119,7 +119,8 @@ export function charSpansOfTokens(
     pieces.push({ start: m.index, end: m.index + m[0].length, before: at });
     at += n;
   }
-  if (at !== total) return spans.map(([from, end]) => [Math.floor((from / total) * text.length), Math.ceil((Math.min(end, total) / total) * text.length)]);
+  if (at !== total)
+    return spans.map(([from, end]) => [Math.floor((from / total) * text.length), Math.ceil((Math.min(end, total) / total) * text.length)]);
   // The piece holding token k: the last piece whose first token is at or before k.
   const pieceOf = (k: number) => {
     let lo = 0;
