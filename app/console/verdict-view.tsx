@@ -47,7 +47,8 @@ function MarkedVerdictText({ result }: { result: ModerationResponse }) {
   return (
     <div className={styles.highlighted}>
       <span className={styles.smallHeading}>Marked in the text: </span>
-      <MarkedText text={result.text} marks={marks} testId="verdict-marked-text" />
+      {/* The box scrolls to the deciding sentence; the page stays where the tab put it (the preview redraws while typing). */}
+      <MarkedText text={result.text} marks={marks} testId="verdict-marked-text" scrollPage={false} />
     </div>
   );
 }

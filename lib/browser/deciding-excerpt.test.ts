@@ -6,9 +6,16 @@ const text = `${'All calm here. '.repeat(40)}I will kill you.`;
 describe('decidingExcerpt', () => {
   it('shows the deciding window of a long text, widened to whole words', () => {
     const at = text.indexOf('kill');
-    const e = decidingExcerpt(text, { deciding_window: { start: at - 10, end: at + 2 } }, 280);
+    const e = decidingExcerpt(text, { deciding_window: { start: at - 10, end: at + 2 } }, 20);
     expect(e.deciding).toBe(true);
-    expect(text.slice(e.start, e.end)).toBe('here. I will kill');
+    expect(text.slice(e.start, e.end)).toBe('calm here. I will kill you.');
+  });
+
+  it('widens a short window (a rule match) to the length shown of a text’s start', () => {
+    const at = text.indexOf('kill');
+    const e = decidingExcerpt(text, { deciding_window: { start: at, end: at + 8 } }, 280);
+    expect(e.end - e.start).toBeGreaterThanOrEqual(280);
+    expect(text.slice(e.start, e.end)).toContain('I will kill you.');
   });
 
   it('shows the start when the verdict has no usable window', () => {

@@ -163,7 +163,7 @@ export const moderationResponseSchema = z.object({
     deciding_window: textSpanSchema
       .optional()
       .describe(
-        'Beyond the spec, only when a toxicity score decided the verdict and the text was read in more than one window: the window whose score decided. Offsets as in `explanations.rules`.',
+        'Beyond the spec, only for a text the toxicity model read in more than one window, when a toxicity score or a rule decided the verdict: the window whose score decided, or the rule match. Offsets as in `explanations.rules`.',
       ),
   }),
   explanations: explanationsSchema.optional().describe('Only with `explain: true`.'),

@@ -96,4 +96,16 @@ describe('decidingWindow', () => {
     expect(decidingWindow(pre, detail, byModel('profanity'))).toBeUndefined();
     expect(decidingWindow(pre, { scores: zero, auxiliary: {} }, byModel('threat'))).toBeUndefined();
   });
+
+  it('is the deciding rule’s first match when a rule decided a long text', () => {
+    const pre = preprocess(`${BENIGN.repeat(3)}I will kill you.`);
+    const rules = [
+      { flag: 'caps_abuse' as const, term: 'x', start: 0, end: 3 },
+      { flag: 'threat_detected' as const, term: 'i will kill you', start: 171, end: 186 },
+    ];
+    const rule = { issue: 'threat', model: 'rules_v1', probability: null, threshold: null, risk: 0.85 };
+    const long: ToxicityDetail = { scores: zero, auxiliary: {}, peaks: { threat: [0, 50] } };
+    expect(decidingWindow(pre, long, rule, rules)).toEqual({ start: 171, end: 186 });
+    expect(decidingWindow(pre, { scores: zero, auxiliary: {} }, rule, rules)).toBeUndefined();
+  });
 });

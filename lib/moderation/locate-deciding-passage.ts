@@ -3,8 +3,9 @@
  * a long benign text rather than the text's start (docs/decisions/196-explanations-point-at-the-reason.md).
  *
  * - The window: the transformer reads a long text in overlapping windows and each head takes its
- *   highest one (`ToxicityDetail.peaks`); when a toxicity head decided, that window is where.
- *   Free: it is bookkeeping of the run that scored the text (`meta.deciding_window`).
+ *   highest one (`ToxicityDetail.peaks`); when a toxicity head decided, that window is where (for
+ *   a rule hit, the rule's match). Free: it is bookkeeping of the run that scored the text
+ *   (`meta.deciding_window`).
  * - The sentence (`explain: true` only): the sentences of that window are scored on their own by
  *   the same model, and the highest for the deciding head is the passage the console highlights.
  *   For a rule hit, the sentence holding the rule's first match. The sexism model reads the whole
@@ -79,10 +80,24 @@ export function sentencesAround(text: string, from: number, to: number): [number
     .filter(([s, e]) => e > s);
 }
 
-/** The deciding window in `visible` offsets, when a toxicity head decided and the text was read in windows. */
-export function decidingWindow(pre: Preprocessed, detail: ToxicityDetail, decision: DecisionExplanation): TextSpan | undefined {
+/**
+ * Where a long text's verdict was decided, in `visible` offsets: the window whose score decided
+ * (a toxicity head), or the deciding rule's first match (a rule hit). Only for a text the
+ * transformer read in more than one window: a shorter one is shown whole anyway.
+ */
+export function decidingWindow(
+  pre: Preprocessed,
+  detail: ToxicityDetail,
+  decision: DecisionExplanation,
+  rules: readonly RuleMatch[] = [],
+): TextSpan | undefined {
+  if (!detail.peaks || decision.issue === 'none') return undefined;
+  if (decision.model === RULES_VERSION) {
+    const hit = rules.find((r) => r.flag === RULE_OF_ISSUE[decision.issue]);
+    return hit && hit.end > hit.start ? { start: hit.start, end: hit.end } : undefined;
+  }
   const head = decidingHead(decision);
-  const peak = head && detail.peaks?.[head];
+  const peak = head && detail.peaks[head];
   if (!peak) return undefined;
   const [start, end] = mapCleanToVisible(pre)(peak[0], peak[1]);
   return end > start ? { start, end } : undefined;

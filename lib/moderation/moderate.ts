@@ -123,7 +123,7 @@ export async function moderate(
     };
     const truncated = bounded[i]!.truncated;
     if (truncated) response.meta.truncated = truncated;
-    const window = decidingWindow(pre[i]!, detail[i]!, decisions[i]!);
+    const window = decidingWindow(pre[i]!, detail[i]!, decisions[i]!, r.matches);
     if (window) response.meta.deciding_window = window;
     if (options.explain) {
       response.explanations = {
