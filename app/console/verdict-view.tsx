@@ -39,7 +39,7 @@ export function EnsembleBadge({ ensemble }: { ensemble: ModerationResponse['ense
 type Explanations = NonNullable<ModerationResponse['explanations']>;
 
 /** The text with what decided the verdict marked (the deciding sentence first), scrolled to it; nothing when nothing decided. */
-function MarkedVerdictText({ result }: { result: ModerationResponse }) {
+function MarkedVerdictText({ result, scrollPage }: { result: ModerationResponse; scrollPage: boolean }) {
   const e = result.explanations;
   if (!e) return null;
   const marks = marksFor(result.text, e);
@@ -47,13 +47,16 @@ function MarkedVerdictText({ result }: { result: ModerationResponse }) {
   return (
     <div className={styles.highlighted}>
       <span className={styles.smallHeading}>Marked in the text: </span>
-      {/* The box scrolls to the deciding sentence; the page stays where the tab put it (the preview redraws while typing). */}
-      <MarkedText text={result.text} marks={marks} testId="verdict-marked-text" scrollPage={false} />
+      <MarkedText text={result.text} marks={marks} testId="verdict-marked-text" scrollPage={scrollPage} />
     </div>
   );
 }
 
-export function VerdictView({ result, testId }: { result: ModerationResponse; testId: string }) {
+/**
+ * `scrollPage`: the page, not only the text's box, moves to the deciding sentence (for a verdict the
+ * moderator asked for; the preview redraws while they type and leaves the page where it is).
+ */
+export function VerdictView({ result, testId, scrollPage = false }: { result: ModerationResponse; testId: string; scrollPage?: boolean }) {
   const { sexism, toxicity, rules } = result.label;
   const flags = Object.entries(rules)
     .filter(([k, v]) => k !== 'model_version' && v === true)
@@ -83,7 +86,7 @@ export function VerdictView({ result, testId }: { result: ModerationResponse; te
           ))
         )}
       </p>
-      <MarkedVerdictText result={result} />
+      <MarkedVerdictText result={result} scrollPage={scrollPage} />
       {result.explanations?.decision && <DecisionLine decision={result.explanations.decision} />}
       {result.explanations?.language && <LanguageNote language={result.explanations.language} />}
     </div>
