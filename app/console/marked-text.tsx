@@ -46,7 +46,7 @@ function Pieces({ segments }: { segments: Segment[] }) {
  * still (marks drawn without the moderator asking, e.g. in a list).
  */
 function useShowStrongest(marks: readonly Mark[], scrollPage: boolean) {
-  const box = useRef<HTMLElement>(null);
+  const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (marks.length === 0) return;
     const el = box.current?.querySelector<HTMLElement>('[data-rank="0"]');
@@ -88,15 +88,17 @@ export function MarkedText({
   );
   if (!long)
     return (
-      <div ref={box as React.RefObject<HTMLDivElement>} className={styles.markedTextFit}>
+      <div ref={box} className={styles.markedTextFit}>
         {body}
       </div>
     );
   return (
-    // A scrolling region must be reachable by keyboard (axe scrollable-region-focusable).
+    // A scrolling region must be reachable by keyboard (axe scrollable-region-focusable); a group,
+    // not a landmark, as several verdicts and cards may show one each.
     // biome-ignore lint/a11y/noNoninteractiveTabindex: focusable so keyboard users can scroll it.
-    <section ref={box} className={styles.markedTextBox} tabIndex={0} aria-label="Text, with what decided the verdict marked">
+    // biome-ignore lint/a11y/useSemanticElements: a scrolling box around one paragraph, not a set of form controls.
+    <div ref={box} className={styles.markedTextBox} tabIndex={0} role="group" aria-label="Text, with what decided the verdict marked">
       {body}
-    </section>
+    </div>
   );
 }

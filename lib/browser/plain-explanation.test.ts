@@ -90,6 +90,29 @@ describe('explanations in words', () => {
     expect(marksFor(text, e)).toEqual([]);
   });
 
+  it('marks a threat match before the sexism words when sexism decided, and leaves out weak words', () => {
+    const text = 'Women are too emotional to lead and I will hurt you, why';
+    const marks = marksFor(text, {
+      rules: [{ flag: 'threat_detected', term: 'i will hurt you', start: 36, end: 51 }],
+      sexism: [
+        { feature: 'word:women', weight: 2 },
+        { feature: 'word:emotional', weight: 1.5 },
+        { feature: 'word:lead', weight: 1 },
+        { feature: 'word:too', weight: 0.8 },
+        { feature: 'word:will', weight: 0.3 },
+        { feature: 'word:why', weight: 0.2 },
+      ],
+      decision: decided('sexism', 'sexism_lasso_v1'),
+    });
+    expect([...marks].sort((a, b) => a.rank - b.rank).map((m) => [m.kind, text.slice(m.start, m.end)])).toEqual([
+      ['rule', 'I will hurt you'],
+      ['sexism', 'Women'],
+      ['sexism', 'emotional'],
+      ['sexism', 'lead'],
+      ['sexism', 'too'],
+    ]);
+  });
+
   it('marks at most five spans, one per word, the strongest first, however often a word repeats', () => {
     const text = 'the the the the women the kitchen the the cook the clean the';
     const sexism = ['the', 'women', 'kitchen', 'cook', 'clean', 'belong'].map((w, i) => ({ feature: `word:${w}`, weight: 2 - i * 0.1 }));

@@ -148,11 +148,10 @@ const RISK_RULES: readonly [string, string][] = [
 
 /**
  * What to mark over the text: only what moved a model that decided the verdict, at most `max`
- * marks, strongest first. Nothing on a likely-safe verdict. The deciding sentence
- * (`decision.span`) when there is one; rule matches of flags that carry a risk (a slur, threat or
- * self-harm match flags a text on its own; profanity counts once something else flagged it), the
- * primary issue's first; the sexism model's strongest words only when sexism is the primary issue,
- * one occurrence each.
+ * marks, strongest first. Nothing on a likely-safe verdict. In order: the primary issue's rule
+ * matches and the deciding sentence (`decision.span`); slur, threat and self-harm matches (each
+ * flags a text on its own); the sexism model's strongest words, one occurrence each and only when
+ * sexism is the primary issue; profanity matches (they count once something else flagged the text).
  */
 export function marksFor(text: string, e: Pick<Explanations, 'rules' | 'sexism' | 'decision'>, max = MAX_MARKS): Mark[] {
   const d = e.decision;
@@ -170,13 +169,18 @@ export function marksFor(text: string, e: Pick<Explanations, 'rules' | 'sexism' 
   if (d.model === 'rules_v1' && primaryRule) ruleMarks(primaryRule);
   if (d.span) add({ ...d.span, kind: 'passage', why: `the sentence that decided: ${issueWords(d.issue)}` });
   if (primaryRule) ruleMarks(primaryRule);
+  // A slur, threat or self-harm match flags the text on its own: it decided as much as the primary issue.
+  for (const [flag] of RISK_RULES.slice(0, 3)) ruleMarks(flag);
   if (d.issue === 'sexism') {
-    for (const p of sexismReading(text, e.sexism).towards) {
+    const towards = sexismReading(text, e.sexism).towards;
+    const strongest = towards[0]?.weight ?? 0;
+    // Words that moved the model a fifth as much as its strongest word or less are not the reason.
+    for (const p of towards.filter((t) => t.weight >= strongest / 5)) {
       const span = p.spans[0];
       if (span) add({ start: span[0], end: span[1], kind: 'sexism', why: 'pushed the sexism model towards sexist' });
     }
   }
-  for (const [flag] of RISK_RULES) ruleMarks(flag);
+  ruleMarks('profanity_flag');
   const order = { passage: 0, rule: 1, sexism: 2 };
   return out.map((m, rank) => ({ ...m, rank })).sort((a, b) => a.start - b.start || order[a.kind] - order[b.kind]);
 }
