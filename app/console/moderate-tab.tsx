@@ -205,7 +205,7 @@ export function ModerateTab() {
             {server ? (
               <>
                 {stale && <p className="alert alert-warn">The text changed since this verdict; press Moderate again.</p>}
-                <VerdictView result={server} testId="server-verdict" />
+                <VerdictView result={server} testId="server-verdict" scrollPage />
                 <QueueNote queue={queue} />
                 <p className="muted">Server time {server.meta.processing_time_ms} ms.</p>
               </>

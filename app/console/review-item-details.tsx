@@ -1,7 +1,7 @@
 'use client';
 /**
  * "Why flagged, and history" on a review item (docs/decisions/171-triage-view.md): the full text
- * with the rule matches and the sexism model's strongest words marked, what each model saw in
+ * with what decided the verdict marked and scrolled into view (docs/decisions/196), what each model saw in
  * plain words, and the item's history from the audit log. Fetched when opened, from
  * /api/v1/reviews/{id}/explain and /api/v1/reviews/audit?review_id=.
  */
@@ -36,9 +36,11 @@ function Explanation({ text, data }: { text: string; data: ReviewExplanation }) 
   const e = data.explanations;
   const sexism = sexismReading(text, e.sexism);
   const ruleTerms = [...new Set(e.rules.map((r) => ruleWords(r.flag)))];
+  const marks = marksFor(text, e);
+  const rulesMarked = marks.some((m) => m.kind === 'rule');
   return (
     <>
-      <MarkedText text={text} marks={marksFor(text, e.rules, sexism)} testId="review-full-text" />
+      <MarkedText text={text} marks={marks} testId="review-full-text" />
       {e.decision && (
         <p className={styles.plainLine} data-testid="decided-by" data-model={e.decision.model}>
           <strong>Decided by: </strong>
@@ -47,14 +49,18 @@ function Explanation({ text, data }: { text: string; data: ReviewExplanation }) 
       )}
       <p className={styles.plainLine} data-testid="rules-plain">
         <strong>Word lists and patterns: </strong>
-        {ruleTerms.length > 0 ? `matched ${ruleTerms.join(', ')} (marked in the text).` : 'nothing matched.'}
+        {ruleTerms.length > 0 ? `matched ${ruleTerms.join(', ')}${rulesMarked ? ' (marked in the text)' : ''}.` : 'nothing matched.'}
       </p>
       <div data-testid="sexism-plain">
         <p className={styles.plainLine}>
           <strong>Sexism model: </strong>
           {sexism.towards.length + sexism.against.length === 0 && sexism.whole.length === 0 && 'no words weighed.'}
         </p>
-        <PhraseList title="Words that pushed it towards sexist (underlined in the text):" phrases={sexism.towards} testId="sexism-phrase" />
+        <PhraseList
+          title={`Words that pushed it towards sexist${e.decision?.issue === 'sexism' ? ' (underlined in the text)' : ''}:`}
+          phrases={sexism.towards}
+          testId="sexism-phrase"
+        />
         <PhraseList title="Words that pushed it away:" phrases={sexism.against} testId="sexism-phrase-against" />
         {sexism.whole.length > 0 && <p className={styles.plainLine}>It also weighed {sexism.whole.join('; ')}.</p>}
       </div>

@@ -8,6 +8,8 @@ import { useState, type RefObject } from 'react';
 import type { Decision, ReviewItem } from '@/lib/contracts/reviews';
 import type { ReviewConfig } from '@/lib/contracts/review-console';
 import { itemAge } from '@/lib/browser/item-age';
+import { decidingExcerpt } from '@/lib/browser/deciding-excerpt';
+import { MarkedText } from './marked-text';
 import { ReasonSelect } from './reason-select';
 import { ReviewItemDetails } from './review-item-details';
 import styles from './console.module.css';
@@ -18,7 +20,11 @@ const label = (s: string) => s.replace(/_/g, ' ');
 /** Texts longer than this show their start and a "Show all" button. */
 const LONG_TEXT = 280;
 
-/** The item's whole text (expandable when long); the dense list wraps it instead of cutting it. */
+/**
+ * The item's whole text (expandable when long); the dense list wraps it instead of cutting it. A
+ * long text opens on the passage that decided its verdict (lib/browser/deciding-excerpt.ts), and
+ * "Show all" shows the whole text with that passage highlighted and scrolled into view.
+ */
 function ReviewText({ item, dense }: { item: ReviewItem; dense: boolean }) {
   const [open, setOpen] = useState(false);
   const id = `text-${item.review_id}`;
@@ -28,12 +34,37 @@ function ReviewText({ item, dense }: { item: ReviewItem; dense: boolean }) {
         <em className="muted">text deleted (retention)</em>
       </p>
     );
-  const long = item.text.length > LONG_TEXT;
+  const text = item.text;
+  const long = text.length > LONG_TEXT;
+  const excerpt = decidingExcerpt(text, item.verdict, LONG_TEXT);
+  const chars = (n: number) => n.toLocaleString('en');
+  const cut = `${excerpt.start > 0 ? '…' : ''}${text.slice(excerpt.start, excerpt.end)}${excerpt.end < text.length ? '…' : ''}`;
   return (
     <div className={dense ? styles.denseText : styles.reviewText}>
-      <p id={id} className={styles.textBody} data-testid="review-text" data-expanded={open || !long}>
-        {open || !long ? item.text : `${item.text.slice(0, LONG_TEXT)}…`}
-      </p>
+      {long && !open && excerpt.deciding && (
+        <p className={styles.excerptNote} data-testid="review-excerpt-note">
+          The passage that decided the verdict (characters {chars(excerpt.start + 1)}–{chars(excerpt.end)} of {chars(text.length)}):
+        </p>
+      )}
+      {long && open && excerpt.deciding ? (
+        <div id={id} data-testid="review-text" data-expanded="true">
+          <MarkedText
+            text={text}
+            marks={[{ start: excerpt.start, end: excerpt.end, kind: 'passage', why: 'the passage that decided the verdict', rank: 0 }]}
+            testId="review-text-marked"
+          />
+        </div>
+      ) : (
+        <p
+          id={id}
+          className={styles.textBody}
+          data-testid="review-text"
+          data-expanded={open || !long}
+          data-excerpt={long && !open && excerpt.deciding ? 'deciding' : undefined}
+        >
+          {open || !long ? text : cut}
+        </p>
+      )}
       {long && (
         <button
           type="button"
@@ -43,7 +74,7 @@ function ReviewText({ item, dense }: { item: ReviewItem; dense: boolean }) {
           data-testid="review-text-toggle"
           onClick={() => setOpen(!open)}
         >
-          {open ? 'Show less' : `Show all (${item.text.length.toLocaleString('en')} characters)`}
+          {open ? 'Show less' : `Show all (${chars(text.length)} characters)`}
         </button>
       )}
     </div>

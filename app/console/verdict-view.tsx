@@ -1,6 +1,6 @@
 /** One verdict: the ensemble badge, per-attribute score bars, rule flags and the marked text, in words. */
 import type { ModerationResponse } from '@/lib/contracts/moderation';
-import { decisionSentence, marksFor, ruleWords, sexismReading } from '@/lib/browser/plain-explanation';
+import { decisionSentence, marksFor, ruleWords } from '@/lib/browser/plain-explanation';
 import { MarkedText } from './marked-text';
 import styles from './console.module.css';
 
@@ -38,21 +38,25 @@ export function EnsembleBadge({ ensemble }: { ensemble: ModerationResponse['ense
 
 type Explanations = NonNullable<ModerationResponse['explanations']>;
 
-/** The text with the rule matches and the sexism model's strongest words marked; nothing when none. */
-function MarkedVerdictText({ result }: { result: ModerationResponse }) {
+/** The text with what decided the verdict marked (the deciding sentence first), scrolled to it; nothing when nothing decided. */
+function MarkedVerdictText({ result, scrollPage }: { result: ModerationResponse; scrollPage: boolean }) {
   const e = result.explanations;
   if (!e) return null;
-  const marks = marksFor(result.text, e.rules, sexismReading(result.text, e.sexism));
+  const marks = marksFor(result.text, e);
   if (marks.length === 0) return null;
   return (
     <div className={styles.highlighted}>
       <span className={styles.smallHeading}>Marked in the text: </span>
-      <MarkedText text={result.text} marks={marks} testId="verdict-marked-text" />
+      <MarkedText text={result.text} marks={marks} testId="verdict-marked-text" scrollPage={scrollPage} />
     </div>
   );
 }
 
-export function VerdictView({ result, testId }: { result: ModerationResponse; testId: string }) {
+/**
+ * `scrollPage`: the page, not only the text's box, moves to the deciding sentence (for a verdict the
+ * moderator asked for; the preview redraws while they type and leaves the page where it is).
+ */
+export function VerdictView({ result, testId, scrollPage = false }: { result: ModerationResponse; testId: string; scrollPage?: boolean }) {
   const { sexism, toxicity, rules } = result.label;
   const flags = Object.entries(rules)
     .filter(([k, v]) => k !== 'model_version' && v === true)
@@ -82,7 +86,7 @@ export function VerdictView({ result, testId }: { result: ModerationResponse; te
           ))
         )}
       </p>
-      <MarkedVerdictText result={result} />
+      <MarkedVerdictText result={result} scrollPage={scrollPage} />
       {result.explanations?.decision && <DecisionLine decision={result.explanations.decision} />}
       {result.explanations?.language && <LanguageNote language={result.explanations.language} />}
     </div>

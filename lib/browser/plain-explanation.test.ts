@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decisionSentence, marksFor, ruleWords, segmentsOf, sexismReading } from './plain-explanation';
+import { decisionSentence, marksFor, passageLayout, ruleWords, segmentsOf, sexismReading } from './plain-explanation';
 
 describe('explanations in words', () => {
   it('gives character fragments to the words that hold them, never as "char: tra"', () => {
@@ -48,17 +48,29 @@ describe('explanations in words', () => {
     expect(ruleWords('self_harm_flag')).toBe('self-harm');
   });
 
-  it('marks rule matches first and sexism words where no rule is, and cuts the text around them', () => {
+  const decided = (issue: string, model: string, span?: { start: number; end: number }) => ({
+    issue,
+    model,
+    probability: model === 'rules_v1' ? null : 0.9,
+    threshold: model === 'rules_v1' ? null : 0.5,
+    risk: 0.8,
+    ...(span ? { span } : {}),
+  });
+
+  it('marks the sexism words when sexism decided, after the rule matches, and cuts the text around them', () => {
     const text = 'you stupid women belong in the kitchen';
-    const reading = sexismReading(text, [
-      { feature: 'word:kitchen', weight: 1.2 },
-      { feature: 'word:stupid', weight: 0.4 },
-    ]);
-    const marks = marksFor(text, [{ flag: 'profanity_flag', term: 'stupid', start: 4, end: 10 }], reading);
-    expect(marks.map((m) => [m.kind, text.slice(m.start, m.end), m.why])).toEqual([
-      ['rule', 'stupid', 'rule: profanity'],
-      ['sexism', 'stupid', 'pushed the sexism model towards sexist'],
-      ['sexism', 'kitchen', 'pushed the sexism model towards sexist'],
+    const marks = marksFor(text, {
+      rules: [{ flag: 'profanity_flag', term: 'stupid', start: 4, end: 10 }],
+      sexism: [
+        { feature: 'word:kitchen', weight: 1.2 },
+        { feature: 'word:stupid', weight: 0.4 },
+      ],
+      decision: decided('sexism', 'sexism_lasso_v1'),
+    });
+    expect(marks.map((m) => [m.kind, text.slice(m.start, m.end), m.rank])).toEqual([
+      ['rule', 'stupid', 2],
+      ['sexism', 'stupid', 1],
+      ['sexism', 'kitchen', 0],
     ]);
     const segs = segmentsOf(text, marks);
     expect(segs.map((s) => [s.text, s.mark?.kind ?? ''])).toEqual([
@@ -70,7 +82,73 @@ describe('explanations in words', () => {
     expect(segs.map((s) => s.text).join('')).toBe(text);
   });
 
-  it('drops rule spans outside the text', () => {
-    expect(marksFor('short', [{ flag: 'threat_detected', term: 'x', start: 3, end: 40 }], sexismReading('short', []))).toEqual([]);
+  it('marks no sexism words when sexism did not decide, and nothing on a likely-safe verdict', () => {
+    const text = 'how to fix their bike';
+    const e = { rules: [], sexism: [{ feature: 'word:their', weight: 0.3 }] };
+    expect(marksFor(text, { ...e, decision: decided('insult', 'toxic_transformer_v1') })).toEqual([]);
+    expect(marksFor(text, { ...e, decision: { ...decided('none', 'sexism_lasso_v1'), issue: 'none' } })).toEqual([]);
+    expect(marksFor(text, e)).toEqual([]);
+  });
+
+  it('marks a threat match before the sexism words when sexism decided, and leaves out weak words', () => {
+    const text = 'Women are too emotional to lead and I will hurt you, why';
+    const marks = marksFor(text, {
+      rules: [{ flag: 'threat_detected', term: 'i will hurt you', start: 36, end: 51 }],
+      sexism: [
+        { feature: 'word:women', weight: 2 },
+        { feature: 'word:emotional', weight: 1.5 },
+        { feature: 'word:lead', weight: 1 },
+        { feature: 'word:too', weight: 0.8 },
+        { feature: 'word:will', weight: 0.3 },
+        { feature: 'word:why', weight: 0.2 },
+      ],
+      decision: decided('sexism', 'sexism_lasso_v1'),
+    });
+    expect([...marks].sort((a, b) => a.rank - b.rank).map((m) => [m.kind, text.slice(m.start, m.end)])).toEqual([
+      ['rule', 'I will hurt you'],
+      ['sexism', 'Women'],
+      ['sexism', 'emotional'],
+      ['sexism', 'lead'],
+      ['sexism', 'too'],
+    ]);
+  });
+
+  it('marks at most five spans, one per word, the strongest first, however often a word repeats', () => {
+    const text = 'the the the the women the kitchen the the cook the clean the';
+    const sexism = ['the', 'women', 'kitchen', 'cook', 'clean', 'belong'].map((w, i) => ({ feature: `word:${w}`, weight: 2 - i * 0.1 }));
+    const marks = marksFor(text, { rules: [], sexism, decision: decided('sexism', 'sexism_lasso_v1') });
+    expect(marks).toHaveLength(5);
+    expect(marks.filter((m) => text.slice(m.start, m.end) === 'the')).toHaveLength(1);
+    expect([...marks].sort((a, b) => a.rank - b.rank).map((m) => text.slice(m.start, m.end))).toEqual([
+      'the',
+      'women',
+      'kitchen',
+      'cook',
+      'clean',
+    ]);
+  });
+
+  it('puts the deciding sentence first, keeps only rule matches that carry a risk, and drops those outside the text', () => {
+    const text = 'Lovely day. I WILL hurt you. Bye.';
+    const marks = marksFor(text, {
+      rules: [
+        { flag: 'caps_abuse', term: 'caps', start: 12, end: 18 },
+        { flag: 'threat_detected', term: 'i will hurt you', start: 12, end: 27 },
+        { flag: 'profanity_flag', term: 'x', start: 30, end: 90 },
+      ],
+      sexism: [{ feature: 'word:lovely', weight: 1 }],
+      decision: decided('threat', 'toxic_transformer_v1', { start: 12, end: 28 }),
+    });
+    expect(marks.map((m) => [m.kind, text.slice(m.start, m.end), m.rank])).toEqual([
+      ['passage', 'I WILL hurt you.', 0],
+      ['rule', 'I WILL hurt you', 1],
+    ]);
+    const { before, passage, after } = passageLayout(text, marks);
+    expect(before.map((s) => s.text)).toEqual(['Lovely day. ']);
+    expect(passage?.inside.map((s) => [s.text, s.mark?.kind ?? ''])).toEqual([
+      ['I WILL hurt you', 'rule'],
+      ['.', ''],
+    ]);
+    expect(after.map((s) => s.text)).toEqual([' Bye.']);
   });
 });

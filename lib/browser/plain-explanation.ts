@@ -7,7 +7,6 @@
 import type { ModerationResponse } from '@/lib/contracts/moderation';
 
 type Explanations = NonNullable<ModerationResponse['explanations']>;
-type RuleSpan = Explanations['rules'][number];
 type Decision = NonNullable<Explanations['decision']>;
 
 const RULE_WORDS: Record<string, string> = {
@@ -128,25 +127,67 @@ export function sexismReading(text: string, ngrams: Explanations['sexism']): Sex
 export interface Mark {
   start: number;
   end: number;
-  kind: 'rule' | 'sexism';
+  /** `passage`: the sentence (or window) that decided; the others mark words inside or outside it. */
+  kind: 'rule' | 'sexism' | 'passage';
   /** Says in words why this part is marked. */
   why: string;
+  /** 0 for the strongest mark, the one the console scrolls into view. */
+  rank: number;
 }
 
-/** What to mark over the text: rule matches, then the sexism model's strongest pushes towards sexist (where no rule is). */
-export function marksFor(text: string, rules: readonly RuleSpan[], sexism: SexismReading, top = 5): Mark[] {
-  const marks: Mark[] = rules
-    .filter((s) => s.start >= 0 && s.end <= text.length && s.end > s.start)
-    .map((s) => ({ start: s.start, end: s.end, kind: 'rule' as const, why: `rule: ${ruleWords(s.flag)}` }));
-  for (const p of sexism.towards.slice(0, top)) {
-    for (const [start, end] of p.spans) marks.push({ start, end, kind: 'sexism', why: 'pushed the sexism model towards sexist' });
+/** Most marks drawn over a text: a handful, so the reason stands out (docs/decisions/196). */
+export const MAX_MARKS = 5;
+
+/** Rule flags that set a risk of their own, strongest first (lib/moderation/ensemble.ts RULE_RISK), with the issue each raises. */
+const RISK_RULES: readonly [string, string][] = [
+  ['slur_detected', 'slur'],
+  ['threat_detected', 'threat'],
+  ['self_harm_flag', 'self_harm'],
+  ['profanity_flag', 'profanity'],
+];
+
+/**
+ * What to mark over the text: only what moved a model that decided the verdict, at most `max`
+ * marks, strongest first. Nothing on a likely-safe verdict. In order: the primary issue's rule
+ * matches and the deciding sentence (`decision.span`); slur, threat and self-harm matches (each
+ * flags a text on its own); the sexism model's strongest words, one occurrence each and only when
+ * sexism is the primary issue; profanity matches (they count once something else flagged the text).
+ */
+export function marksFor(text: string, e: Pick<Explanations, 'rules' | 'sexism' | 'decision'>, max = MAX_MARKS): Mark[] {
+  const d = e.decision;
+  if (!d || d.issue === 'none') return [];
+  const inText = (s: { start: number; end: number }) => s.start >= 0 && s.end <= text.length && s.end > s.start;
+  const out: Omit<Mark, 'rank'>[] = [];
+  const add = (m: Omit<Mark, 'rank'>) => {
+    if (out.length < max && inText(m) && !out.some((o) => o.kind === m.kind && o.start === m.start && o.end === m.end)) out.push(m);
+  };
+  const ruleMarks = (flag: string) =>
+    e.rules
+      .filter((r) => r.flag === flag)
+      .forEach((r) => add({ start: r.start, end: r.end, kind: 'rule', why: `rule: ${ruleWords(r.flag)}` }));
+  const primaryRule = RISK_RULES.find(([, issue]) => issue === d.issue)?.[0];
+  if (d.model === 'rules_v1' && primaryRule) ruleMarks(primaryRule);
+  if (d.span) add({ ...d.span, kind: 'passage', why: `the sentence that decided: ${issueWords(d.issue)}` });
+  if (primaryRule) ruleMarks(primaryRule);
+  // A slur, threat or self-harm match flags the text on its own: it decided as much as the primary issue.
+  for (const [flag] of RISK_RULES.slice(0, 3)) ruleMarks(flag);
+  if (d.issue === 'sexism') {
+    const towards = sexismReading(text, e.sexism).towards;
+    const strongest = towards[0]?.weight ?? 0;
+    // Words that moved the model a fifth as much as its strongest word or less are not the reason.
+    for (const p of towards.filter((t) => t.weight >= strongest / 5)) {
+      const span = p.spans[0];
+      if (span) add({ start: span[0], end: span[1], kind: 'sexism', why: 'pushed the sexism model towards sexist' });
+    }
   }
-  return marks.sort((a, b) => a.start - b.start || (a.kind === 'rule' ? -1 : 1));
+  ruleMarks('profanity_flag');
+  const order = { passage: 0, rule: 1, sexism: 2 };
+  return out.map((m, rank) => ({ ...m, rank })).sort((a, b) => a.start - b.start || order[a.kind] - order[b.kind]);
 }
 
 export type Segment = { text: string; mark?: Mark };
 
-/** The text cut into plain and marked pieces; a mark that overlaps an earlier one is left out. */
+/** The text cut into plain and marked pieces; a mark that overlaps an earlier one is left out (the passage: see passageLayout). */
 export function segmentsOf(text: string, marks: readonly Mark[]): Segment[] {
   const out: Segment[] = [];
   let at = 0;
@@ -158,4 +199,24 @@ export function segmentsOf(text: string, marks: readonly Mark[]): Segment[] {
   }
   if (at < text.length) out.push({ text: text.slice(at) });
   return out;
+}
+
+/**
+ * The text around its deciding passage: the pieces before it, inside it (word marks within the
+ * passage are kept, cut to it) and after it. Without a passage, everything is `before`.
+ */
+export function passageLayout(
+  text: string,
+  marks: readonly Mark[],
+): { before: Segment[]; passage?: { mark: Mark; inside: Segment[] }; after: Segment[] } {
+  const passage = marks.find((m) => m.kind === 'passage');
+  const words = marks.filter((m) => m.kind !== 'passage');
+  if (!passage) return { before: segmentsOf(text, words), after: [] };
+  const within = (from: number, to: number) =>
+    words.filter((m) => m.start >= from && m.end <= to).map((m) => ({ ...m, start: m.start - from, end: m.end - from }));
+  return {
+    before: segmentsOf(text.slice(0, passage.start), within(0, passage.start)),
+    passage: { mark: passage, inside: segmentsOf(text.slice(passage.start, passage.end), within(passage.start, passage.end)) },
+    after: segmentsOf(text.slice(passage.end), within(passage.end, text.length)),
+  };
 }

@@ -112,6 +112,9 @@ export const ensembleSchema = z.object({
   score: unit.describe('Combined risk, monotone in every model risk; see docs/architecture.md "Ensemble".'),
   severity: severitySchema,
 });
+/** `[start, end)` UTF-16 offsets into the text after NFKC and removal of invisible characters (the same as `explanations.rules`). */
+const textSpanSchema = z.object({ start: z.number().int().min(0), end: z.number().int().min(0) });
+
 export const explanationsSchema = z.object({
   rules: z.array(z.object({ flag: z.string(), term: z.string(), start: z.number().int(), end: z.number().int() })),
   sexism: z.array(z.object({ feature: z.string(), weight: z.number() })),
@@ -122,6 +125,11 @@ export const explanationsSchema = z.object({
       probability: z.number().nullable().describe('The model probability for the issue; null for a rule hit.'),
       threshold: z.number().nullable().describe("The model's decision threshold for the issue (risk 0.5); null for a rule hit."),
       risk: z.number().describe('The risk on the common scale, equal to the ensemble score.'),
+      span: textSpanSchema
+        .optional()
+        .describe(
+          'Beyond the spec: the sentence that decided, when the text has more than one. For a toxicity head, the sentence of the deciding window (meta.deciding_window) that the model rates highest on its own; for a rule hit, the sentence holding the match. Offsets as in `rules`.',
+        ),
     })
     .optional()
     .describe('Which model and threshold decided the summary.'),
@@ -151,6 +159,11 @@ export const moderationResponseSchema = z.object({
       .optional()
       .describe(
         'Beyond the spec, only when the models read a prefix of the text (caps on normalised length, tokens and batch work: docs/configuration.md).',
+      ),
+    deciding_window: textSpanSchema
+      .optional()
+      .describe(
+        'Beyond the spec, only for a text the toxicity model read in more than one window, when a toxicity score or a rule decided the verdict: the window whose score decided, or the rule match. Offsets as in `explanations.rules`.',
       ),
   }),
   explanations: explanationsSchema.optional().describe('Only with `explain: true`.'),

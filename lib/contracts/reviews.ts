@@ -45,7 +45,9 @@ export const reviewItemSchema = z.object({
   primary_issue: z.enum(PRIMARY_ISSUES),
   severity: z.enum(SEVERITIES),
   score: z.number().min(0).max(1),
-  verdict: z.record(z.string(), z.unknown()).describe('The server verdict as answered: `label` and `ensemble`.'),
+  verdict: z
+    .record(z.string(), z.unknown())
+    .describe('The server verdict as answered: `label` and `ensemble`, and `deciding_window` when the answer had `meta.deciding_window`.'),
   model_versions: z.array(z.string()),
   status: z.enum(REVIEW_STATUSES),
   created_at: z.iso.datetime().describe('When the text was first queued (same as first_seen_at).'),

@@ -20,6 +20,8 @@ export interface DecisionExplanation {
   threshold: number | null;
   /** The issue's risk on the common scale (0.5 = at threshold); equals the ensemble score. */
   risk: number;
+  /** The sentence that decided (locate-deciding-passage.ts), in `explanations.rules` offsets; absent when none applies. */
+  span?: { start: number; end: number };
 }
 
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;

@@ -9,6 +9,7 @@ import type { ThresholdOverrides } from '@/lib/contracts/policy';
 import { combine, withOverrides } from './ensemble';
 import { detectLanguage } from './detect-language';
 import { explainDecision } from './explain-decision';
+import { decidingWindow, locateDecidingPassages } from './locate-deciding-passage';
 import type { LoadedModels } from './model-registry';
 import { preprocess } from './preprocess';
 import { MODEL_VERSIONS, TOXICITY_VERSION, type ToxicityDetail } from './types';
@@ -75,7 +76,19 @@ export async function moderate(
   const sexism = models.sexism.score(pre, encoder);
   const sexismEnded = performance.now();
   const toxicity = detail.map((d) => d.scores);
-  options.onTokens?.(detail.reduce((sum, d) => sum + (d.tokens ?? 0), 0));
+  const policy = withOverrides(models.policy, options.thresholds);
+  const ensembles = texts.map((_, i) => combine(sexism[i]!, toxicity[i]!, rules[i]!.label, policy));
+  const decisions = texts.map((_, i) => explainDecision(sexism[i]!, toxicity[i]!, rules[i]!.label, policy, ensembles[i]!));
+  let tokens = detail.reduce((sum, d) => sum + (d.tokens ?? 0), 0);
+  // Only explanations pay for the deciding sentence: its window's sentences are scored once more.
+  const passages = options.explain
+    ? await locateDecidingPassages(
+        models.toxicity,
+        pre.map((p, i) => ({ pre: p, detail: detail[i]!, decision: decisions[i]!, rules: rules[i]!.matches })),
+        { maxTokensPerRun: options.maxTokensPerRun, cancelled: options.cancelled, onTokens: (n) => (tokens += n) },
+      )
+    : [];
+  options.onTokens?.(tokens);
   if (timed) {
     timed('toxicity', toxicityEnded - toxicityStarted);
     timed('sexism', sexismEnded - sexismStarted);
@@ -84,7 +97,6 @@ export async function moderate(
   // A batch's shared work is split evenly between its texts: meta.processing_time_ms is each
   // text's share, and the batch total is reported separately by the batch endpoint.
   const perText = Math.round((performance.now() - started) / Math.max(1, texts.length));
-  const policy = withOverrides(models.policy, options.thresholds);
   // A moved sexism threshold moves the label's `threshold_met` with the verdict; its severity bands stay the model's.
   const sexismMoved = policy.sexismThreshold !== models.policy.sexismThreshold;
 
@@ -106,16 +118,18 @@ export async function moderate(
         },
         rules: r.label,
       },
-      ensemble: combine(s, t, r.label, policy),
+      ensemble: ensembles[i]!,
       meta: { processing_time_ms: perText, models_used: [...MODEL_VERSIONS] },
     };
     const truncated = bounded[i]!.truncated;
     if (truncated) response.meta.truncated = truncated;
+    const window = decidingWindow(pre[i]!, detail[i]!, decisions[i]!, r.matches);
+    if (window) response.meta.deciding_window = window;
     if (options.explain) {
       response.explanations = {
         rules: r.matches.map((m) => ({ flag: m.flag, term: m.term, start: m.start, end: m.end })),
         sexism: models.sexism.explain(pre[i]!, options.explainTop ?? 10, encoder?.[i]),
-        decision: explainDecision(s, t, r.label, policy, response.ensemble),
+        decision: passages[i] ? { ...decisions[i]!, span: passages[i] } : decisions[i]!,
         language: detectLanguage(text),
       };
     }

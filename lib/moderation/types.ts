@@ -101,6 +101,11 @@ export interface ToxicityDetail {
   tokens?: number;
   /** Each window's own head scores, in text order (one entry for a text that fits one window). */
   windows?: readonly ToxicityScores[];
+  /**
+   * Only for a text read in more than one window: per head, the `[start, end)` offsets in
+   * `Preprocessed.clean` of the window whose score is the head's score (the first one on a tie).
+   */
+  peaks?: Partial<Record<ToxicityHead, [number, number]>>;
 }
 
 export interface ToxicityModel {

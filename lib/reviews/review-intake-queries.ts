@@ -116,7 +116,12 @@ export function reviewIntakeQueries(db: Database['db']) {
           primaryIssue: r.ensemble.primary_issue,
           severity: r.ensemble.severity,
           score: r.ensemble.score,
-          verdict: { label: r.label, ensemble: r.ensemble } as Record<string, unknown>,
+          // The deciding window lets the review card open a long text where its verdict was decided.
+          verdict: {
+            label: r.label,
+            ensemble: r.ensemble,
+            ...(r.meta.deciding_window ? { deciding_window: r.meta.deciding_window } : {}),
+          } as Record<string, unknown>,
           modelVersions: [...r.meta.models_used],
           sources: options.source ? [options.source] : [],
           status: backlog.has(h) ? ('backlog' as const) : ('pending' as const),

@@ -146,6 +146,22 @@ describe('POST /v1/moderate/text', () => {
     expect(r.explanations?.sexism.length).toBeGreaterThan(0);
   });
 
+  it('says where a long text was decided: the window in meta, and with explain the deciding sentence', async () => {
+    const threat = 'I know where you live and I am going to kill you tonight.';
+    const text = `${benign(3_000, 2)} ${threat}`;
+    const plain = await moderateOne(text);
+    expect(plain.ensemble.summary).not.toBe('likely_safe');
+    const w = plain.meta.deciding_window!;
+    expect(w.start).toBeGreaterThan(2_000);
+    expect(text.slice(w.start, w.end)).toContain('kill');
+    const r = await moderateOne(text, { explain: true });
+    expect(r.meta.deciding_window).toEqual(w);
+    const span = r.explanations!.decision!.span!;
+    expect(text.slice(span.start, span.end)).toBe(threat);
+    // A text read in one window keeps the spec's meta.
+    expect((await moderateOne(threat)).meta).not.toHaveProperty('deciding_window');
+  });
+
   it.each([
     ['a lone surrogate', 'hello \uD800 world'],
     ['zero-width and bidi characters', 'a\u200B\u202Eb\u2066c'],

@@ -15,12 +15,13 @@ import {
   TOXICITY_VERSION,
   type ScoreOptions,
   type ToxicityDetail,
+  type ToxicityHead,
   type ToxicityModel,
   type ToxicityScores,
   WorkCancelledError,
 } from '../types';
-import { aggregateWindows } from './aggregate-windows';
-import { encodeWindows, padByLength } from './encode-for-model';
+import { aggregateWindows, highestWindows } from './aggregate-windows';
+import { charSpansOfTokens, encodeWindows, padByLength } from './encode-for-model';
 import type { ToxicityModelConfig } from './toxicity-config';
 
 export interface ToxicityRuntimeParts {
@@ -92,7 +93,7 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
       // The whole text is read: a long one is scored window by window, and each head takes its
       // highest window (a threat in the last sentence of a long benign text is still a threat),
       // lowered by the folder's penalty for the number of windows (aggregate-windows.ts).
-      const { rows, owner } = encodeWindows(
+      const { rows, owner, tokenSpans } = encodeWindows(
         tokenizer,
         texts.map((t) => t.clean),
         config.maxLength,
@@ -104,7 +105,12 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
       // A row's place among its text's windows: rows come back sorted by length, not in text order.
       const windowOf: number[] = [];
       const seenRows: number[] = texts.map(() => 0);
-      for (const text of owner) windowOf.push(seenRows[text]!++);
+      // And back: each text's rows in window order.
+      const rowsOf: number[][] = texts.map(() => []);
+      owner.forEach((text, row) => {
+        windowOf.push(seenRows[text]!++);
+        rowsOf[text]!.push(row);
+      });
       let ms = 0;
       const tokensPerRun = Math.min(tokenCap, options?.maxTokensPerRun ?? Number.POSITIVE_INFINITY);
       for (const b of padByLength(rows, padId, maxBatch, tokensPerRun)) {
@@ -146,6 +152,20 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
         windows: windows[text]!,
       }));
       lastRunMs = ms;
+      // A text read in more than one window: where each head's highest window lies in the text.
+      texts.forEach((t, i) => {
+        if (rowsOf[i]!.length < 2) return;
+        const at = highestWindows(windows[i]!);
+        const peakRows = TOXICITY_HEADS.map((h) => rowsOf[i]![at[h]]!);
+        const total = Math.max(...peakRows.map((row) => tokenSpans[row]![1]));
+        const spans = charSpansOfTokens(
+          tokenizer,
+          t.clean,
+          total,
+          peakRows.map((row) => tokenSpans[row]!),
+        );
+        result[i]!.peaks = Object.fromEntries(TOXICITY_HEADS.map((h, k) => [h, spans[k]!]));
+      });
       return result;
     },
     async dispose(): Promise<void> {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
 import { preprocess } from '../preprocess';
-import { encodeForModel, encodeWindows, padByLength } from './encode-for-model';
+import { charSpansOfTokens, encodeForModel, encodeWindows, padByLength } from './encode-for-model';
 import { loadToxicityTokenizer } from './load-toxicity-tokenizer';
 
 const MODEL_DIR = join(process.cwd(), 'models/toxic_transformer_v1');
@@ -73,6 +73,25 @@ describe('encodeWindows', () => {
     expect(windows.at(-1)!.slice(1, 15)).toEqual(ids.slice(-14));
     const seen = new Set(windows.flatMap((w) => w.slice(1, 15)));
     for (const id of ids) expect(seen.has(id)).toBe(true);
+  });
+});
+
+describe('charSpansOfTokens', () => {
+  it('places each window of a long text on the characters its tokens came from', () => {
+    const text = `${'The garden club met on Tuesday to plan the spring fair. '.repeat(30)}I will find you and kill you tonight.`;
+    const { rows, owner, tokenSpans } = encodeWindows(tokenizer, [text], 32, 24);
+    expect(owner.length).toBeGreaterThan(1);
+    const total = tokenizer.encode(text, { add_special_tokens: false }).length;
+    const spans = charSpansOfTokens(tokenizer, text, total, tokenSpans);
+    spans.forEach(([start, end], k) => {
+      // The characters decode to exactly the row's content tokens.
+      expect(tokenizer.encode(text.slice(start, end), { add_special_tokens: false })).toEqual(rows[k]!.slice(1, -1));
+    });
+    expect(text.slice(...spans.at(-1)!)).toMatch(/kill you tonight\.$/);
+  });
+
+  it('falls back to proportional offsets when the pieces do not add up to the count given', () => {
+    expect(charSpansOfTokens(tokenizer, 'aaaa bbbb', 100, [[50, 100]])).toEqual([[4, 9]]);
   });
 });
 

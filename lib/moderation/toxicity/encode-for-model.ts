@@ -49,6 +49,11 @@ export function encodeForModel(tokenizer: PreTrainedTokenizer, texts: readonly s
 export interface TextWindows {
   rows: number[][];
   owner: number[];
+  /**
+   * The content tokens each row holds, `[from, end)` over the text's ids without special tokens
+   * (a text that fits is one row covering all of them): where the row's score comes from.
+   */
+  tokenSpans: [number, number][];
 }
 
 /**
@@ -60,7 +65,8 @@ export interface TextWindows {
 export function encodeWindows(tokenizer: PreTrainedTokenizer, texts: readonly string[], maxLength: number, stride: number): TextWindows {
   const rows: number[][] = [];
   const owner: number[] = [];
-  if (texts.length === 0) return { rows, owner };
+  const tokenSpans: [number, number][] = [];
+  if (texts.length === 0) return { rows, owner, tokenSpans };
   const { prefix, suffix } = specialFrame(tokenizer);
   const keep = Math.max(1, maxLength - prefix - suffix);
   const step = Math.max(1, Math.min(keep, stride));
@@ -69,6 +75,7 @@ export function encodeWindows(tokenizer: PreTrainedTokenizer, texts: readonly st
     if (ids.length <= maxLength) {
       rows.push(ids);
       owner.push(i);
+      tokenSpans.push([0, Math.max(0, ids.length - prefix - suffix)]);
       return;
     }
     const head = ids.slice(0, prefix);
@@ -79,10 +86,53 @@ export function encodeWindows(tokenizer: PreTrainedTokenizer, texts: readonly st
       const from = end - keep < start ? Math.max(0, end - keep) : start;
       rows.push([...head, ...body.slice(from, end), ...tail]);
       owner.push(i);
+      tokenSpans.push([from, end]);
       if (end >= body.length) break;
     }
   });
-  return { rows, owner };
+  return { rows, owner, tokenSpans };
+}
+
+/**
+ * Where content-token ranges `[from, end)` of `text` lie in it, as `[start, end)` character offsets
+ * (`total`: the text's content-token count). The tokenizer reads each whitespace-separated piece
+ * on its own (BERT splits on whitespace before anything else), so the pieces' token counts place
+ * every token. When they do not add up to `total` (a tokenizer that reads across whitespace), the
+ * offsets are shared out in proportion.
+ */
+export function charSpansOfTokens(
+  tokenizer: PreTrainedTokenizer,
+  text: string,
+  total: number,
+  spans: readonly [number, number][],
+): [number, number][] {
+  if (total <= 0) return spans.map(() => [0, text.length]);
+  const counts = new Map<string, number>();
+  const pieces: { start: number; end: number; before: number }[] = [];
+  let at = 0;
+  for (const m of text.matchAll(/\S+/g)) {
+    let n = counts.get(m[0]);
+    if (n === undefined) {
+      n = tokenizer.encode(m[0], { add_special_tokens: false }).length;
+      counts.set(m[0], n);
+    }
+    pieces.push({ start: m.index, end: m.index + m[0].length, before: at });
+    at += n;
+  }
+  if (at !== total)
+    return spans.map(([from, end]) => [Math.floor((from / total) * text.length), Math.ceil((Math.min(end, total) / total) * text.length)]);
+  // The piece holding token k: the last piece whose first token is at or before k.
+  const pieceOf = (k: number) => {
+    let lo = 0;
+    let hi = pieces.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (pieces[mid]!.before <= k) lo = mid;
+      else hi = mid - 1;
+    }
+    return pieces[lo]!;
+  };
+  return spans.map(([from, end]) => (end <= from ? [0, 0] : [pieceOf(from).start, pieceOf(end - 1).end]));
 }
 
 /** One padded model input; `indices[r]` is the position of row `r` in the caller's input. */
