@@ -15,7 +15,6 @@ import {
   TOXICITY_VERSION,
   type ScoreOptions,
   type ToxicityDetail,
-  type ToxicityHead,
   type ToxicityModel,
   type ToxicityScores,
   WorkCancelledError,
