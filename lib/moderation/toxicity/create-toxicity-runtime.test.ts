@@ -52,6 +52,32 @@ const config = parseToxicityConfig({
   },
 });
 
+/**
+ * One token per character ('z' is token 9, anything else 7) and a model that flags a row holding a 9
+ * on every label (logit 5, else -5): which windows hold the 'z' decides every score.
+ */
+function zFlaggingFakes(calls: Call[] = []) {
+  const tokenizer = Object.assign(() => undefined, {
+    pad_token_id: 0,
+    encode: (text: string, o?: { add_special_tokens?: boolean }) => {
+      const body = [...text].map((c) => (c === 'z' ? 9 : 7));
+      return o?.add_special_tokens === false ? body : [2, ...body, 3];
+    },
+  }) as unknown as PreTrainedTokenizer;
+  const model = Object.assign(
+    async (inputs: { input_ids: Tensor }) => {
+      const [b, s] = inputs.input_ids.dims as [number, number];
+      const ids = Array.from(inputs.input_ids.data as BigInt64Array);
+      calls.push({ dims: [b, s], mask: [] });
+      const out = new Float32Array(b * 6);
+      for (let r = 0; r < b; r++) out.fill(ids.slice(r * s, (r + 1) * s).includes(9n) ? 5 : -5, r * 6, (r + 1) * 6);
+      return { logits: new Tensor('float32', out, [b, 6]) };
+    },
+    { dispose: async () => undefined },
+  ) as unknown as PreTrainedModel;
+  return { charTokenizer: tokenizer, model };
+}
+
 describe('createToxicityRuntime', () => {
   it('batches by length, restores the order, applies sigmoid and the head map (max over mapped labels)', async () => {
     const calls: Call[] = [];
@@ -120,30 +146,12 @@ describe('createToxicityRuntime', () => {
   });
 
   it("reads a long text whole, in overlapping windows, and takes each head's highest window", async () => {
-    // One token per character; 'z' is token 9, anything else 7. The model flags a row that holds a 9.
-    const charTokenizer = Object.assign(() => undefined, {
-      pad_token_id: 0,
-      encode: (text: string, o?: { add_special_tokens?: boolean }) => {
-        const body = [...text].map((c) => (c === 'z' ? 9 : 7));
-        return o?.add_special_tokens === false ? body : [2, ...body, 3];
-      },
-    }) as unknown as PreTrainedTokenizer;
     const calls: Call[] = [];
-    const model = Object.assign(
-      async (inputs: { input_ids: Tensor; attention_mask: Tensor }) => {
-        const [b, s] = inputs.input_ids.dims as [number, number];
-        const ids = Array.from(inputs.input_ids.data as BigInt64Array);
-        calls.push({ dims: [b, s], mask: [] });
-        const out = new Float32Array(b * 6);
-        for (let r = 0; r < b; r++) out.fill(ids.slice(r * s, (r + 1) * s).includes(9n) ? 5 : -5, r * 6, (r + 1) * 6);
-        return { logits: new Tensor('float32', out, [b, 6]) };
-      },
-      { dispose: async () => undefined },
-    ) as unknown as PreTrainedModel;
+    const { charTokenizer, model } = zFlaggingFakes(calls);
     const runtime = createToxicityRuntime({ tokenizer: charTokenizer, model, config, Tensor, maxBatch: 64 });
     const [late, clean, short] = await runtime.score([
       preprocess(`${'abcdefgh'.repeat(5)}z`),
-      preprocess('abcdefgh'.repeat(5) + 'y'),
+      preprocess(`${'abcdefgh'.repeat(5)}y`),
       preprocess('az'),
     ]);
     // 41 content tokens, 6 per window, a window every 4 tokens: starts 0, 4, ..., 32, then one ending at the text's end.
@@ -154,23 +162,7 @@ describe('createToxicityRuntime', () => {
   });
 
   it("returns a long text's windows in text order and lowers its highest window by the folder's penalty", async () => {
-    const charTokenizer = Object.assign(() => undefined, {
-      pad_token_id: 0,
-      encode: (text: string, o?: { add_special_tokens?: boolean }) => {
-        const body = [...text].map((c) => (c === 'z' ? 9 : 7));
-        return o?.add_special_tokens === false ? body : [2, ...body, 3];
-      },
-    }) as unknown as PreTrainedTokenizer;
-    const model = Object.assign(
-      async (inputs: { input_ids: Tensor }) => {
-        const [b, s] = inputs.input_ids.dims as [number, number];
-        const ids = Array.from(inputs.input_ids.data as BigInt64Array);
-        const out = new Float32Array(b * 6);
-        for (let r = 0; r < b; r++) out.fill(ids.slice(r * s, (r + 1) * s).includes(9n) ? 5 : -5, r * 6, (r + 1) * 6);
-        return { logits: new Tensor('float32', out, [b, 6]) };
-      },
-      { dispose: async () => undefined },
-    ) as unknown as PreTrainedModel;
+    const { charTokenizer, model } = zFlaggingFakes();
     const penalised = parseToxicityConfig({
       id2label: JIGSAW,
       vigil: {
