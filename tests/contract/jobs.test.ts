@@ -136,7 +136,7 @@ describe('bulk jobs on one server', () => {
     expect(first.metadata).toEqual({ batch: 'backlog-1' });
 
     const finished = await until(server, KEY_A, first.id, (j) => j.state === 'succeeded');
-    expect(finished.counts).toEqual({ total: 132, done: 132, failed: 2 });
+    expect(finished.counts).toEqual({ total: 132, done: 132, failed: 2, flagged: expect.any(Number) });
     expect(finished.estimated_seconds_left).toBe(0);
     // Kept JOBS_RETENTION_HOURS (default 168) after it finished; no expiry while it ran.
     expect(first.expires_at).toBeNull();
@@ -159,6 +159,10 @@ describe('bulk jobs on one server', () => {
     expect(fromJob.ensemble).toEqual(single.ensemble);
     // Fields in the single endpoint's order, after the line number.
     expect(Object.keys(raw[62]!)).toEqual(['line', ...Object.keys(single)]);
+    // counts.flagged is the number of lines whose verdict is not likely_safe.
+    const flagged = raw.filter((l) => 'ensemble' in l && (l.ensemble as { summary: string }).summary !== 'likely_safe').length;
+    expect(flagged).toBeGreaterThan(0);
+    expect(finished.counts.flagged).toBe(flagged);
 
     // The callback: signed with the key's secret over "<t>.<body>".
     const end = Date.now() + 30_000;
@@ -225,7 +229,7 @@ describe('a job through kill -9 at 30 %, 60 % and 90 %', () => {
       servers.push(server);
     }
     const done = await until(server, KEY_A, id, (j) => j.state === 'succeeded');
-    expect(done.counts).toEqual({ total: n, done: n, failed: 0 });
+    expect(done.counts).toEqual({ total: n, done: n, failed: 0, flagged: expect.any(Number) });
     const lines = (await results(server, KEY_A, id))
       .trim()
       .split('\n')
