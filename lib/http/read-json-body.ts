@@ -32,7 +32,13 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   }
 }
 
-/** The body's bytes, cancelling the upload as soon as it passes `maxBytes` (then throws `tooLarge()`). */
+/**
+ * The body's bytes; throws `tooLarge()` as soon as they pass `maxBytes`, without buffering more.
+ * The rest of a refused body is read and dropped, not cancelled: cancelling an unfinished Node
+ * request destroys its socket, and a client still sending then gets a reset instead of the 413
+ * (its write fails before it reads the answer). server.mjs bounds that drain in time
+ * (lib/socket-guards/close-refused-upload.mjs).
+ */
 export async function readLimited(request: Request, maxBytes: number, tooLarge: () => Error): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
@@ -43,7 +49,7 @@ export async function readLimited(request: Request, maxBytes: number, tooLarge: 
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
+      void discardRest(reader);
       throw tooLarge();
     }
     chunks.push(value);
@@ -55,4 +61,13 @@ export async function readLimited(request: Request, maxBytes: number, tooLarge: 
     offset += c.byteLength;
   }
   return out;
+}
+
+/** Reads `reader` to its end, dropping every chunk; a stream that fails ends the drain. */
+export async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  try {
+    while (!(await reader.read()).done);
+  } catch {
+    // The socket was closed (by the client, or by the server's drain limit): nothing left to drop.
+  }
 }

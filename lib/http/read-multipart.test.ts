@@ -1,20 +1,24 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readMultipart } from './read-multipart';
 import { ApiV1Error } from './api-v1-error';
 
 const limits = { maxFileBytes: 1_000, maxFieldBytes: 100, fileFields: ['image'] };
 
 /** A streamed request without Content-Length, so only the streaming limits can stop it. */
-function streamed(form: FormData): Promise<Request> {
+function streamed(form: FormData, seen = { cancelled: false, drained: false }): Promise<Request> {
   const r = new Request('http://x/', { method: 'POST', body: form });
   return r.arrayBuffer().then((buf) => {
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
       pull(c) {
-        if (sent >= buf.byteLength) return c.close();
+        if (sent >= buf.byteLength) {
+          seen.drained = true;
+          return c.close();
+        }
         c.enqueue(new Uint8Array(buf.slice(sent, sent + 256)));
         sent += 256;
       },
+      cancel: () => void (seen.cancelled = true),
     });
     return new Request('http://x/', {
       method: 'POST',
@@ -39,8 +43,14 @@ describe('readMultipart', () => {
     expect(form.files.get('image')?.bytes.length).toBe(500);
   });
 
-  it('stops a file over the limit while streaming (413)', async () => {
-    await expect(readMultipart(await streamed(withImage(5_000)), limits)).rejects.toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
+  it('stops a file over the limit while streaming (413), then drops the rest instead of cancelling the upload', async () => {
+    // Cancelling an unfinished Node request resets its socket, and a client still sending would
+    // fail its write before reading the 413.
+    const seen = { cancelled: false, drained: false };
+    const request = await streamed(withImage(2_000_000), seen);
+    await expect(readMultipart(request, limits)).rejects.toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
+    await vi.waitFor(() => expect(seen.drained).toBe(true));
+    expect(seen.cancelled).toBe(false);
   });
 
   it('refuses a declared Content-Length over the limit before reading', async () => {

@@ -66,25 +66,20 @@ export async function readMultipart(request: Request, limits: MultipartLimits): 
   await new Promise<void>((resolve, reject) => {
     let failed = false;
     let received = 0;
-    let oversize = false;
     const fail = (err: unknown) => {
       if (failed) return;
       failed = true;
       body.unpipe(parser);
-      // A body within the limit is read to its end and dropped: left unread, it holds the
-      // keep-alive socket paused and the client's next request on it hangs (found by
-      // tests/contract/fuzz.test.ts after a malformed part header). An oversize body is cut off.
-      if (oversize) body.destroy();
-      else body.resume();
+      // The rest of the body is read and dropped. Left unread, it holds the keep-alive socket
+      // paused and the client's next request on it hangs; destroyed, it resets the socket, and a
+      // client still sending fails its write before it reads the answer. server.mjs bounds how
+      // long an oversize body may drain (lib/socket-guards/close-refused-upload.mjs).
+      body.resume();
       reject(err);
     };
     body.on('data', (chunk: Buffer) => {
       received += chunk.length;
-      if (received > maxBody && !oversize) {
-        oversize = true;
-        if (failed) body.destroy();
-        else fail(tooLarge(limits.maxFileBytes));
-      }
+      if (received > maxBody) fail(tooLarge(limits.maxFileBytes));
     });
     body.on('error', () => fail(new ApiV1Error('VALIDATION_ERROR', 'The request body could not be read.')));
     parser.on('field', (name, value, info) => {
