@@ -30,7 +30,9 @@ function long(chunk: Uint8Array, chunks: number) {
       seen.drained = true;
       controller.close();
     },
-    cancel: () => void (seen.cancelled = true),
+    cancel: () => {
+      seen.cancelled = true;
+    },
   });
   return { stream, seen };
 }

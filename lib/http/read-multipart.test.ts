@@ -18,7 +18,9 @@ function streamed(form: FormData, seen = { cancelled: false, drained: false }): 
         c.enqueue(new Uint8Array(buf.slice(sent, sent + 256)));
         sent += 256;
       },
-      cancel: () => void (seen.cancelled = true),
+      cancel: () => {
+        seen.cancelled = true;
+      },
     });
     return new Request('http://x/', {
       method: 'POST',
