@@ -8,13 +8,16 @@
 import 'server-only';
 import { env } from '@/lib/env';
 import { keyId } from '@/lib/auth/api-keys';
-import { createJobStore, type JobStore } from '@/lib/jobs/job-store';
+import { createJobStore, type JobStore, type ModerationJobRow } from '@/lib/jobs/job-store';
+import { createFlaggedCounter } from '@/lib/jobs/count-flagged';
+import { jobView } from '@/lib/jobs/job-view';
 import { startTableRunner, type JobRunnerOptions, type TableRunner } from '@/lib/jobs/job-runner';
 import { listenForQueuedJobs, type JobWakeups } from '@/lib/jobs/job-wakeup';
 import { callbackSecret } from '@/lib/jobs/send-callback';
 import { sendJobCallback } from '@/lib/jobs/send-job-callback';
 import { sweepExpiredJobs } from '@/lib/jobs/expire-jobs';
 import type { ModerationResponse } from '@/lib/contracts/moderation';
+import type { Job } from '@/lib/contracts/jobs';
 import { logger } from '@/lib/observability/logger';
 import { metrics } from '@/lib/observability/metrics';
 import { errorForLog } from '@/lib/observability/redact';
@@ -25,6 +28,8 @@ import { textModeration } from './text-moderation-service';
 
 export interface JobService {
   store: JobStore;
+  /** The jobs as the API answers them, each with its flagged lines counted (`counts.flagged`). */
+  views(jobs: ModerationJobRow[]): Promise<Job[]>;
   /** A job was queued here: idle runners look at once. */
   queued(): void;
   stop(): Promise<void>;
@@ -93,6 +98,7 @@ async function start(): Promise<JobService> {
   const db = await database();
   const e = env();
   const store = createJobStore(db.db, { retentionMs: e.JOBS_RETENTION_HOURS * 3_600_000 });
+  const countFlagged = createFlaggedCounter(db.db);
   const log = logger();
   const callback = (jobId: string) => {
     sendCallback(store, jobId).catch((err: unknown) => log.error({ err: errorForLog(err), job: jobId }, 'job callback failed'));
@@ -149,6 +155,13 @@ async function start(): Promise<JobService> {
   log.info({ runner: wakeups ? 'table+notify' : table ? 'table' : 'none', concurrency: e.JOBS_CONCURRENCY }, 'bulk jobs started');
   return {
     store,
+    async views(jobs) {
+      const flagged = await countFlagged(jobs);
+      return jobs.map((j) => {
+        const view = jobView(j, store.expiresAt(j));
+        return { ...view, counts: { ...view.counts, flagged: flagged.get(j.id) ?? 0 } };
+      });
+    },
     queued: () => table?.wake(),
     async stop() {
       stopping = true;

@@ -26,9 +26,6 @@ import { requestError, V1Error } from '@/lib/http/v1-error';
 import { parseV1Body, zodIssuesToV1Error } from '@/lib/http/zod-issues-to-v1';
 import { jobService, callbackSecretOf } from '@/lib/composition/job-service';
 import { jobView } from '@/lib/jobs/job-view';
-import { createFlaggedCounter, type FlaggedCounter } from '@/lib/jobs/count-flagged';
-import { database } from '@/lib/composition/database';
-import type { ModerationJobRow } from '@/lib/jobs/job-store';
 import { receiveJob } from '@/lib/jobs/receive-job';
 import {
   JobInputFormatError,
@@ -195,24 +192,6 @@ export async function createJobRequest({ request, principal }: V1Context): Promi
   return Response.json(jobView(job, svc.store.expiresAt(job)), { status: 202, headers: { Location: `/v1/jobs/${id}` } });
 }
 
-/** One counter per database: its kept counts belong to that database's jobs. */
-const counters = new WeakMap<object, FlaggedCounter>();
-
-/** The jobs as the API answers them, each with its flagged lines counted (`counts.flagged`). */
-async function viewsWithFlagged(svc: Awaited<ReturnType<typeof jobService>>, jobs: ModerationJobRow[]): Promise<Job[]> {
-  const { db } = await database();
-  let count = counters.get(db);
-  if (!count) {
-    count = createFlaggedCounter(db);
-    counters.set(db, count);
-  }
-  const flagged = await count(jobs);
-  return jobs.map((j) => {
-    const view = jobView(j, svc.store.expiresAt(j));
-    return { ...view, counts: { ...view.counts, flagged: flagged.get(j.id) ?? 0 } };
-  });
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function ownJob(params: Record<string, string>, principal: Principal | undefined) {
@@ -225,7 +204,7 @@ async function ownJob(params: Record<string, string>, principal: Principal | und
 
 export async function getJobRequest({ params, principal }: V1Context): Promise<Job> {
   const { svc, job } = await ownJob(params, principal);
-  return (await viewsWithFlagged(svc, [job]))[0]!;
+  return (await svc.views([job]))[0]!;
 }
 
 export async function cancelJobRequest({ params, principal }: V1Context): Promise<Job> {
@@ -241,7 +220,7 @@ export async function listJobsRequest({ request, principal }: V1Context): Promis
   const rows = await svc.store.list(jobOwner(principal), q.limit + 1, q.before);
   const page = rows.slice(0, q.limit);
   return {
-    jobs: await viewsWithFlagged(svc, page),
+    jobs: await svc.views(page),
     next_before: rows.length > q.limit ? page[page.length - 1]!.id : null,
   };
 }
