@@ -95,7 +95,7 @@ export function useReviewActions(deps: ReviewActionsDeps) {
     if (out.failures.length > 0)
       setError(
         new Error(
-          `${out.failures.length} decision(s) failed:\n${out.failures.map((f) => `${(f.item.text ?? '').slice(0, 40)}: ${f.message}`).join('\n')}`,
+          `${out.failures.length === 1 ? 'One decision was' : `${out.failures.length} decisions were`} refused:\n${out.failures.map((f) => f.message).join('\n')}`,
         ),
       );
   }

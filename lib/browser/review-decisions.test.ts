@@ -2,7 +2,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ReviewItem } from '@/lib/contracts/reviews';
 import type { ReviewConfig } from '@/lib/contracts/review-console';
-import { decideAll, reasonProblem, supersededUndo, takeBackAll, undoDeadline, type DecisionTransport } from './review-decisions';
+import {
+  decideAll,
+  decisionProblem,
+  reasonProblem,
+  supersededUndo,
+  takeBackAll,
+  undoDeadline,
+  type DecisionTransport,
+} from './review-decisions';
 import { ApiError } from './vigil-api';
 
 vi.mock('./offline-decisions', () => ({ enqueueDecision: vi.fn(), newDecisionId: () => 'id-000000001' }));
@@ -84,6 +92,34 @@ describe('review decisions', () => {
     expect(failures[0]).not.toContain(id);
     expect(failures[0]).toContain('“You are a worthless idiot and everyone k…”');
     expect(failures[0]).toMatch(/^The decision on .* can no longer be undone: .*\.$/);
+  });
+
+  it("says in a plain sentence, naming the text and not the id or the claim's holder, why a decision was refused", async () => {
+    const id = '9b1d2c3e-4f5a-4b6c-8d7e-0f1a2b3c4d5e';
+    const claimed = { ...item(id), text: 'Nobody wants you here, go back to where you came from.' } as ReviewItem;
+    const out = await decideAll(
+      [claimed],
+      'confirm',
+      { moderator: 'ana', reason: () => 'threat', note: () => '', bulk: false },
+      {
+        decide: async () => {
+          throw new ApiError(409, 'REVIEW_CLAIMED', `Review item ${id} is claimed by bo since 2026-11-28T08:00:00.000Z.`);
+        },
+        enqueue: async () => undefined,
+      },
+    );
+    const [failure] = out.failures;
+    expect(failure?.message).toBe(
+      'Another moderator has claimed “Nobody wants you here, go back to where …”: leave it to them, or decide it once their claim runs out.',
+    );
+    expect(decisionProblem(claimed, new ApiError(404, 'NOT_FOUND', `No review item with id ${id}.`))).toBe(
+      '“Nobody wants you here, go back to where …” is no longer in the review queue.',
+    );
+    const invalid = decisionProblem(
+      claimed,
+      new ApiError(400, 'VALIDATION_ERROR', `Field 'reason_code': 'x' is not one of REVIEW_REASON_CODES`),
+    );
+    expect(invalid).toBe('Could not decide “Nobody wants you here, go back to where …”: something in the form is not valid.');
   });
 
   it('drops the Undo offer once the list shows a decided item reopened or decided again', () => {

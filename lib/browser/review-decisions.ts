@@ -70,7 +70,7 @@ export async function decideAll(
       outcome.taken.add(item.review_id);
     } catch (err) {
       if (err instanceof ApiError && !err.retryable) {
-        outcome.failures.push({ item, message: err.message });
+        outcome.failures.push({ item, message: decisionProblem(item, err) });
         continue;
       }
       await transport.enqueue({ ...body, review_id: item.review_id, queued_at: new Date().toISOString() });
@@ -95,6 +95,19 @@ const named = (item: ReviewItem) => {
   if (!text) return 'an item whose text was deleted';
   return `“${text.length > 40 ? `${text.slice(0, 40)}…` : text}”`;
 };
+
+/**
+ * Why a decision on `item` was refused, as one plain sentence naming the item by its text (the
+ * server's own message carries the item's id and the claim's holder and time, for the logs).
+ */
+export function decisionProblem(item: ReviewItem, err: ApiError): string {
+  if (err.code === 'REVIEW_CLAIMED') {
+    return `Another moderator has claimed ${named(item)}: leave it to them, or decide it once their claim runs out.`;
+  }
+  if (err.code === 'NOT_FOUND') return `${named(item)} is no longer in the review queue.`;
+  const help = ERROR_HELP[err.code];
+  return `Could not decide ${named(item)}: ${help ? help.charAt(0).toLowerCase() + help.slice(1) : 'try again'}.`;
+}
 
 /**
  * Why taking back the decision on `item` failed, as one plain sentence naming the item by its text
