@@ -100,13 +100,7 @@ test('the review card shows the deciding passage, and why flagged highlights the
   const [r] = await ConsolePage.moderate(request, [text]);
   expect(r!.ensemble.summary).not.toBe('likely_safe');
   const c = new ConsolePage(page);
-  await c.goto();
-  await c.tab('reviews');
-  await expect(async () => {
-    await c.searchReviews(stamp);
-    await expect(c.reviewItems).toHaveCount(1, { timeout: 1_000 });
-  }).toPass({ timeout: 30_000 });
-  const item = c.reviewItems.first();
+  const item = await c.openOnlyReviewFor(stamp);
 
   // Collapsed, the card shows the passage that decided, not the text's first 280 characters.
   await expect(item.getByTestId('review-text')).toHaveAttribute('data-excerpt', 'deciding');

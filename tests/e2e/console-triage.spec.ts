@@ -293,13 +293,8 @@ test.describe('console: review queue for triage', () => {
     const [r] = await ConsolePage.moderate(request, [text]);
     expect(r!.ensemble.summary).not.toBe('likely_safe');
     const c = new ConsolePage(page);
-    await c.goto();
-    await c.tab('reviews');
-    await expect(async () => {
-      await c.searchReviews(text.slice(-18));
-      await expect(c.reviewItems).toHaveCount(1, { timeout: 1_000 });
-    }).toPass({ timeout: 30_000 });
-    await c.reviewItems.first().getByTestId('review-why').click();
+    const item = await c.openOnlyReviewFor(text.slice(-18));
+    await item.getByTestId('review-why').click();
     const panel = page.getByTestId('review-why-panel');
     // In words now: the model behind the sentence stays in data-model.
     await expect(panel.getByTestId('decided-by')).toHaveAttribute('data-model', /rules_v1|toxic_transformer_v1|sexism_lasso_v1/);

@@ -102,6 +102,19 @@ export class ConsolePage {
     if ((await fold.getAttribute('open')) === null) await page.getByTestId('review-filters-summary').click();
     await page.getByTestId(`review-filter-${id}`).selectOption(value);
   }
+  /**
+   * Opens the Review tab and searches until exactly one item answers `q` (a verdict reaches the
+   * queue a moment after its answer); returns that item.
+   */
+  async openOnlyReviewFor(q: string): Promise<Locator> {
+    await this.goto();
+    await this.tab('reviews');
+    await expect(async () => {
+      await this.searchReviews(q);
+      await expect(this.reviewItems).toHaveCount(1, { timeout: 1_000 });
+    }).toPass({ timeout: 30_000 });
+    return this.reviewItems.first();
+  }
   /** Types a search and waits for the list to answer it. */
   async searchReviews(q: string): Promise<void> {
     const box = this.page.getByTestId('review-search');
