@@ -30,6 +30,7 @@ import { preprocess } from '@/lib/moderation/preprocess';
 import { averagePrecision, bestMacroF1Threshold, rocAuc } from '@/training/ml/metrics';
 import { TOXICITY_HEADS } from '@/lib/moderation/types';
 import { singleFileSha256, transformersJsConfig } from './onnx-external-data';
+import { measureNounForms } from './noun-form-flags';
 import { MODEL_DIR, TRAINING_DIR } from './model-dir';
 import { rng } from './obfuscate';
 
@@ -280,6 +281,8 @@ async function main(): Promise<void> {
     },
   };
   writeFileSync(join(MODEL_DIR, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
+  // Through the serving runtime, so at the thresholds just written.
+  const nounForms = await measureNounForms(MODEL_DIR);
   const metrics = {
     generated_by: 'npm run train:toxicity (training/toxic_transformer_v1/evaluate.ts), the served model (int8 weights, float32 arithmetic)',
     validation: split(val, valScores),
@@ -303,6 +306,7 @@ async function main(): Promise<void> {
       max_group_rate: after.maxGroup,
       per_group: after.groups,
     },
+    noun_form_validation: nounForms,
     training,
     data: prepare,
   };
@@ -313,6 +317,7 @@ async function main(): Promise<void> {
       {
         thresholds: thresholdMap,
         identity: metrics.identity_validation,
+        noun_forms: { flag_rate: nounForms.flag_rate, max_group_rate: nounForms.max_group_rate },
         long_context: longContext,
         val: metrics.validation,
         test: metrics.test,
