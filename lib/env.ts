@@ -35,7 +35,6 @@ export const envSchema = z
       .string()
       .optional()
       .refine((v) => v === undefined, 'replaced by TOXICITY_MODEL_DIR (the model folder, not the .onnx file)'),
-    /** onnxruntime-node intra-op threads for the toxicity transformer. */
     /** onnxruntime threads per inference session; unset = the cores shared out between the inference workers (thread-counts.ts). */
     ORT_INTRA_OP_THREADS: int(1, 64).optional(),
     /** Load and warm the models when the server starts rather than on the first request. */
