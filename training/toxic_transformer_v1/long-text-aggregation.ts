@@ -28,9 +28,9 @@ import { join, resolve } from 'node:path';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { aggregateWindows } from '@/lib/moderation/toxicity/aggregate-windows';
 import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
-import { TOXICITY_HEADS, type ToxicityScores } from '@/lib/moderation/types';
 import { MODEL_DIR, TRAINING_DIR } from './model-dir';
 import { rng } from './obfuscate';
+import { FLAGGING_HEADS, flagsVerdict } from './verdict-flags';
 
 const WORK = process.env.TOX_WORK_DIR ?? join(resolve(TRAINING_DIR, '../..'), '.work/toxicity');
 const TEXTS_PER_KIND = Number(process.env.LONG_TEXTS_PER_KIND ?? 150);
@@ -78,10 +78,6 @@ export function buildLongTexts(rows: readonly Row[], seed: number, n = TEXTS_PER
   return { ordinary: parts.flat(), benign, harmful, harmAtEnd };
 }
 
-/** Heads that flag a verdict on their own (profanity alone does not: PROFANITY_ALONE_CAP). */
-const FLAGGING_HEADS = TOXICITY_HEADS.filter((h) => h !== 'profanity');
-const flagged = (s: ToxicityScores, thresholds: ToxicityScores) => FLAGGING_HEADS.some((h) => s[h] >= thresholds[h]);
-
 interface Measure {
   penalty: number;
   benign_flagged: number;
@@ -94,20 +90,20 @@ async function measureSplit(model: Awaited<ReturnType<typeof loadToxicityModel>>
   const [benign, alone, atEnd] = [await score(built.benign), await score(built.harmful), await score(built.harmAtEnd)];
   const t = model.thresholds;
   const ordinary = await score(built.ordinary);
-  const ordinaryFlagged = ordinary.filter((d) => flagged(d.scores, t)).length / ordinary.length;
+  const ordinaryFlagged = ordinary.filter((d) => flagsVerdict(d.scores, t)).length / ordinary.length;
   const ordinaryByHead = Object.fromEntries(
     FLAGGING_HEADS.map((h) => [h, r4(ordinary.filter((d) => d.scores[h] >= t[h]).length / ordinary.length)]),
   );
   // A long text is flagged when any of its comments would be, if its windows added nothing of their own.
   const anyCommentFlagged =
-    benign.filter((_, i) => ordinary.slice(i * COMMENTS_PER_TEXT, (i + 1) * COMMENTS_PER_TEXT).some((d) => flagged(d.scores, t))).length /
-    benign.length;
-  const aloneFlagged = alone.map((d) => flagged(d.scores, t));
+    benign.filter((_, i) => ordinary.slice(i * COMMENTS_PER_TEXT, (i + 1) * COMMENTS_PER_TEXT).some((d) => flagsVerdict(d.scores, t)))
+      .length / benign.length;
+  const aloneFlagged = alone.map((d) => flagsVerdict(d.scores, t));
   const windows = benign.map((d) => d.windows!.length);
   const measures: Measure[] = PENALTIES.map((penalty) => {
     const agg = (d: (typeof benign)[number]) => aggregateWindows(d.windows!, penalty);
-    const b = benign.filter((d) => flagged(agg(d), t)).length / benign.length;
-    const end = atEnd.map((d) => flagged(agg(d), t));
+    const b = benign.filter((d) => flagsVerdict(agg(d), t)).length / benign.length;
+    const end = atEnd.map((d) => flagsVerdict(agg(d), t));
     const nAlone = aloneFlagged.filter(Boolean).length;
     return {
       penalty,

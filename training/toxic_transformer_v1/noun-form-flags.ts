@@ -1,12 +1,13 @@
 /**
  * How often the served model flags the noun-form validation sentences (noun-form-validation.json:
  * friendly and neutral sentences that use a group word as a noun, "a gay", "Blacks", all benign),
- * through the serving runtime at the folder's served thresholds: a verdict is flagged when any head
- * but profanity reaches its threshold (profanity alone does not flag a verdict).
+ * through the serving runtime at the folder's served thresholds: a sentence is flagged when a head
+ * that flags a verdict on its own reaches its threshold (verdict-flags.ts).
  *
  *   npx tsx training/toxic_transformer_v1/noun-form-flags.ts [--model-dir DIR] [--json]
  *
- * Validation only: the templates are disjoint from the training frames and the evaluation suites.
+ * Validation only: no frame is shared with a training template or the evaluation suites
+ * (scripts/eval-text/template-overlap.ts normalises frames the same way for the suites).
  * evaluate.ts records the same measure in metrics.json (`noun_form_validation`).
  */
 import { readFileSync } from 'node:fs';
@@ -15,9 +16,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
-import { TOXICITY_HEADS, type ToxicityScores } from '@/lib/moderation/types';
+import type { ToxicityScores } from '@/lib/moderation/types';
 import { fillIdentityTemplate, hasNounForms, type IdentityGroup } from './identity-templates';
 import { MODEL_DIR, TRAINING_DIR } from './model-dir';
+import { FLAGGING_HEADS } from './verdict-flags';
 
 interface NounFormFile {
   templates: string[];
@@ -35,7 +37,6 @@ function readNounFormFile(): NounFormFile {
   return JSON.parse(readFileSync(join(TRAINING_DIR, 'noun-form-validation.json'), 'utf8')) as NounFormFile;
 }
 
-const FLAGGING_HEADS = TOXICITY_HEADS.filter((h) => h !== 'profanity');
 const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 
 export interface NounFormFlags {
