@@ -50,14 +50,16 @@ const FLAGGED = [
   { text: 'im going to kill you', flag: 'threat_detected' },
 ] as const;
 
-/** `text` with each `[position, character]` inserted, positions taken modulo the length so far. */
+/**
+ * `text` with each `[position, character]` inserted, positions in code points taken modulo the
+ * length so far. Code points, not UTF-16 units: an insertion inside an earlier astral character
+ * (the tag block) would split its surrogate pair into two lone surrogates, which render as
+ * replacement characters, not as nothing.
+ */
 function insertAll(text: string, insertions: readonly (readonly [number, string])[]): string {
-  let out = text;
-  for (const [at, c] of insertions) {
-    const i = at % (out.length + 1);
-    out = out.slice(0, i) + c + out.slice(i);
-  }
-  return out;
+  const out = Array.from(text);
+  for (const [at, c] of insertions) out.splice(at % (out.length + 1), 0, c);
+  return out.join('');
 }
 
 /** Insertions of invisible characters: the tag block is most of the set, so draw from each part alike. */
