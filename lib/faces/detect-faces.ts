@@ -22,7 +22,8 @@ interface Candidate {
   chip: FaceChip;
 }
 
-function landmarksChip(face: FaceResult): FaceChip {
+/** The descriptor chip of a face Human found: from its eyes and lips when the mesh has them, else from its box. */
+export function landmarksChip(face: FaceResult): FaceChip {
   const a = face.annotations as Partial<Record<string, number[][]>>;
   const eyeL = [...(a.leftEyeUpper0 ?? []), ...(a.leftEyeLower0 ?? [])];
   const eyeR = [...(a.rightEyeUpper0 ?? []), ...(a.rightEyeLower0 ?? [])];
@@ -44,6 +45,27 @@ export function dropDuplicateFaces<T extends { box: Candidate['box']; score: num
     if (kept.every((k) => overlapOfSmaller(k.box, f.box) <= DUPLICATE_OVERLAP)) kept.push(f);
   }
   return kept;
+}
+
+/**
+ * The decoded photo letterboxed to a float32 square, black borders centred. The detector squashes
+ * its input to 256x256, and a tall photo squashed that way produced phantom faces. The square is
+ * float32 from the start: Human casts an int32 input to float32 itself, and the chips are cut from
+ * float32 too, so an int32 square would sit in tfjs's wasm heap beside two float32 copies of it
+ * (wasm memory never shrinks: docs/decisions/115-face-memory-and-allocator.md).
+ */
+export function letterbox(tf: Tf, image: DecodedImage): { square: TF.Tensor3D; side: number; padX: number; padY: number } {
+  const side = Math.max(image.width, image.height);
+  const padX = Math.floor((side - image.width) / 2);
+  const padY = Math.floor((side - image.height) / 2);
+  const square = tf.tidy(() =>
+    tf.pad(tf.tensor3d(image.data, [image.height, image.width, 3], 'float32'), [
+      [padY, side - image.height - padY],
+      [padX, side - image.width - padX],
+      [0, 0],
+    ]),
+  );
+  return { square, side, padX, padY };
 }
 
 /**
@@ -89,21 +111,7 @@ export function createFaceEngine(models: FaceModels): LocalFaceEngine {
 
   async function detectOnce(image: DecodedImage): Promise<DetectedFace[]> {
     count++;
-    const side = Math.max(image.width, image.height);
-    const padX = Math.floor((side - image.width) / 2);
-    const padY = Math.floor((side - image.height) / 2);
-    // Letterbox to a square: the detector squashes its input to 256x256, and a tall photo
-    // squashed that way produced phantom faces. The square is float32 from the start: Human casts
-    // an int32 input to float32 itself, and the chips are cut from float32 too, so an int32 square
-    // would sit in tfjs's wasm heap beside two float32 copies of it (wasm memory never shrinks:
-    // docs/decisions/115-face-memory-and-allocator.md).
-    const square = tf.tidy(() =>
-      tf.pad(tf.tensor3d(image.data, [image.height, image.width, 3], 'float32'), [
-        [padY, side - image.height - padY],
-        [padX, side - image.width - padX],
-        [0, 0],
-      ]),
-    );
+    const { square, side, padX, padY } = letterbox(tf, image);
     let offset = { x: padX, y: padY };
     let source: TF.Tensor3D = square;
     let contextual: TF.Tensor3D | null = null;

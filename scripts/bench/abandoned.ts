@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { postJson, startServer } from '../lib/server';
 import { median } from '../lib/stats';
+import { cpuFlags } from '../lib/cpu-flags';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, 'abort-after': { type: 'string', default: '1500' } } });
 const RUNS = Number(values.runs);
@@ -74,10 +75,9 @@ for (let r = 0; r < RUNS; r++) {
     await server.stop();
   }
 }
-const flags = ['avx512_vnni', 'avx512f', 'avx2', 'fma'].filter((f) => new RegExp(`\\b${f}\\b`).test(readFileSync('/proc/cpuinfo', 'utf8')));
 console.log(
   JSON.stringify({
-    cpu_flags: flags.join(' '),
+    cpu_flags: cpuFlags(),
     runs: RUNS,
     abort_after_ms: ABORT_AFTER,
     busy_after_hangup_ms: Math.round(median(busy)),

@@ -24,6 +24,7 @@ import { preprocess } from '@/lib/moderation/preprocess';
 import { postJson, startServer } from '../lib/server';
 import { jigsawTestTexts } from './realistic-texts';
 import { median, percentile as pct } from '../lib/stats';
+import { cpuFlags } from '../lib/cpu-flags';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number) => {
@@ -188,14 +189,11 @@ const texts = REALISTIC
   ? `jigsaw test split, 100 rows${CHARS ? ` of ${CHARS[0]}-${CHARS[1]} characters` : ''}`
   : 'built-in short sample (no shared data found)';
 // The float kernels onnxruntime picks depend on these (decision 188): record them beside every figure.
-const cpuFlags = ['avx512_vnni', 'avx512f', 'avx_vnni', 'avx2', 'fma'].filter((f) =>
-  new RegExp(`\\b${f}\\b`).test(readFileSync('/proc/cpuinfo', 'utf8')),
-);
 const result = {
   version: pkg.version,
   runs: RUNS,
   node: process.version,
-  cpu_flags: cpuFlags.join(' '),
+  cpu_flags: cpuFlags(),
   texts,
   model_only: model,
   end_to_end: http,

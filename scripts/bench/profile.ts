@@ -8,7 +8,6 @@
  *
  *   npm run bench:profile [-- --chars 150-250] [--runs 5] [--data ../shared/data]
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ModelRegistry } from '@/lib/moderation/model-registry';
 import { moderate } from '@/lib/moderation/moderate';
@@ -21,6 +20,7 @@ import { env } from '@/lib/env';
 import { defaultModelLoaders } from '@/lib/runtime/model-loaders';
 import { median } from '../lib/stats';
 import { jigsawTestTexts } from './realistic-texts';
+import { cpuFlags } from '../lib/cpu-flags';
 
 const { values } = parseArgs({
   options: { chars: { type: 'string', default: '350-450' }, runs: { type: 'string', default: '5' }, data: { type: 'string' } },
@@ -33,8 +33,6 @@ let long = '';
 for (let i = 0; long.length < 10_000; i++) long += `${texts[i % texts.length]} `;
 long = long.slice(0, 10_000);
 
-const cpu = readFileSync('/proc/cpuinfo', 'utf8');
-const flags = ['avx512_vnni', 'avx512f', 'avx_vnni', 'avx2', 'fma'].filter((f) => new RegExp(`\\b${f}\\b`).test(cpu));
 const models = await new ModelRegistry(defaultModelLoaders()).models();
 const tokenizer = await loadToxicityTokenizer(resolveToxicityModelDir(env()));
 
@@ -94,7 +92,7 @@ async function profile(input: readonly string[]) {
 console.log(
   JSON.stringify(
     {
-      cpu_flags: flags.join(' '),
+      cpu_flags: cpuFlags(),
       node: process.version,
       runs: RUNS,
       batch: await profile(texts),

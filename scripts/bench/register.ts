@@ -11,10 +11,11 @@
  * still when other work shares the machine and wall-clock times do not, for docs/benchmarks.md.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startServer } from '../lib/server';
+import { machineLine } from '../lib/cpu-flags';
 
 const { values: args } = parseArgs({
   options: {
@@ -67,9 +68,8 @@ async function main() {
     for (let i = 0; i < Number(args.runs); i++) times.push(await register(i));
     const cpuAfter = { server: cpuMs(pids.server), face_engine: cpuMs(pids.face_engine) };
 
-    const flags = readFileSync('/proc/cpuinfo', 'utf8').match(/\b(avx512f|avx2|fma)\b/g) ?? [];
     console.log(`\nPOST /api/v1/register, ${photo.length} bytes (${args.photo}), ${times.length} runs after ${args.warmup} warm-up`);
-    console.log(`machine: ${cpus()[0]?.model} x${cpus().length}, flags ${[...new Set(flags)].sort().join(' ')}`);
+    console.log(`machine: ${machineLine()}`);
     console.log(
       `p50 ${pct(times, 0.5).toFixed(1)} ms, p90 ${pct(times, 0.9).toFixed(1)} ms, min ${Math.min(...times).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms`,
     );
