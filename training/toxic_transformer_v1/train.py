@@ -19,7 +19,7 @@ decay, bf16 autocast on CUDA, seed 1234. Evaluates at the end of the pass (TOX_E
 validation split (mean ROC-AUC of the five heads, identity flags at F1 thresholds, and a model-only
 stand-in for the contrast ship check when prepare.ts wrote contrast_val.jsonl) and EDOS dev (the sexism
 label), keeps the best validation mean AUC, writes model.onnx (fp32), hf_config.json and
-train-summary.json.
+train-summary.json (with the machine that trained: CPU model, cores, CPU flags, GPU).
 
 Uses CUDA when torch sees a GPU, else the CPU (TOX_THREADS threads). Environment (defaults are the
 shipped recipe): TOX_ENCODER_DIR, TOX_SAMPLE, TOX_EPOCHS, TOX_LR, TOX_BATCH, TOX_SEED, TOX_MAX_LEN,
@@ -85,6 +85,27 @@ KD = dict(
     temperature=float(os.environ.get("TOX_KD_T", 1.0)),
     heads=os.environ.get("TOX_KD_HEADS", ",".join(HEADS)),
 )
+
+
+def machine():
+    """The host that trained: CPU model, logical cores and the flags that set CPU training speed
+    (an AVX2-only CPU trains about half as fast as one with AVX-512), plus the GPU when one is used."""
+    model, flags = "unknown", set()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key.strip() == "model name" and model == "unknown":
+                    model = value.strip()
+                elif key.strip() == "flags":
+                    flags.update(value.split())
+    except OSError:
+        pass
+    wanted = ["avx512_vnni", "avx512f", "avx_vnni", "avx2", "fma"]
+    out = {"cpu": model, "cores": os.cpu_count(), "cpu_flags": " ".join(f for f in wanted if f in flags)}
+    if torch.cuda.is_available():
+        out["gpu"] = torch.cuda.get_device_name(0)
+    return out
 
 
 def log(*a):
@@ -461,7 +482,8 @@ def main():
     with open(os.path.join(WORK, "hf_config.json"), "w", encoding="utf-8") as f:
         json.dump(config, f, indent=2)
     summary = {"tag": TAG, "cfg": CFG, "device": device.type, "training_rows": len(train), "best_val_mean_auc": best,
-               "history": history, "seconds": round(time.time() - t0), "torch": torch.__version__}
+               "history": history, "seconds": round(time.time() - t0), "torch": torch.__version__,
+               "machine": machine()}
     if teacher is not None:
         summary["distillation"] = KD
     with open(os.path.join(WORK, "train-summary.json"), "w", encoding="utf-8") as f:
