@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import type * as TF from '@tensorflow/tfjs';
 import { decodeImage, type DecodedImage } from './decode-image';
 import { CHIP_SIZE, chipFromLandmarks } from './align-face';
-import { createFaceEngine, cutChip } from './detect-faces';
+import { createFaceEngine, cutChip, letterbox } from './detect-faces';
 import { euclideanDistance } from './face-similarity';
 import { loadFaceModels, type FaceModels } from './load-face-models';
 
@@ -90,6 +90,44 @@ describe.skipIf(!hasData)(`face engine on the real models (skipped unless the fa
       }
     } finally {
       tf.dispose([image, whole]);
+    }
+  });
+
+  it('letterboxes a wide and a tall photo to a float32 square, the photo centred between black borders', () => {
+    const photo = (width: number, height: number): DecodedImage => ({
+      data: Buffer.from(Array.from({ length: width * height * 3 }, (_, i) => 1 + (i % 250))),
+      width,
+      height,
+      originalWidth: width,
+      originalHeight: height,
+      scale: 1,
+      format: 'png',
+    });
+    for (const [width, height, padX, padY] of [
+      [4, 1, 0, 1],
+      [2, 5, 1, 0],
+    ] as const) {
+      const image = photo(width, height);
+      const { square, side, padX: x, padY: y } = letterbox(models.tf, image);
+      try {
+        expect({ side, x, y, shape: square.shape, dtype: square.dtype }).toEqual({
+          side: Math.max(width, height),
+          x: padX,
+          y: padY,
+          shape: [side, side, 3],
+          dtype: 'float32',
+        });
+        const pixels = square.arraySync() as number[][][];
+        pixels.forEach((row, r) =>
+          row.forEach((rgb, c) => {
+            const inside = r >= y && r < y + height && c >= x && c < x + width;
+            const at = ((r - y) * width + (c - x)) * 3;
+            expect(rgb).toEqual(inside ? [...image.data.subarray(at, at + 3)] : [0, 0, 0]);
+          }),
+        );
+      } finally {
+        square.dispose();
+      }
     }
   });
 
