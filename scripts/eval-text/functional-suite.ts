@@ -4,6 +4,7 @@
  * into labelled test cases. Evaluation only: nothing trains or tunes on it (decision 075).
  * functional-suite-v2.json adds categories in the same shape, with the groups and
  * fillers of the first file; it is reported apart so the first file's rows stay comparable.
+ * The verdict suites (verdict-suites.ts) are files of the same shape with groups of their own.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -22,11 +23,19 @@ const USES: readonly string[] = ['group', 'slur', 'thing', 'item', 'who', 'none'
 
 export interface SuiteGroup {
   id: string;
+  /** What the group is defined by (race, religion, nationality, gender, sexuality, disability, age), where a file reports by it. */
+  kind?: string;
   /** Plural noun phrase, lower case unless a proper noun ("trans people", "Jews"). */
   plural: string;
   /** Singular with its article ("an immigrant"). */
   one: string;
-  /** [singular, plural] slur pairs; empty where the suite has none for the group. */
+  /** Predicative adjective ("gay", "Muslim", "foreign-born"), for `{adj}`. */
+  adj?: string;
+  /** Singular noun phrase without its article ("gay man", "Muslim woman"), for `{person}`. */
+  person?: string;
+  /** The adjective used as a noun ("a gay", "a Black"), for `{noun}`; `person` where the group has none. */
+  noun?: string;
+  /** [singular, plural] slur pairs; empty (or absent in the file) where the suite has none for the group. */
   slurs: [string, string][];
 }
 export interface SuiteCategory {
@@ -46,7 +55,11 @@ export interface SuiteCategory {
 }
 export interface SuiteFile {
   groups: SuiteGroup[];
-  fillers: Record<'thing' | 'item' | 'who', string[]>;
+  /**
+   * Slot fillers; `name` (first names for `{name}` in group frames) rotates through the cases. A list a
+   * file does not need may be absent.
+   */
+  fillers: Record<'thing' | 'item' | 'who', string[]> & { name?: string[] };
   categories: SuiteCategory[];
   /** Benign prose paragraphs the `long` categories are built from. */
   paragraphs?: string[];
@@ -64,6 +77,10 @@ export interface SuiteCase {
 
 export function readSuite(path = SUITE_PATH): SuiteFile {
   const suite = JSON.parse(readFileSync(path, 'utf8')) as SuiteFile;
+  suite.groups ??= [];
+  for (const g of suite.groups) g.slurs ??= [];
+  const f: Partial<SuiteFile['fillers']> = suite.fillers ?? {};
+  suite.fillers = { ...f, thing: f.thing ?? [], item: f.item ?? [], who: f.who ?? [] };
   for (const c of suite.categories) {
     if (c.expected !== 'harmful' && c.expected !== 'not_harmful')
       throw new Error(`${path}: category ${c.id}: bad expected "${c.expected}"`);
@@ -120,9 +137,21 @@ export function fillFrame(frame: string, values: Record<string, string>): string
   });
 }
 
+/** A group's slot values; forms the group lacks stay unset, so a frame that needs one fails in fillFrame. */
+function groupValues(g: SuiteGroup, names: readonly string[] | undefined, k: number): Record<string, string> {
+  const v: Record<string, string> = { group: g.plural, one: g.one };
+  if (g.adj !== undefined) v.adj = g.adj;
+  if (g.person !== undefined) v.person = g.person;
+  const noun = g.noun ?? g.person;
+  if (noun !== undefined) v.noun = noun;
+  if (names?.length) v.name = names[k % names.length]!;
+  return v;
+}
+
 export function expandSuite(suite: SuiteFile = readSuite()): SuiteCase[] {
   const out: SuiteCase[] = [];
   for (const cat of suite.categories) {
+    const before = out.length;
     cat.frames.forEach((frame, f) => {
       const push = (key: string, group: string | null, values: Record<string, string>) =>
         out.push({ id: `${cat.id}/${f}/${key}`, category: cat.id, group, frame, text: fillFrame(frame, values), expected: cat.expected });
@@ -130,11 +159,12 @@ export function expandSuite(suite: SuiteFile = readSuite()): SuiteCase[] {
         push('-', null, {});
       } else if (cat.uses === 'group' && cat.groupsPerFrame) {
         for (let j = 0; j < cat.groupsPerFrame; j++) {
-          const g = suite.groups[(f * cat.groupsPerFrame + j) % suite.groups.length]!;
-          push(g.id, g.id, { group: g.plural, one: g.one });
+          const k = f * cat.groupsPerFrame + j;
+          const g = suite.groups[k % suite.groups.length]!;
+          push(g.id, g.id, groupValues(g, suite.fillers.name, k));
         }
       } else if (cat.uses === 'group') {
-        for (const g of suite.groups) push(g.id, g.id, { group: g.plural, one: g.one });
+        suite.groups.forEach((g, j) => push(g.id, g.id, groupValues(g, suite.fillers.name, f * suite.groups.length + j)));
       } else if (cat.uses === 'slur') {
         for (const g of suite.groups) g.slurs.forEach(([slur, slurs], k) => push(`${g.id}.${k}`, g.id, { slur, slurs }));
       } else if (cat.uses !== 'long') {
@@ -147,6 +177,8 @@ export function expandSuite(suite: SuiteFile = readSuite()): SuiteCase[] {
         out.push({ id: `${cat.id}/long/${k}`, category: cat.id, group: null, frame: '', text, expected: cat.expected });
       }
     }
+    // A category whose slot has nothing to fill it (no groups, slurs or fillers) would vanish from the report silently.
+    if (out.length === before) throw new Error(`category ${cat.id} (uses ${cat.uses}) expands to no case`);
   }
   return out;
 }

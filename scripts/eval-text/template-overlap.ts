@@ -8,17 +8,23 @@
  * compared after normalisation: lower case, every placeholder and every group word (from both
  * sides) becomes one slot token, articles and punctuation dropped. A shared frame is a normalised
  * frame present on both sides, or a pair whose content-word trigram sets overlap by Jaccard >= 0.6.
- * Shared content words and trigrams are reported, not failed on: common words are unavoidable.
- * The suite side is both suite files, and besides frames the long-text paragraphs and endings:
- * a harmful ending or a paragraph is as much evaluation text as a frame. The second suite file is
- * also checked against the first (the second file must add new frames, not rewordings of old ones).
+ * A shared content trigram (three words in a row, one of them a content word, after the same
+ * normalisation) fails too: a frame with its slots filled differently stays under the Jaccard bar.
+ * Shared content words are reported, not failed on: common words are unavoidable.
+ * The suite side is every evaluation suite file, each on its own with its own groups: both
+ * functional suite files (as one) and the verdict suites (verdict-suites.ts); besides frames, the
+ * long-text paragraphs and endings: a harmful ending or a paragraph is as much evaluation text as a
+ * frame. The second suite file is also checked against the first (the second file must add new
+ * frames, not rewordings of old ones). The reported failures (reported-failures.json) are users'
+ * sentences kept verbatim: their overlap is printed, never failed on, as they are in no metric.
  *
- *   tsx scripts/eval-text/template-overlap.ts   (exit 1 when a frame is shared)
+ *   tsx scripts/eval-text/template-overlap.ts   (exit 1 when a frame or a content trigram is shared)
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readSuite, readSuiteV2, SUITE_PATH, type SuiteFile } from './functional-suite';
+import { readSuite, readSuiteV2, SUITE_PATH, SUITE_V2_PATH, type SuiteFile } from './functional-suite';
+import { readReportedFailures, readVerdictSuites, REPORTED_FAILURES_PATH } from './verdict-suites';
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const SLOT = '<slot>';
@@ -130,6 +136,8 @@ const jaccard = (a: ReadonlySet<string>, b: ReadonlySet<string>) => {
 };
 
 export interface OverlapReport {
+  /** The evaluation side: the suite file(s), relative to the repository. */
+  suite: string;
   file: string;
   frames: number;
   sharedFrames: { suite: string; training: string; jaccard: number }[];
@@ -141,10 +149,10 @@ export interface OverlapReport {
   trigramShare: number;
 }
 
-export function measureOverlap(suite: SuiteFile, file: TemplateFile): OverlapReport {
+export function measureOverlap(suite: SuiteFile, file: TemplateFile, suitePath = 'suite'): OverlapReport {
   const groupWords = new Set<string>(file.groupWords);
   for (const g of suite.groups) {
-    for (const s of [g.plural, g.one, ...g.slurs.flat()])
+    for (const s of [g.plural, g.one, g.adj ?? '', g.person ?? '', g.noun ?? '', ...g.slurs.flat()])
       for (const w of s.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (w) groupWords.add(w);
   }
   // Words that mark a group but also carry meaning in a frame stay content words.
@@ -168,6 +176,7 @@ export function measureOverlap(suite: SuiteFile, file: TemplateFile): OverlapRep
   const allTrainTris = new Set(trainTris.flatMap((t) => [...t]));
   const sharedTrigrams = [...suiteTris].filter((t) => allTrainTris.has(t)).sort();
   return {
+    suite: suitePath,
     file: file.path,
     frames: trainFrames.length,
     sharedFrames,
@@ -190,28 +199,66 @@ export function bothSuites(): SuiteFile {
   return { ...v1, categories: [...v1.categories, ...v2.categories], paragraphs: v2.paragraphs ?? [] };
 }
 
-export function overlapReports(suite = bothSuites(), files = findTemplateFiles()): OverlapReport[] {
-  return files.map((f) => measureOverlap(suite, f));
+export interface EvaluationSuite {
+  /** The file(s), relative to the repository. */
+  path: string;
+  suite: SuiteFile;
 }
+
+/** Every evaluation suite the check covers: both functional suite files as one, then each verdict suite. */
+export function evaluationSuites(): EvaluationSuite[] {
+  return [
+    { path: `${relative(REPO_ROOT, SUITE_PATH)} + ${relative(REPO_ROOT, SUITE_V2_PATH)}`, suite: bothSuites() },
+    ...readVerdictSuites().map((v) => ({ path: relative(REPO_ROOT, v.path), suite: v.file })),
+  ];
+}
+
+/** Each suite against each template file. */
+export function overlapReports(suites: readonly EvaluationSuite[] = evaluationSuites(), files = findTemplateFiles()): OverlapReport[] {
+  return suites.flatMap((s) => files.map((f) => measureOverlap(s.suite, f, s.path)));
+}
+
+/** A report the check fails on: a shared frame or a shared content trigram. */
+export const sharesTemplate = (r: OverlapReport) => r.sharedFrames.length > 0 || r.sharedTrigrams.length > 0;
 
 /** The second suite file against the first, the first taking the place of a template file. */
 export function v2AgainstV1(): OverlapReport {
   const v1 = readSuite();
-  return measureOverlap(readSuiteV2(undefined, v1), { path: relative(REPO_ROOT, SUITE_PATH), frames: suiteTexts(v1), groupWords: [] });
+  return measureOverlap(
+    readSuiteV2(undefined, v1),
+    { path: relative(REPO_ROOT, SUITE_PATH), frames: suiteTexts(v1), groupWords: [] },
+    relative(REPO_ROOT, SUITE_V2_PATH),
+  );
+}
+
+/** The reported failures against each template file: printed, not failed on. */
+export function reportedFailuresOverlap(files = findTemplateFiles()): OverlapReport[] {
+  const suite: SuiteFile = {
+    groups: [],
+    fillers: { thing: [], item: [], who: [] },
+    categories: [{ id: 'reported', expected: 'not_harmful', uses: 'none', frames: readReportedFailures().map((c) => c.text) }],
+  };
+  return files.map((f) => measureOverlap(suite, f, relative(REPO_ROOT, REPORTED_FAILURES_PATH)));
+}
+
+function printReport(r: OverlapReport): void {
+  console.log(
+    `${r.suite} vs ${r.file}: ${r.frames} frames; shared frames ${r.sharedFrames.length}; shared content words ${r.sharedContentWords.length} ` +
+      `(${(100 * r.contentWordShare).toFixed(1)} % of the suite's); shared content trigrams ${r.sharedTrigrams.length} ` +
+      `(${(100 * r.trigramShare).toFixed(1)} %)`,
+  );
+  for (const s of r.sharedFrames) console.log(`  SHARED FRAME: "${s.suite}" ~ "${s.training}" (trigram Jaccard ${s.jaccard})`);
+  if (r.sharedTrigrams.length) console.log(`  shared trigrams: ${r.sharedTrigrams.join(' | ')}`);
 }
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
   const reports = [...overlapReports(), v2AgainstV1()];
   for (const r of reports) {
-    console.log(
-      `${r.file}: ${r.frames} frames; shared frames ${r.sharedFrames.length}; shared content words ${r.sharedContentWords.length} ` +
-        `(${(100 * r.contentWordShare).toFixed(1)} % of the suite's); shared content trigrams ${r.sharedTrigrams.length} ` +
-        `(${(100 * r.trigramShare).toFixed(1)} %)`,
-    );
-    for (const s of r.sharedFrames) console.log(`  SHARED FRAME: "${s.suite}" ~ "${s.training}" (trigram Jaccard ${s.jaccard})`);
-    if (r.sharedTrigrams.length) console.log(`  shared trigrams: ${r.sharedTrigrams.join(' | ')}`);
+    printReport(r);
     console.log(`  shared content words: ${r.sharedContentWords.join(', ')}`);
   }
-  if (reports.some((r) => r.sharedFrames.length > 0)) process.exit(1);
+  console.log('Reported failures (not failed on):');
+  for (const r of reportedFailuresOverlap()) if (sharesTemplate(r)) printReport(r);
+  if (reports.some(sharesTemplate)) process.exit(1);
 }
