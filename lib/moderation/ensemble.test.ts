@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { combine, PROFANITY_ALONE_CAP, toCommonScale, type EnsemblePolicy } from './ensemble';
+import { combine, PROFANITY_ALONE_CAP, toCommonScale, withOverrides, type EnsemblePolicy } from './ensemble';
 import { emptyRulesLabel } from './rules/rules-engine';
 import type { RulesLabel, SexismLabel, ToxicityScores } from './types';
 
@@ -146,5 +146,31 @@ describe('self_harm vs threat', () => {
 
   it('names threat when only the threat head fires', () => {
     expect(combine(sexism(0.05), tox({ threat: 0.97 }), rules(), policy).primary_issue).toBe('threat');
+  });
+});
+
+describe('the toxicity model\'s self-harm signal', () => {
+  const withSignal: EnsemblePolicy = { ...policy, selfHarmThreshold: 0.6 };
+
+  it('queues plain-words intent that no rule names as self_harm ("planning to take all my pills")', () => {
+    const e = combine(sexism(0.05), tox(), rules(), withSignal, { selfHarm: 0.9 });
+    expect(e.primary_issue).toBe('self_harm');
+    expect(e.summary).not.toBe('likely_safe');
+    expect(e.score).toBeCloseTo(toCommonScale(0.9, 0.6), 4);
+  });
+
+  it('stays safe below its threshold, and without a threshold the signal is ignored', () => {
+    expect(combine(sexism(0.05), tox(), rules(), withSignal, { selfHarm: 0.5 }).summary).toBe('likely_safe');
+    expect(combine(sexism(0.05), tox(), rules(), policy, { selfHarm: 0.99 }).summary).toBe('likely_safe');
+  });
+
+  it('counts the threat head as the author\'s own harm when only the signal saw self-harm', () => {
+    const e = combine(sexism(0.05), tox({ threat: 0.97 }), rules(), withSignal, { selfHarm: 0.7 });
+    expect(e.primary_issue).toBe('self_harm');
+    expect(e.score).toBeCloseTo(toCommonScale(0.97, policy.toxicityThresholds.threat), 4);
+  });
+
+  it('keeps the threshold through a policy version\'s overrides', () => {
+    expect(withOverrides(withSignal, { threat: 0.4 }).selfHarmThreshold).toBe(0.6);
   });
 });

@@ -15,6 +15,19 @@ export interface EnsemblePolicy {
   sexismThreshold: number;
   /** Per-head decision thresholds of the toxicity model (tuned on its validation split). */
   toxicityThresholds: ToxicityScores;
+  /**
+   * Decision threshold of the toxicity model's `self_harm` signal (tuned on validation), when the
+   * served model has that label; absent, self-harm is the rules' alone.
+   */
+  selfHarmThreshold?: number;
+}
+
+/**
+ * Model outputs the ensemble reads beyond the API's label block: the toxicity model's `self_harm`
+ * probability (a label the API never shows, like the sexism logit), when the model has one.
+ */
+export interface ModelSignals {
+  selfHarm?: number;
 }
 
 /**
@@ -25,6 +38,7 @@ export function withOverrides(shipped: EnsemblePolicy, overrides: ThresholdOverr
   if (!overrides || Object.keys(overrides).length === 0) return shipped;
   const { sexism, ...heads } = overrides;
   return {
+    ...shipped,
     sexismThreshold: sexism ?? shipped.sexismThreshold,
     toxicityThresholds: { ...shipped.toxicityThresholds, ...heads },
   };
@@ -85,18 +99,21 @@ export function issueRisks(
   toxicity: ToxicityScores,
   rules: RulesLabel,
   policy: EnsemblePolicy,
+  signals: ModelSignals = {},
 ): Record<Exclude<PrimaryIssue, 'none'>, number> {
   const t = policy.toxicityThresholds;
   const modelThreat = toCommonScale(toxicity.threat, t.threat);
+  const modelSelfHarm = selfHarmRisk(signals, policy);
+  const selfHarm = rules.self_harm_flag || modelSelfHarm >= 0.5;
   // "I want to die" also fires the toxicity threat head, which cannot tell whom the harm is aimed
-  // at. When the self-harm rule saw first-person intent and no threat rule fired, that risk is the
-  // author's own: it counts as self_harm, so the verdict names self_harm, not threat. The score
-  // (the maximum risk) is unchanged.
-  const ownHarm = rules.self_harm_flag && !rules.threat_detected;
+  // at. When the self-harm rule or the self-harm signal saw it and no threat rule fired, that risk
+  // is the author's own: it counts as self_harm, so the verdict names self_harm, not threat. The
+  // score (the maximum risk) is unchanged.
+  const ownHarm = selfHarm && !rules.threat_detected;
   const risks = {
     slur: rules.slur_detected ? RULE_RISK.slur : 0,
     threat: ownHarm ? 0 : Math.max(modelThreat, rules.threat_detected ? RULE_RISK.threat : 0),
-    self_harm: rules.self_harm_flag ? Math.max(RULE_RISK.self_harm, ownHarm ? modelThreat : 0) : 0,
+    self_harm: Math.max(rules.self_harm_flag ? RULE_RISK.self_harm : 0, modelSelfHarm, ownHarm ? modelThreat : 0),
     identity_attack: toCommonScale(toxicity.identity_attack, t.identity_attack),
     sexism: toCommonScale(sexism.score, policy.sexismThreshold),
     insult: toCommonScale(toxicity.insult, t.insult),
@@ -108,8 +125,20 @@ export function issueRisks(
   return { ...risks, profanity: aimed ? profanity : Math.min(profanity, PROFANITY_ALONE_CAP) };
 }
 
-export function combine(sexism: SexismLabel, toxicity: ToxicityScores, rules: RulesLabel, policy: EnsemblePolicy): Ensemble {
-  const risks = issueRisks(sexism, toxicity, rules, policy);
+/** The self-harm signal's risk on the common scale (0 when the model or the policy has none). */
+export function selfHarmRisk(signals: ModelSignals, policy: EnsemblePolicy): number {
+  if (signals.selfHarm === undefined || policy.selfHarmThreshold === undefined) return 0;
+  return toCommonScale(signals.selfHarm, policy.selfHarmThreshold);
+}
+
+export function combine(
+  sexism: SexismLabel,
+  toxicity: ToxicityScores,
+  rules: RulesLabel,
+  policy: EnsemblePolicy,
+  signals: ModelSignals = {},
+): Ensemble {
+  const risks = issueRisks(sexism, toxicity, rules, policy, signals);
   const score = Math.max(...Object.values(risks));
 
   let primary: PrimaryIssue = 'none';

@@ -4,8 +4,8 @@
  * (ensemble.ts), so the deciding issue is the primary issue, and its risk comes either from a
  * model probability put on the common scale at that model's threshold, or from a fixed rule risk.
  */
-import type { Ensemble, EnsemblePolicy } from './ensemble';
-import { issueRisks, RULE_RISK, toCommonScale } from './ensemble';
+import type { Ensemble, EnsemblePolicy, ModelSignals } from './ensemble';
+import { issueRisks, RULE_RISK, selfHarmRisk, toCommonScale } from './ensemble';
 import type { RulesLabel, SexismLabel, ToxicityScores } from './types';
 import { RULES_VERSION, SEXISM_VERSION, TOXICITY_VERSION } from './types';
 
@@ -33,8 +33,9 @@ export function explainDecision(
   rules: RulesLabel,
   policy: EnsemblePolicy,
   ensemble: Ensemble,
+  signals: ModelSignals = {},
 ): DecisionExplanation {
-  const risks = issueRisks(sexism, toxicity, rules, policy);
+  const risks = issueRisks(sexism, toxicity, rules, policy, signals);
   // Below 0.5 the summary is likely_safe; the largest risk still says what came closest.
   const issue =
     ensemble.primary_issue === 'none'
@@ -51,6 +52,10 @@ export function explainDecision(
   });
   const rule = () => ({ issue, model: RULES_VERSION, probability: null, threshold: null, risk });
 
+  if (issue === 'self_harm' && !rules.self_harm_flag && signals.selfHarm !== undefined && policy.selfHarmThreshold !== undefined) {
+    // No rule fired: the toxicity model's self-harm signal decided.
+    if (selfHarmRisk(signals, policy) >= risk) return model(TOXICITY_VERSION, signals.selfHarm, policy.selfHarmThreshold);
+  }
   if (issue === 'slur' || issue === 'self_harm') return rule();
   if (issue === 'sexism') return model(SEXISM_VERSION, sexism.score, policy.sexismThreshold);
   if (issue === 'toxicity') return model(TOXICITY_VERSION, toxicity.overall, t.overall);

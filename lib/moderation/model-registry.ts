@@ -14,6 +14,8 @@ import { ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
 export interface ToxicityRuntime extends ToxicityModel {
   /** Per-head decision thresholds from the model's config.json. */
   readonly thresholds: EnsemblePolicy['toxicityThresholds'];
+  /** The `self_harm` label's threshold, when the model has one (toxicity-config.ts). */
+  readonly selfHarmThreshold?: number;
   dispose?(): Promise<void>;
 }
 export interface SexismRuntime extends SexismModel {
@@ -129,7 +131,11 @@ export class ModelRegistry {
         sexism: sexism.value,
         toxicity: toxicity.value,
         rules: rules.value,
-        policy: { sexismThreshold: sexism.value.threshold, toxicityThresholds: toxicity.value.thresholds },
+        policy: {
+          sexismThreshold: sexism.value.threshold,
+          toxicityThresholds: toxicity.value.thresholds,
+          ...(toxicity.value.selfHarmThreshold === undefined ? {} : { selfHarmThreshold: toxicity.value.selfHarmThreshold }),
+        },
       };
     }
     throw modelsUnavailableError(this.status());

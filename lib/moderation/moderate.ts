@@ -6,13 +6,13 @@
 import type { ModerationResponse } from '@/lib/contracts/moderation';
 import { boundTexts, type BoundedText, type WorkLimits } from './bound-work';
 import type { ThresholdOverrides } from '@/lib/contracts/policy';
-import { combine, withOverrides } from './ensemble';
+import { combine, type ModelSignals, withOverrides } from './ensemble';
 import { detectLanguage } from './detect-language';
 import { explainDecision } from './explain-decision';
 import { decidingWindow, locateDecidingPassages } from './locate-deciding-passage';
 import type { LoadedModels } from './model-registry';
 import { preprocess } from './preprocess';
-import { MODEL_VERSIONS, TOXICITY_VERSION, type ToxicityDetail } from './types';
+import { MODEL_VERSIONS, SELF_HARM_LABEL, TOXICITY_VERSION, type ToxicityDetail } from './types';
 
 export interface ModerateOptions {
   explain?: boolean;
@@ -49,6 +49,12 @@ export interface ModerateOptions {
 
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 
+/** The toxicity model's `self_harm` label (a logit in `auxiliary`), as a probability, when it has one. */
+function modelSignals(detail: ToxicityDetail): ModelSignals {
+  const logit = detail.auxiliary[SELF_HARM_LABEL];
+  return logit === undefined ? {} : { selfHarm: 1 / (1 + Math.exp(-logit)) };
+}
+
 export async function moderate(
   models: LoadedModels,
   texts: readonly string[],
@@ -77,8 +83,11 @@ export async function moderate(
   const sexismEnded = performance.now();
   const toxicity = detail.map((d) => d.scores);
   const policy = withOverrides(models.policy, options.thresholds);
-  const ensembles = texts.map((_, i) => combine(sexism[i]!, toxicity[i]!, rules[i]!.label, policy));
-  const decisions = texts.map((_, i) => explainDecision(sexism[i]!, toxicity[i]!, rules[i]!.label, policy, ensembles[i]!));
+  const signals = detail.map(modelSignals);
+  const ensembles = texts.map((_, i) => combine(sexism[i]!, toxicity[i]!, rules[i]!.label, policy, signals[i]));
+  const decisions = texts.map((_, i) =>
+    explainDecision(sexism[i]!, toxicity[i]!, rules[i]!.label, policy, ensembles[i]!, signals[i]),
+  );
   let tokens = detail.reduce((sum, d) => sum + (d.tokens ?? 0), 0);
   // Only explanations pay for the deciding sentence: its window's sentences are scored once more.
   const passages = options.explain

@@ -44,6 +44,11 @@ export interface SexismLabel {
 }
 
 export const TOXICITY_HEADS = ['overall', 'insult', 'threat', 'identity_attack', 'profanity'] as const;
+/**
+ * The toxicity model's label for first-person self-harm intent and encouragement of self-harm: no API
+ * head reads it; the ensemble does, beside the self-harm rules (ensemble.ts `ModelSignals`).
+ */
+export const SELF_HARM_LABEL = 'self_harm';
 export type ToxicityHead = (typeof TOXICITY_HEADS)[number];
 export type ToxicityScores = Record<ToxicityHead, number>;
 

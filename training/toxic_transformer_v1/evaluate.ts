@@ -28,7 +28,7 @@ import { encodeForModel } from '@/lib/moderation/toxicity/encode-for-model';
 import { loadToxicityTokenizer } from '@/lib/moderation/toxicity/load-toxicity-tokenizer';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { averagePrecision, bestMacroF1Threshold, rocAuc } from '@/training/ml/metrics';
-import { TOXICITY_HEADS } from '@/lib/moderation/types';
+import { SELF_HARM_LABEL, TOXICITY_HEADS } from '@/lib/moderation/types';
 import { singleFileSha256, transformersJsConfig } from './onnx-external-data';
 import { measureNounForms } from './noun-form-flags';
 import { MODEL_DIR, TRAINING_DIR } from './model-dir';
@@ -228,6 +228,53 @@ export async function longContextRecall(
   return out;
 }
 
+/** At most this share of the validation rows labelled not toxic may reach the self-harm threshold. */
+const SELF_HARM_MAX_BENIGN_RATE = 0.005;
+
+/**
+ * The `self_harm` label's threshold, from validation only: the macro-F1-optimal threshold on the
+ * self-harm validation split (selfharm_val.jsonl, prepare-patch.ts), raised until at most
+ * SELF_HARM_MAX_BENIGN_RATE of the toxicity validation rows labelled not toxic reach it, so ordinary
+ * comments ("this workout is killing me") stay below it. Reports the split's ROC-AUC and recall, and
+ * the patch validation sentences' accuracy (intent and encouragement against figurative uses).
+ */
+async function selfHarmSignal(session: ort.InferenceSession, k: number, val: readonly Row[], valScores: readonly number[][]) {
+  const sh = readRows('selfharm_val.jsonl');
+  const shScores = (await scoreIds(session, sh)).map((s) => s[k]!);
+  const labels = sh.map((r) => (r.y[k]! >= 0.5 ? 1 : 0));
+  const f1 = bestMacroF1Threshold(labels, shScores);
+  const benign = val
+    .map((r, i) => [r, valScores[i]![k]!] as const)
+    .filter(([r]) => r.m[0] === 1 && r.y[0]! < 0.5)
+    .map(([, s]) => s)
+    .sort((a, b) => a - b);
+  const guard = benign[Math.min(benign.length - 1, Math.floor((1 - SELF_HARM_MAX_BENIGN_RATE) * benign.length))]!;
+  const threshold = r4(Math.min(MAX_THRESHOLD, Math.max(f1.threshold, guard + 1e-4)));
+  const patch = readRows('patch_val.jsonl').filter((r) => r.m[k] === 1);
+  const patchScores = (await scoreIds(session, patch)).map((s) => s[k]!);
+  const byCorpus: Record<string, { n: number; flagged: number }> = {};
+  patch.forEach((r, i) => {
+    const c = (byCorpus[r.c] ??= { n: 0, flagged: 0 });
+    c.n++;
+    if (patchScores[i]! >= threshold) c.flagged++;
+  });
+  const positives = labels.filter(Boolean).length;
+  return {
+    threshold,
+    f1_threshold: r4(f1.threshold),
+    benign_guard: r4(guard),
+    self_harm_validation: {
+      n: sh.length,
+      positives,
+      roc_auc: r4(rocAuc(labels, shScores)),
+      recall: r4(shScores.filter((s, i) => labels[i] === 1 && s >= threshold).length / Math.max(1, positives)),
+      false_positive_rate: r4(shScores.filter((s, i) => labels[i] === 0 && s >= threshold).length / Math.max(1, sh.length - positives)),
+    },
+    benign_validation_flag_rate: r4(benign.filter((s) => s >= threshold).length / Math.max(1, benign.length)),
+    patch_validation_flag_rate: Object.fromEntries(Object.entries(byCorpus).map(([c, v]) => [c, r4(v.flagged / v.n)])),
+  };
+}
+
 async function main(): Promise<void> {
   const modelPath = join(MODEL_DIR, 'onnx/model_quantized.onnx');
   const session = await ort.InferenceSession.create(modelPath, { intraOpNumThreads: 2 });
@@ -262,6 +309,10 @@ async function main(): Promise<void> {
   const prepare = JSON.parse(readFileSync(join(WORK, 'prepare-stats.json'), 'utf8')) as object;
 
   const hf = JSON.parse(readFileSync(join(WORK, 'hf_config.json'), 'utf8')) as Record<string, unknown>;
+  const labels = Object.values((hf.id2label ?? {}) as Record<string, string>);
+  const selfHarm = labels.includes(SELF_HARM_LABEL)
+    ? await selfHarmSignal(session, labels.indexOf(SELF_HARM_LABEL), val, valScores)
+    : undefined;
   const thresholdMap = Object.fromEntries(TOXICITY_HEADS.map((h, i) => [h, r4(thresholds[i]!)]));
   const tjs = transformersJsConfig(modelPath);
   const config = {
@@ -276,6 +327,7 @@ async function main(): Promise<void> {
       window_stride: WINDOW_STRIDE,
       thresholds: thresholdMap,
       head_map: Object.fromEntries(TOXICITY_HEADS.map((h) => [h, [h]])),
+      ...(selfHarm ? { self_harm_threshold: selfHarm.threshold } : {}),
       thresholds_note:
         'macro-F1-optimal per head on the validation split (the served model: int8 weights, float32 arithmetic), raised where needed so that at most 3 % of the validation identity sentences (5 % per group) are flagged, never above 0.85, then lowered again wherever that flags no more of them; set by npm run train:toxicity (evaluate.ts)',
     },
@@ -307,6 +359,7 @@ async function main(): Promise<void> {
       per_group: after.groups,
     },
     noun_form_validation: nounForms,
+    ...(selfHarm ? { self_harm_signal: selfHarm } : {}),
     training,
     data: prepare,
   };

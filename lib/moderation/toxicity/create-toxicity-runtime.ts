@@ -80,6 +80,7 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
     version: TOXICITY_VERSION,
     config,
     thresholds: config.thresholds,
+    ...(config.selfHarmThreshold === undefined ? {} : { selfHarmThreshold: config.selfHarmThreshold }),
     get lastRunMs() {
       return lastRunMs;
     },

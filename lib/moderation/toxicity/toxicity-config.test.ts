@@ -24,6 +24,13 @@ describe('parseToxicityConfig', () => {
     for (const t of Object.values(c.thresholds)) expect(t).toBeGreaterThan(0);
   });
 
+  it('reads the self_harm threshold only for a model that has the self_harm label', () => {
+    const labels = { ...VIGIL_LABELS, '5': 'sexism', '6': 'self_harm' };
+    expect(parseToxicityConfig({ id2label: labels, vigil: { self_harm_threshold: 0.7 } }).selfHarmThreshold).toBe(0.7);
+    expect(parseToxicityConfig({ id2label: labels }).selfHarmThreshold).toBeUndefined();
+    expect(parseToxicityConfig({ id2label: VIGIL_LABELS, vigil: { self_harm_threshold: 0.7 } }).selfHarmThreshold).toBeUndefined();
+  });
+
   it('maps a foreign label set through vigil.head_map, by index', () => {
     const c = parseToxicityConfig({ id2label: JIGSAW, vigil: { head_map: JIGSAW_MAP } });
     expect(c.headMap).toEqual({ overall: [0, 1], insult: [4], threat: [3], identity_attack: [5], profanity: [2] });

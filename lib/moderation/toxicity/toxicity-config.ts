@@ -7,7 +7,7 @@
  * Browser-safe (no Node APIs): the Worker parses the same file it fetched.
  */
 import { z } from 'zod';
-import { TOXICITY_HEADS, type ToxicityHead, type ToxicityScores } from '../types';
+import { SELF_HARM_LABEL, TOXICITY_HEADS, type ToxicityHead, type ToxicityScores } from '../types';
 
 /** Decision threshold of a head that `vigil.thresholds` does not name. */
 export const DEFAULT_TOXICITY_THRESHOLD = 0.5;
@@ -25,6 +25,7 @@ const rawConfigSchema = z.object({
       artifact: z.string().optional(),
       encoder: z.object({ name: z.string(), package: z.string().optional() }).passthrough().optional(),
       thresholds: z.partialRecord(head, z.number().min(0).max(1)).optional(),
+      self_harm_threshold: z.number().min(0).max(1).optional(),
       head_map: z.record(head, z.array(z.string().min(1)).min(1)).optional(),
     })
     .optional(),
@@ -52,6 +53,11 @@ export interface ToxicityModelConfig {
   readonly headMap: Readonly<Record<ToxicityHead, readonly number[]>>;
   /** `vigil.model_version`, when the folder names one. */
   readonly modelVersion?: string;
+  /**
+   * Decision threshold of the `self_harm` label (`vigil.self_harm_threshold`), present only when the
+   * model has that label and the folder tuned it: the ensemble then reads it as a self-harm signal.
+   */
+  readonly selfHarmThreshold?: number;
 }
 
 /**
@@ -112,5 +118,8 @@ export function parseToxicityConfig(raw: unknown): ToxicityModelConfig {
     ...(vigil?.model_version ? { modelVersion: vigil.model_version } : {}),
     ...(vigil?.artifact ? { artifact: vigil.artifact } : {}),
     ...(vigil?.encoder ? { encoder: vigil.encoder.name } : {}),
+    ...(index.has(SELF_HARM_LABEL) && vigil?.self_harm_threshold !== undefined
+      ? { selfHarmThreshold: vigil.self_harm_threshold }
+      : {}),
   };
 }
