@@ -33,8 +33,15 @@ const PROBES: Probe[] = [
   },
   { corpus: 'gab_hate', file: 'text/gab_hate_corpus.csv', labels: { cv: 'threat_detected', vo: 'profanity_flag' } },
   { corpus: 'edos', file: 'text/edos_labelled_aggregated.csv', labels: {} },
+  {
+    // Lowercased tweets without punctuation; `intention` 1 marks suicidal intent of the author.
+    corpus: 'twitter_suicidal_intention',
+    file: 'text/twitter_suicidal_intention.csv',
+    labels: { intention: 'self_harm_flag' },
+    benign: (row) => row.intention === '0',
+  },
 ];
-const TEXT_COLUMNS = ['comment_text', 'text'];
+const TEXT_COLUMNS = ['comment_text', 'text', 'tweet'];
 const EXAMPLES = 5;
 
 function dataDir(): string {
