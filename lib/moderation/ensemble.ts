@@ -94,7 +94,8 @@ export function issueRisks(
   // (the maximum risk) is unchanged.
   const ownHarm = rules.self_harm_flag && !rules.threat_detected;
   const risks = {
-    slur: rules.slur_detected ? RULE_RISK.slur : 0,
+    // A slur that is only mentioned ("the word X is a slur", "he called me a X") sets no risk: the models decide.
+    slur: rules.slur_detected && !rules.slur_mention_only ? RULE_RISK.slur : 0,
     threat: ownHarm ? 0 : Math.max(modelThreat, rules.threat_detected ? RULE_RISK.threat : 0),
     self_harm: rules.self_harm_flag ? Math.max(RULE_RISK.self_harm, ownHarm ? modelThreat : 0) : 0,
     identity_attack: toCommonScale(toxicity.identity_attack, t.identity_attack),
