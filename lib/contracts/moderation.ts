@@ -13,7 +13,7 @@ export const TOXICITY_VERSION = 'toxic_transformer_v1' as const;
 export const RULES_VERSION = 'rules_v1' as const;
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 /**
- * How a slur the rules found is only mentioned, not used (docs/decisions/201): named as a word ("the
+ * How a slur the rules found is only mentioned, not used (docs/decisions/210): named as a word ("the
  * word X"), reported ("he called me a X"), quoted, or reclaimed by its own group ("us X").
  */
 export const SLUR_MENTIONS = ['named', 'reported', 'quoted', 'reclaimed'] as const;

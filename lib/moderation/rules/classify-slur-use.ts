@@ -2,7 +2,7 @@
  * Use or mention: is a slur the rules found aimed at someone, or talked about? "You are a
  * faggot" uses the word; "Calling someone a "faggot" is never okay." mentions it. A mention
  * keeps `slur_detected` (the word is there) but gives the slur rule no risk of its own in the
- * ensemble: the models and the context decide (docs/decisions/201-slur-use-and-mention.md).
+ * ensemble: the models and the context decide (docs/decisions/210-slur-use-and-mention.md).
  *
  * Contexts live in `lib/moderation/lexicons/slur-context.json` as phrase templates read around the
  * slur's words in the phrase view; quotation marks come from the lexical view itself. The order in
