@@ -10,7 +10,7 @@
  */
 import slurContext from '@/lib/moderation/lexicons/slur-context.json';
 import type { RuleMatch, SlurMention } from '@/lib/moderation/types';
-import { BOUNDARY_KEY, type PhraseView, phraseKeysOf } from './build-phrase-view';
+import { BOUNDARY_KEY, keyOfSourceOffset, type PhraseView, phraseKeysOf } from './build-phrase-view';
 import { compilePhraseTemplate, type PhraseLists } from './compile-phrase-template';
 import { findQuotedPassages, type QuotedPassage, quoteAround } from './find-quoted-passages';
 
@@ -52,8 +52,8 @@ export function createSlurUseClassifier(): SlurUseClassifier {
     const out: (SlurMention | undefined)[] = [];
     let previous: { last: number; mention: SlurMention | undefined } | undefined;
     for (const slur of slurs) {
-      const first = keyAt(view, slur.start);
-      const last = Math.max(first, keyAt(view, slur.end - 1));
+      const first = keyOfSourceOffset(view, slur.start);
+      const last = Math.max(first, keyOfSourceOffset(view, slur.end - 1));
       const at = new Around(view, first, last);
       const quote = quoteAround(quotes, slur.start, slur.end);
       const slurKey = view.keys[first]!;
@@ -137,18 +137,6 @@ class Around {
 
 function applies(c: Context, slurKey: string): boolean {
   return !c.only || c.only.has(slurKey);
-}
-
-/** Index of the phrase-view word that holds lexical offset `offset` (or the last one before it). */
-function keyAt(view: PhraseView, offset: number): number {
-  let lo = 0;
-  let hi = view.sourceStart.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (view.sourceStart[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 function countWords(view: PhraseView): number {
