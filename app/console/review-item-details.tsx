@@ -35,7 +35,7 @@ function PhraseList({ title, phrases, testId }: { title: string; phrases: Phrase
 function Explanation({ text, data }: { text: string; data: ReviewExplanation }) {
   const e = data.explanations;
   const sexism = sexismReading(text, e.sexism);
-  const ruleTerms = [...new Set(e.rules.map((r) => ruleWords(r.flag)))];
+  const ruleTerms = [...new Set(e.rules.map((r) => (r.mention ? `${ruleWords(r.flag)} (mentioned, not used)` : ruleWords(r.flag))))];
   const marks = marksFor(text, e);
   const rulesMarked = marks.some((m) => m.kind === 'rule');
   return (

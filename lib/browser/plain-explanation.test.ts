@@ -90,6 +90,16 @@ describe('explanations in words', () => {
     expect(marksFor(text, e)).toEqual([]);
   });
 
+  it('does not mark a slur that is only mentioned: it did not flag the text', () => {
+    const text = 'The word retard hurts, and you idiot keep saying it';
+    const marks = marksFor(text, {
+      rules: [{ flag: 'slur_detected', term: 'retard', start: 9, end: 15, mention: 'named' }],
+      sexism: [],
+      decision: decided('insult', 'toxic_transformer_v1'),
+    });
+    expect(marks).toEqual([]);
+  });
+
   it('marks a threat match before the sexism words when sexism decided, and leaves out weak words', () => {
     const text = 'Women are too emotional to lead and I will hurt you, why';
     const marks = marksFor(text, {

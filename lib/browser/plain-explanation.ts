@@ -161,9 +161,10 @@ export function marksFor(text: string, e: Pick<Explanations, 'rules' | 'sexism' 
   const add = (m: Omit<Mark, 'rank'>) => {
     if (out.length < max && inText(m) && !out.some((o) => o.kind === m.kind && o.start === m.start && o.end === m.end)) out.push(m);
   };
+  // A slur only mentioned ("the word X") set no risk of its own: it is not why the text was flagged.
   const ruleMarks = (flag: string) =>
     e.rules
-      .filter((r) => r.flag === flag)
+      .filter((r) => r.flag === flag && !r.mention)
       .forEach((r) => add({ start: r.start, end: r.end, kind: 'rule', why: `rule: ${ruleWords(r.flag)}` }));
   const primaryRule = RISK_RULES.find(([, issue]) => issue === d.issue)?.[0];
   if (d.model === 'rules_v1' && primaryRule) ruleMarks(primaryRule);

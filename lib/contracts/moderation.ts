@@ -12,6 +12,11 @@ export const SEXISM_VERSION = 'sexism_lasso_v1' as const;
 export const TOXICITY_VERSION = 'toxic_transformer_v1' as const;
 export const RULES_VERSION = 'rules_v1' as const;
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
+/**
+ * How a slur the rules found is only mentioned, not used (docs/decisions/210): named as a word ("the
+ * word X"), reported ("he called me a X"), quoted, or reclaimed by its own group ("us X").
+ */
+export const SLUR_MENTIONS = ['named', 'reported', 'quoted', 'reclaimed'] as const;
 
 /** The /v1 API version that GET /v1/health reports and the OpenAPI document carries. */
 export const API_VERSION = '1.0.0';
@@ -105,6 +110,12 @@ export const rulesLabelSchema = z.object({
   caps_abuse: z.boolean(),
   character_repetition: z.boolean(),
   model_version: z.literal(RULES_VERSION),
+  slur_mention_only: z
+    .literal(true)
+    .optional()
+    .describe(
+      'Beyond the spec, present only with `slur_detected`: every slur in the text is mentioned, not used (named as a word, reported, quoted or reclaimed), so the slur rule adds no risk of its own and the models decide the verdict.',
+    ),
 });
 export const ensembleSchema = z.object({
   summary: z.enum(SUMMARIES),
@@ -116,7 +127,18 @@ export const ensembleSchema = z.object({
 const textSpanSchema = z.object({ start: z.number().int().min(0), end: z.number().int().min(0) });
 
 export const explanationsSchema = z.object({
-  rules: z.array(z.object({ flag: z.string(), term: z.string(), start: z.number().int(), end: z.number().int() })),
+  rules: z.array(
+    z.object({
+      flag: z.string(),
+      term: z.string(),
+      start: z.number().int(),
+      end: z.number().int(),
+      mention: z
+        .enum(SLUR_MENTIONS)
+        .optional()
+        .describe('Beyond the spec, only on a slur match that is mentioned, not used (see `label.rules.slur_mention_only`).'),
+    }),
+  ),
   sexism: z.array(z.object({ feature: z.string(), weight: z.number() })),
   decision: z
     .object({

@@ -84,6 +84,12 @@ describe('combine', () => {
     expect(combine(sexism(0.05), tox(), rules({ self_harm_flag: true }), policy).primary_issue).toBe('self_harm');
   });
 
+  it('gives a slur that is only mentioned no risk of its own: the models decide', () => {
+    const mentioned = rules({ slur_detected: true, slur_mention_only: true });
+    expect(combine(sexism(0.05), tox(), mentioned, policy)).toMatchObject({ summary: 'likely_safe', primary_issue: 'none' });
+    expect(combine(sexism(0.05), tox({ identity_attack: 0.95 }), mentioned, policy).primary_issue).toBe('identity_attack');
+  });
+
   it('treats caps abuse and repetition as style, not risk', () => {
     const e = combine(sexism(0.05), tox(), rules({ caps_abuse: true, character_repetition: true }), policy);
     expect(e.summary).toBe('likely_safe');

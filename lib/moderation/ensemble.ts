@@ -111,7 +111,8 @@ export function issueRisks(
   // score (the maximum risk) is unchanged.
   const ownHarm = selfHarm && !rules.threat_detected;
   const risks = {
-    slur: rules.slur_detected ? RULE_RISK.slur : 0,
+    // A slur that is only mentioned ("the word X is a slur", "he called me a X") sets no risk: the models decide.
+    slur: rules.slur_detected && !rules.slur_mention_only ? RULE_RISK.slur : 0,
     threat: ownHarm ? 0 : Math.max(modelThreat, rules.threat_detected ? RULE_RISK.threat : 0),
     self_harm: Math.max(rules.self_harm_flag ? RULE_RISK.self_harm : 0, modelSelfHarm, ownHarm ? modelThreat : 0),
     identity_attack: toCommonScale(toxicity.identity_attack, t.identity_attack),

@@ -44,6 +44,11 @@ const RULE_OF_ISSUE: Partial<Record<string, RuleFlag>> = {
   profanity: 'profanity_flag',
 };
 
+/** The first match of a rule that decided: a slur only mentioned ("the word X") decides nothing. */
+function decidingMatch(rules: readonly RuleMatch[], flag: RuleFlag | undefined): RuleMatch | undefined {
+  return rules.find((r) => r.flag === flag && !r.mention);
+}
+
 /** The toxicity head whose score decided the verdict, if the toxicity model decided it. */
 export function decidingHead(decision: DecisionExplanation): ToxicityHead | undefined {
   if (decision.issue === 'none' || decision.model !== TOXICITY_VERSION) return undefined;
@@ -93,7 +98,7 @@ export function decidingWindow(
 ): TextSpan | undefined {
   if (!detail.peaks || decision.issue === 'none') return undefined;
   if (decision.model === RULES_VERSION) {
-    const hit = rules.find((r) => r.flag === RULE_OF_ISSUE[decision.issue]);
+    const hit = decidingMatch(rules, RULE_OF_ISSUE[decision.issue]);
     return hit && hit.end > hit.start ? { start: hit.start, end: hit.end } : undefined;
   }
   const head = decidingHead(decision);
@@ -127,8 +132,7 @@ export async function locateDecidingPassages(
     const head = decidingHead(decision);
     heads.push(head);
     if (decision.issue !== 'none' && decision.model === RULES_VERSION) {
-      const flag = RULE_OF_ISSUE[decision.issue];
-      const hit = rules.find((r) => r.flag === flag);
+      const hit = decidingMatch(rules, RULE_OF_ISSUE[decision.issue]);
       if (!hit) return;
       const all = sentenceSpans(pre.visible);
       const own = all.find(([s, e]) => s <= hit.start && hit.start < e);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ModelRegistry } from './model-registry';
 import { moderate } from './moderate';
 import { fakeLoaders as loaders } from '@/tests/fixtures/fake-moderation-models';
+import { createRulesEngine } from './rules/rules-engine';
 
 describe('moderate', () => {
   it('answers in input order with one batched transformer call', async () => {
@@ -77,5 +78,57 @@ describe('moderate() with policy thresholds (docs/decisions/172)', () => {
     const models = await new ModelRegistry(loaders()).models();
     const [r] = await moderate(models, ['women'], { explain: true, thresholds: { sexism: 0.8 } });
     expect(r!.explanations!.decision).toMatchObject({ issue: 'sexism', threshold: 0.8 });
+  });
+});
+
+// The real rules engine (pure code) with fake models that see nothing: what the rules alone decide.
+describe('moderate() with the rules deciding', () => {
+  const withRules = async () => new ModelRegistry(loaders({ rules: async () => createRulesEngine() })).models();
+  const verdicts = async (texts: string[]) => (await moderate(await withRules(), texts, { explain: true })).map((r) => r.ensemble);
+
+  // This test necessarily quotes slurs: use and mention cannot be told apart without the words.
+  it('lets a mentioned slur (quoted, named as a word, reported) leave the verdict to the models, and keeps a used one highly harmful', async () => {
+    const mentions = [
+      'Calling someone a "faggot" is never okay.',
+      'The article explained why the word "retard" hurts people.',
+      'He called me a faggot at school today.',
+    ];
+    const uses = ['you are a faggot', 'shut up retard', 'all gays are faggots', 'you "retard"'];
+    const models = await withRules();
+    for (const r of await moderate(models, mentions, { explain: true })) {
+      expect(r.label.rules, r.text).toMatchObject({ slur_detected: true, slur_mention_only: true });
+      expect(r.ensemble, r.text).toMatchObject({ summary: 'likely_safe', primary_issue: 'none' });
+      expect(
+        r.explanations!.rules.filter((m) => m.flag === 'slur_detected').every((m) => m.mention !== undefined),
+        r.text,
+      ).toBe(true);
+    }
+    for (const e of await verdicts(uses)) expect(e).toMatchObject({ summary: 'highly_harmful', primary_issue: 'slur' });
+  });
+
+  it('flags self-harm intent in plain words as self_harm, and leaves figurative uses and help safe', async () => {
+    const intent = [
+      "I'm planning to take all my pills and never wake up.",
+      "there's no point in living anymore",
+      'I wrote a goodbye letter to my family',
+    ];
+    for (const e of await verdicts(intent)) expect(e.primary_issue).toBe('self_harm');
+    const safe = [
+      'this workout is killing me',
+      'I could die of embarrassment',
+      "I'm dying to see that film",
+      'I survived an attempt years ago and now I help others.',
+      "If you're thinking about ending your life, call 988.",
+    ];
+    for (const e of await verdicts(safe)) expect(e.summary).toBe('likely_safe');
+  });
+
+  it('flags veiled threats and encouragement of self-harm aimed at the reader as threats', async () => {
+    const texts = [
+      'You will regret crossing me, I promise you that.',
+      'Nobody would care if you ended it all tonight.',
+      'do everyone a favour and end it',
+    ];
+    for (const e of await verdicts(texts)) expect(e).toMatchObject({ summary: 'highly_harmful', primary_issue: 'threat' });
   });
 });

@@ -136,7 +136,13 @@ export async function moderate(
     if (window) response.meta.deciding_window = window;
     if (options.explain) {
       response.explanations = {
-        rules: r.matches.map((m) => ({ flag: m.flag, term: m.term, start: m.start, end: m.end })),
+        rules: r.matches.map((m) => ({
+          flag: m.flag,
+          term: m.term,
+          start: m.start,
+          end: m.end,
+          ...(m.mention ? { mention: m.mention } : {}),
+        })),
         sexism: models.sexism.explain(pre[i]!, options.explainTop ?? 10, encoder?.[i]),
         decision: passages[i] ? { ...decisions[i]!, span: passages[i] } : decisions[i]!,
         language: detectLanguage(text),

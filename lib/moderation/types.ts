@@ -1,11 +1,12 @@
 /** Shapes shared by the three moderation models, the ensemble and the API contract. */
-import { RULES_VERSION, SEVERITIES, SEXISM_VERSION, TOXICITY_VERSION } from '@/lib/contracts/moderation';
+import { RULES_VERSION, SEVERITIES, SEXISM_VERSION, type SLUR_MENTIONS, TOXICITY_VERSION } from '@/lib/contracts/moderation';
 import type { Preprocessed } from './preprocess';
 
 // Wire-format constants live in the contract (lib/contracts sits below lib/moderation).
 export { RULES_VERSION, SEVERITIES, SEXISM_VERSION, TOXICITY_VERSION };
 export const MODEL_VERSIONS = [SEXISM_VERSION, TOXICITY_VERSION, RULES_VERSION] as const;
 export type Severity = (typeof SEVERITIES)[number];
+export type SlurMention = (typeof SLUR_MENTIONS)[number];
 
 /** How one call runs the transformer. */
 export interface ScoreOptions {
@@ -61,7 +62,11 @@ export const RULE_FLAGS = [
   'character_repetition',
 ] as const;
 export type RuleFlag = (typeof RULE_FLAGS)[number];
-export type RulesLabel = Record<RuleFlag, boolean> & { model_version: typeof RULES_VERSION };
+export type RulesLabel = Record<RuleFlag, boolean> & {
+  model_version: typeof RULES_VERSION;
+  /** Only with `slur_detected`: every slur match is a mention, so the ensemble gives the slur rule no risk. */
+  slur_mention_only?: true;
+};
 
 /** A rule hit, for `explain: true` and the console's highlighting. Offsets index `Preprocessed.visible`. */
 export interface RuleMatch {
@@ -70,6 +75,8 @@ export interface RuleMatch {
   term: string;
   start: number;
   end: number;
+  /** Only on a `slur_detected` match that talks about the word rather than aiming it at anyone. */
+  mention?: SlurMention;
 }
 export interface RulesResult {
   label: RulesLabel;

@@ -38,6 +38,6 @@ export function decidedSample(decision: Decision, verdict: unknown, item?: { id:
     decision,
     sexism: sexism as unknown as SexismLabel,
     toxicity: scores as ToxicityScores,
-    rules: { ...flags, model_version: 'rules_v1' } as RulesLabel,
+    rules: { ...flags, ...(rules.slur_mention_only === true ? { slur_mention_only: true } : {}), model_version: 'rules_v1' } as RulesLabel,
   };
 }

@@ -136,4 +136,15 @@ describe('a stored verdict as a sample', () => {
     expect(decidedSample('confirm', { label: { ...verdict.label, toxicity: { overall: 'x' } } })).toBeUndefined();
     expect(decidedSample('overturn', null)).toBeUndefined();
   });
+
+  it('keeps a slur that was only mentioned a mention, so the ensemble run again answers as it did', () => {
+    const label = {
+      sexism: { score: 0.1, severity: 'low', model_version: 'sexism_lasso_v1', threshold_met: false },
+      toxicity: { overall: 0.1, insult: 0.1, threat: 0, identity_attack: 0.1, profanity: 0, model_version: 'toxic_transformer_v1' },
+      rules: { ...emptyRulesLabel(), slur_detected: true, slur_mention_only: true },
+    };
+    const s = decidedSample('overturn', { label })!;
+    expect(s.rules.slur_mention_only).toBe(true);
+    expect(combine(s.sexism, s.toxicity, s.rules, SHIPPED).summary).toBe('likely_safe');
+  });
 });

@@ -33,9 +33,17 @@ const PROBES: Probe[] = [
   },
   { corpus: 'gab_hate', file: 'text/gab_hate_corpus.csv', labels: { cv: 'threat_detected', vo: 'profanity_flag' } },
   { corpus: 'edos', file: 'text/edos_labelled_aggregated.csv', labels: {} },
+  {
+    // Lowercased tweets without punctuation; `intention` 1 marks suicidal intent of the author.
+    corpus: 'twitter_suicidal_intention',
+    file: 'text/twitter_suicidal_intention.csv',
+    labels: { intention: 'self_harm_flag' },
+    benign: (row) => row.intention === '0',
+  },
 ];
-const TEXT_COLUMNS = ['comment_text', 'text'];
+const TEXT_COLUMNS = ['comment_text', 'text', 'tweet'];
 const EXAMPLES = 5;
+const MENTION_ONLY = 'slur mentioned only';
 
 function dataDir(): string {
   const k = process.argv.indexOf('--data');
@@ -55,8 +63,8 @@ function main(): void {
   for (const probe of PROBES) {
     const rows = readRows(resolve(dir, probe.file));
     const textColumn = TEXT_COLUMNS.find((c) => rows[0] && c in rows[0])!;
-    const fired = new Map<RuleFlag, number>();
-    const firedOnBenign = new Map<RuleFlag, number>();
+    const fired = new Map<RuleFlag | typeof MENTION_ONLY, number>();
+    const firedOnBenign = new Map<RuleFlag | typeof MENTION_ONLY, number>();
     let benignRows = 0;
     const confusion = new Map<string, { tp: number; fp: number; fn: number; fpExamples: string[] }>();
 
@@ -66,7 +74,9 @@ function main(): void {
       const t0 = performance.now();
       const { label, matches } = engine.evaluate(pre);
       timings.push(performance.now() - t0);
-      const flags = new Set(matches.map((x) => x.flag));
+      // A slur only mentioned ("the word X") sets no risk in the ensemble: counted on its own line.
+      const flags = new Set<RuleFlag | typeof MENTION_ONLY>(matches.map((x) => x.flag));
+      if (label.slur_mention_only) flags.add(MENTION_ONLY);
       for (const f of flags) fired.set(f, (fired.get(f) ?? 0) + 1);
       if (probe.benign?.(row)) {
         benignRows++;

@@ -115,11 +115,21 @@ export function buildPhraseView(lexical: string): PhraseView {
 
 /** Index of the key that covers `offset` in `view.text` (a key's own offset or the space after it). */
 export function keyIndexAt(view: PhraseView, offset: number): number {
+  return lastAtOrBefore(view.keyStart, offset);
+}
+
+/** Index of the key whose word holds `offset` of the lexical view (or the last word before it). */
+export function keyOfSourceOffset(view: PhraseView, offset: number): number {
+  return lastAtOrBefore(view.sourceStart, offset);
+}
+
+/** In ascending `starts`, the last index whose start is at most `offset` (0 when none is). */
+function lastAtOrBefore(starts: readonly number[], offset: number): number {
   let lo = 0;
-  let hi = view.keyStart.length - 1;
+  let hi = starts.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (view.keyStart[mid]! <= offset) lo = mid;
+    if (starts[mid]! <= offset) lo = mid;
     else hi = mid - 1;
   }
   return lo;

@@ -8,6 +8,7 @@ import { foldLexical, toSourceSpan, type LexicalView } from '@/lib/moderation/le
 import { MENTION_PLACEHOLDER, type Preprocessed } from '@/lib/moderation/preprocess';
 import { RULES_VERSION, type RuleMatch, type RulesEngine, type RulesLabel } from '@/lib/moderation/types';
 import { buildPhraseView } from './build-phrase-view';
+import { createSlurUseClassifier } from './classify-slur-use';
 import { detectCapsAbuse } from './detect-caps-abuse';
 import { createOffensiveWordDetector } from './detect-offensive-words';
 import { detectRepetition } from './detect-repetition';
@@ -19,6 +20,7 @@ export function createRulesEngine(): RulesEngine {
   const detectOffensiveWords = createOffensiveWordDetector();
   const detectThreats = createThreatDetector();
   const detectSelfHarm = createSelfHarmDetector();
+  const classifySlurUse = createSlurUseClassifier();
 
   return {
     version: RULES_VERSION,
@@ -33,7 +35,15 @@ export function createRulesEngine(): RulesEngine {
       const mentions = pre.clean.includes(MENTION_PLACEHOLDER) ? mentionOriginals(pre.visible, pre.clean, toVisible) : [];
       const lexical = foldLexical(pre.clean, mentions);
       const phrases = buildPhraseView(lexical.text);
-      const lexicalMatches = [...detectOffensiveWords(lexical.text), ...detectThreats(phrases), ...detectSelfHarm(phrases)];
+      const words = detectOffensiveWords(lexical.text);
+      const slurs = words.filter((m) => m.flag === 'slur_detected');
+      // A slur talked about rather than aimed at anyone ("the word X") is marked as a mention.
+      const uses = classifySlurUse(lexical.text, phrases, slurs);
+      slurs.forEach((m, k) => {
+        const mention = uses[k];
+        if (mention) m.mention = mention;
+      });
+      const lexicalMatches = [...words, ...detectThreats(phrases), ...detectSelfHarm(phrases)];
       const matches = [
         ...lexicalMatches.map((m) => withVisibleOffsets(m, lexical, toVisible)),
         ...detectCapsAbuse(pre.visible),
@@ -66,6 +76,7 @@ export function emptyRulesLabel(): RulesLabel {
 function labelOf(matches: readonly RuleMatch[]): RulesLabel {
   const label = emptyRulesLabel();
   for (const m of matches) label[m.flag] = true;
+  if (label.slur_detected && matches.every((m) => m.flag !== 'slur_detected' || m.mention)) label.slur_mention_only = true;
   return label;
 }
 
