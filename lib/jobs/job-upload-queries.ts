@@ -27,6 +27,13 @@ export interface StoredLine {
   error?: JobLineError;
 }
 
+/**
+ * What PostgreSQL text and jsonb cannot hold (U+0000, unpaired surrogates) becomes U+FFFD, as the
+ * review queue stores such a text: a line with a NUL is answered like any other, never the reason
+ * its job fails.
+ */
+const storable = (s: string) => s.replaceAll('\u0000', '\ufffd').toWellFormed();
+
 export function jobUploadQueries(db: AppDb) {
   return {
     async create(job: NewJob): Promise<void> {
@@ -49,8 +56,8 @@ export function jobUploadQueries(db: AppDb) {
         lines.map((l) => ({
           jobId,
           line: l.line,
-          input: l.text ?? null,
-          row: l.row ?? null,
+          input: l.text === undefined ? null : storable(l.text),
+          row: l.row?.map(storable) ?? null,
           result: l.error ? { error: l.error } : null,
         })),
       );
