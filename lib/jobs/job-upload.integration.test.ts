@@ -4,7 +4,7 @@
  * with TEST_DATABASE_URL (npm run test:postgres), on PostgreSQL; a completed one is stored whole.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -16,6 +16,7 @@ import { createJobStore } from './job-store';
 import { readJsonLines } from './read-job-input';
 import { receiveJob } from './receive-job';
 import { rowsOf } from './statement-rows';
+import { folderBytes } from '../../scripts/lib/folder-bytes';
 
 const check = (value: unknown) => ({ text: String((value as { text: unknown }).text) });
 
@@ -27,15 +28,6 @@ async function* body(n: number, cutAt = Number.POSITIVE_INFINITY): AsyncGenerato
     for (let j = i; j < Math.min(n, i + 1_000); j++) piece += `{"text":"comment number ${j} of a long backlog"}\n`;
     yield Buffer.from(piece);
   }
-}
-
-function folderBytes(dir: string): number {
-  let n = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    n += e.isDirectory() ? folderBytes(p) : statSync(p).size;
-  }
-  return n;
 }
 
 async function upload(database: Database, n: number, cutAt?: number) {

@@ -10,7 +10,7 @@
  * it. Prints the machine, its CPU flags and the load average; asserts nothing.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,18 +24,10 @@ import { createJobStore, type JobStore } from '@/lib/jobs/job-store';
 import { readJsonLines } from '@/lib/jobs/read-job-input';
 import { receiveJob } from '@/lib/jobs/receive-job';
 import { machineLine } from '../lib/cpu-flags';
+import { folderBytes } from '../lib/folder-bytes';
 
 const { values: args } = parseArgs({ options: { lines: { type: 'string', default: '1000000' } } });
 const N = Number(args.lines);
-
-function folderBytes(dir: string): number {
-  let n = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    n += e.isDirectory() ? folderBytes(p) : statSync(p).size;
-  }
-  return n;
-}
 
 async function* body(n: number, cutAt = Number.POSITIVE_INFINITY): AsyncGenerator<Uint8Array> {
   for (let i = 0; i < n; i += 2_000) {

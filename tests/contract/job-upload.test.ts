@@ -5,26 +5,16 @@
  * request's deadline grows with the body it has received. No runner works the job
  * (JOBS_CONCURRENCY=0): what is under test is the upload alone. About a minute on 2 cores.
  */
-import { readdirSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobListSchema, jobSchema } from '@/lib/contracts/jobs';
 import { startServer, type RunningServer } from '../../scripts/lib/server';
 import { tempDirs } from './fixtures';
+import { folderBytes } from '../../scripts/lib/folder-bytes';
 
 const dirs = tempDirs('vigil-job-upload-');
 let server: RunningServer;
 let dataDir: string;
-
-function folderBytes(dir: string): number {
-  let n = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    n += e.isDirectory() ? folderBytes(p) : statSync(p).size;
-  }
-  return n;
-}
 
 /** `n` JSON Lines lines of about 40 bytes, as one buffer. */
 function lines(n: number): Buffer {
