@@ -10,6 +10,7 @@ import { allowedHosts, rejectForeignHost } from './lib/socket-guards/check-host.
 import { capConnectionsPerClient, connectionsCheckingInterval, perClientConnectionCap } from './lib/socket-guards/connection-limits.mjs';
 import { dropForwardingHeaders, trustsProxy } from './lib/socket-guards/proxy-headers.mjs';
 import { closeAfterRefusedUpload } from './lib/socket-guards/close-refused-upload.mjs';
+import { followRequestProgress } from './lib/socket-guards/request-deadline.mjs';
 import { trackSockets } from './lib/socket-guards/drain-sockets.mjs';
 
 const port = Number(process.env.PORT ?? 3000);
@@ -39,20 +40,29 @@ const handle = app.getRequestHandler();
 await app.prepare();
 
 // Slow clients cannot hold sockets for Node's default 300 s: headers within HEADERS_TIMEOUT_MS,
-// the whole request (body included) within REQUEST_TIMEOUT_MS, at most MAX_CONNECTIONS sockets and
-// MAX_CONNECTIONS_PER_CLIENT per address (lib/socket-guards/connection-limits.mjs).
+// the whole request (body included) within REQUEST_TIMEOUT_MS plus a second for every
+// REQUEST_BODY_MIN_BYTES_PER_SECOND bytes of body received (lib/socket-guards/request-deadline.mjs,
+// in place of Node's requestTimeout, which counts wall time only), at most MAX_CONNECTIONS sockets
+// and MAX_CONNECTIONS_PER_CLIENT per address (lib/socket-guards/connection-limits.mjs).
 const headersTimeout = positiveInt('HEADERS_TIMEOUT_MS', 5_000);
+const checkEveryMs = connectionsCheckingInterval(headersTimeout);
+const requestDeadline = {
+  timeoutMs: positiveInt('REQUEST_TIMEOUT_MS', 60_000),
+  minBytesPerSecond: positiveInt('REQUEST_BODY_MIN_BYTES_PER_SECOND', 65_536),
+  checkEveryMs,
+};
 const server = http.createServer(
   {
     headersTimeout,
-    requestTimeout: positiveInt('REQUEST_TIMEOUT_MS', 60_000),
-    connectionsCheckingInterval: connectionsCheckingInterval(headersTimeout),
+    requestTimeout: 0,
+    connectionsCheckingInterval: checkEveryMs,
   },
   (req, res) => {
     req.headers['x-vigil-client-ip'] = req.socket.remoteAddress ?? 'unknown';
     dropForwardingHeaders(req, proxyTrusted);
     if (rejectForeignHost(req, res, allowed)) return;
     closeAfterRefusedUpload(req, res);
+    followRequestProgress(req, res, requestDeadline);
     // While draining, a keep-alive socket that just answered would hold server.close() open.
     res.on('close', () => stopping && setImmediate(closeIdleSockets));
     if (rejectMalformedPath(req, res)) return;

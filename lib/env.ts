@@ -256,6 +256,8 @@ export const envSchema = z
     /** Node's server limits, read by server.mjs: headers and whole-request time, open sockets. */
     HEADERS_TIMEOUT_MS: int(1_000, 600_000).default(5_000),
     REQUEST_TIMEOUT_MS: int(1_000, 3_600_000).default(60_000),
+    /** A request's body earns one more second past REQUEST_TIMEOUT_MS per this many bytes received (server.mjs, lib/socket-guards/request-deadline.mjs). */
+    REQUEST_BODY_MIN_BYTES_PER_SECOND: int(1, 1_000_000_000).default(65_536),
     MAX_CONNECTIONS: int(1, 1_000_000).default(512),
     /**
      * Open sockets per client address (TCP peer); beyond, a new socket is destroyed at once; 0 = no

@@ -41,7 +41,10 @@ export function buildOpenApiDocument(limits: ModerationLimits, version: string) 
     415: json(validation, 'Content-Type is not application/json.'),
     422: json(validation, 'Wrong type, or a text/batch over its limit (`string_too_long`, `too_long`).'),
     429: json(message, 'Rate limit exceeded; see Retry-After and RateLimit-* headers.'),
-    500: json(message, '"Moderation processing failed: <message>".'),
+    500: json(
+      message,
+      '"Moderation processing failed: an internal error occurred (request id <X-Request-Id>)." Nothing of the error itself.',
+    ),
     503: json(message, 'A model is not loaded (health is degraded).'),
   };
 

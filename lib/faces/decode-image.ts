@@ -3,8 +3,11 @@
  * content type; EXIF orientation is applied; sharp's `limitInputPixels` refuses decompression
  * bombs before any pixel is allocated, and the header's width and height are checked against
  * MAX_IMAGE_SIDE and MAX_ASPECT_RATIO before decoding: a 1 x 39,999,999 PNG is under the pixel
- * limit yet takes ~10 s of a sharp thread to decode. Large photos are scaled down for detection (faces stay
- * far above the descriptor's 150 px input), and boxes are mapped back with `scale`.
+ * limit yet takes ~10 s of a sharp thread to decode. The memory a decode will hold is bounded from
+ * the header too (MAX_DECODE_BYTES): a 622 KB 16-bit interlaced RGBA PNG of 6324 x 6324, under the
+ * pixel limit, held 380 MiB while it decoded. Large photos are scaled down for detection (faces stay
+ * far above the descriptor's 150 px input; a JPEG is shrunk while it loads), and boxes are mapped
+ * back with `scale`.
  */
 import sharp from 'sharp';
 import { DomainError, faceErrors } from '@/lib/errors/domain-error';
@@ -28,6 +31,59 @@ export interface DecodedImage {
 export const MAX_IMAGE_SIDE = 12_000;
 /** Longest side over shortest side: panoramas reach about 10; beyond this no face fits usefully. */
 export const MAX_ASPECT_RATIO = 20;
+
+/**
+ * Most bytes a decode may hold at once. An interlaced PNG or a progressive JPEG is decoded whole
+ * before its first row comes out, so it holds every sample: width x height x channels x bytes per
+ * sample (16-bit samples take two). Any other PNG or JPEG streams its rows through the resize and
+ * holds a share of that, counted as a quarter (measured at 6324 x 6324 on 2 cores: 16-bit RGBA
+ * PNG interlaced 380 MiB of RSS, not interlaced 105 MiB; 8-bit RGBA interlaced 198 MiB; 8-bit RGB
+ * JPEG progressive 133 MiB, baseline 20 MiB, shrunk while it loads; `npm run bench:image-decode`).
+ * 64 MiB takes any phone or camera photo saved the usual way (baseline JPEG, 8-bit PNG up to the
+ * pixel limit, a progressive JPEG up to 22 Mpx).
+ */
+export const MAX_DECODE_BYTES = 64 * 1024 * 1024;
+const STREAMED_SHARE = 4;
+
+const BYTES_PER_SAMPLE: Record<string, number> = {
+  uchar: 1,
+  char: 1,
+  ushort: 2,
+  short: 2,
+  uint: 4,
+  int: 4,
+  float: 4,
+  complex: 8,
+  double: 8,
+  dpcomplex: 16,
+};
+
+/** What the header says about the decode's memory. */
+export interface DecodeFootprint {
+  /** Bytes the decode will hold at once (see MAX_DECODE_BYTES). */
+  bytes: number;
+  /** Bits a sample. */
+  bits: number;
+  channels: number;
+  /** Interlaced PNG or progressive JPEG: decoded whole. */
+  whole: boolean;
+}
+
+export function decodeFootprint(meta: {
+  width: number;
+  height: number;
+  channels?: number;
+  depth?: string;
+  isProgressive?: boolean;
+}): DecodeFootprint {
+  const channels = meta.channels ?? 3;
+  const sample = BYTES_PER_SAMPLE[meta.depth ?? 'uchar'] ?? 8;
+  const whole = meta.isProgressive === true;
+  const frame = meta.width * meta.height * channels * sample;
+  return { bytes: whole ? frame : Math.ceil(frame / STREAMED_SHARE), bits: sample * 8, channels, whole };
+}
+
+const MIB = 1024 * 1024;
 
 /** Longest side fed to the detector; larger photos are resized (the detector itself runs at 256 px). */
 export const MAX_WORKING_SIDE = 1280;
@@ -72,6 +128,13 @@ export async function checkImage(bytes: Uint8Array, maxPixels: number): Promise<
       throw faceErrors.invalidImage(`the aspect ratio exceeds ${MAX_ASPECT_RATIO}:1`);
     }
     if (w * h > maxPixels) throw faceErrors.invalidImage(`the decoded image exceeds ${maxPixels} pixels`);
+    const footprint = decodeFootprint({ ...meta, width: w, height: h });
+    if (footprint.bytes > MAX_DECODE_BYTES) {
+      const kind = `${w} x ${h}, ${footprint.channels} channels of ${footprint.bits} bits${footprint.whole ? `, ${format === 'png' ? 'interlaced' : 'progressive'}` : ''}`;
+      throw faceErrors.invalidImage(
+        `decoding it would take ${Math.ceil(footprint.bytes / MIB)} MiB (${kind}), over ${MAX_DECODE_BYTES / MIB} MiB; send a baseline JPEG or a smaller 8-bit image`,
+      );
+    }
     return { format, width: w, height: h, orientation: meta.orientation ?? 1 };
   } catch (err) {
     throw asInvalidImage(err, maxPixels);

@@ -65,3 +65,29 @@ describe('POST /v1/jobs refuses a callback to an internal address when the job i
     },
   );
 });
+
+describe('POST /v1/jobs refuses metadata the database cannot store when the job is created', () => {
+  it.each([
+    ['a NUL in a value', '{"a":"x\\u0000y"}'],
+    ['a NUL in a key', '{"x\\u0000y":1}'],
+    ['an unpaired surrogate', '{"a":"\\ud800"}'],
+  ])('%s answers 422 naming the query parameter', async (_, metadata) => {
+    const request = new Request(`http://localhost/v1/jobs?metadata=${encodeURIComponent(metadata)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-ndjson' },
+      body: '{"text":"hello"}\n',
+    });
+    const err = await createJobRequest({ request, params: {} } as unknown as V1Context).catch((e: unknown) => e);
+    const res = v1ErrorResponse(err);
+    expect(res.status).toBe(422);
+    expect(await res.json()).toEqual({
+      detail: [
+        {
+          loc: ['query', 'metadata'],
+          msg: 'metadata must not contain NUL (U+0000) characters or unpaired surrogates.',
+          type: 'value_error',
+        },
+      ],
+    });
+  });
+});

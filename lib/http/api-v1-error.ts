@@ -49,7 +49,9 @@ export function envelopeError(code: ApiV1ErrorCode, message: string, details?: A
   return { success: false as const, data: null, error: details ? { code, message, details } : { code, message } };
 }
 
-const INTERNAL = () => envelopeError('INTERNAL_ERROR', 'The request could not be processed.');
+/** Anything unexpected: a fixed message and the request id to find the error in the log by, never the error itself. */
+const INTERNAL = (requestId: string | undefined) =>
+  envelopeError('INTERNAL_ERROR', `The request could not be processed${requestId ? ` (request id ${requestId})` : ''}.`);
 
 export function apiV1ErrorResponse(err: unknown, headers: Record<string, string> = {}): Response {
   if (DomainError.is(err) && isApiV1ErrorCode(err.code)) {
@@ -58,5 +60,5 @@ export function apiV1ErrorResponse(err: unknown, headers: Record<string, string>
       headers: { ...err.headers, ...headers },
     });
   }
-  return Response.json(INTERNAL(), { status: 500, headers });
+  return Response.json(INTERNAL(headers['X-Request-Id']), { status: 500, headers });
 }

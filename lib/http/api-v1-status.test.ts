@@ -53,12 +53,12 @@ describe('apiV1ErrorResponse with domain errors', () => {
 
   it('answers 500 INTERNAL_ERROR for a domain error whose code the contract does not know', async () => {
     const stray = new DomainError('NOT_A_CODE' as never, 'internal detail');
-    const res = apiV1ErrorResponse(stray);
+    const res = apiV1ErrorResponse(stray, { 'X-Request-Id': 'req-7' });
     expect(res.status).toBe(500);
     expect(await res.json()).toEqual({
       success: false,
       data: null,
-      error: { code: 'INTERNAL_ERROR', message: 'The request could not be processed.' },
+      error: { code: 'INTERNAL_ERROR', message: 'The request could not be processed (request id req-7).' },
     });
   });
 });

@@ -1,7 +1,9 @@
 /**
  * The one error path of the /v1 family. Request problems answer FastAPI-style
  * `{"detail":[{loc,msg,type}]}`; server-side conditions (429, 500, 503) answer `{"detail":"..."}`,
- * like FastAPI's HTTPException. Anything unexpected becomes a 500 without a stack trace.
+ * like FastAPI's HTTPException. Anything unexpected becomes a 500 that says nothing of the error
+ * (a database error names its statement and parameters) but the request id to look it up in the
+ * log by.
  * The statuses of this family are FastAPI's, not codes, so they stay beside the shapes here.
  */
 import type { ValidationDetail } from '@/lib/contracts/moderation';
@@ -47,6 +49,11 @@ export function requestError(status: number, loc: (string | number)[], type: V1E
 
 export const PROCESSING_FAILED_PREFIX = 'Moderation processing failed: ';
 
+/** The detail of an unexpected 500: the spec's prefix, a fixed message and the request id, never the error itself. */
+export function internalErrorDetail(requestId: string | undefined): string {
+  return `${PROCESSING_FAILED_PREFIX}an internal error occurred${requestId ? ` (request id ${requestId})` : ''}.`;
+}
+
 export function v1ErrorResponse(err: unknown, extraHeaders: Record<string, string> = {}): Response {
   if (V1Error.is(err)) {
     return Response.json({ detail: err.detail }, { status: err.status, headers: { ...err.headers, ...extraHeaders } });
@@ -78,6 +85,5 @@ export function v1ErrorResponse(err: unknown, extraHeaders: Record<string, strin
       { status: 503, headers: { 'Retry-After': '5', ...extraHeaders } },
     );
   }
-  const message = err instanceof Error ? err.message : String(err);
-  return Response.json({ detail: PROCESSING_FAILED_PREFIX + message }, { status: 500, headers: extraHeaders });
+  return Response.json({ detail: internalErrorDetail(extraHeaders['X-Request-Id']) }, { status: 500, headers: extraHeaders });
 }

@@ -6,7 +6,7 @@
  */
 import { and, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { AppDb } from '@/lib/db/open-database';
-import { moderationJobs, type ModerationJobRow } from '@/lib/db/schema';
+import { moderationJobLines, moderationJobs, type ModerationJobRow } from '@/lib/db/schema';
 import type { JobState } from '@/lib/contracts/jobs';
 import { rowsOf } from './statement-rows';
 
@@ -93,15 +93,21 @@ export function jobExpiryQueries(db: AppDb, expiry: JobExpiry) {
     /** Deletes up to `limit` of an expired job's chunks in one statement; returns how many. */
     deleteExpiredChunks: (jobId: string, limit: number) => deleteExpiredRows('moderation_job_chunks', 'chunk', jobId, limit),
 
-    /** Deletes an expired job's row (its lines and chunks go with it, by then few or none); false when it was gone already. */
+    /**
+     * Deletes an expired job's row, with what is left of its lines (no foreign key deletes them,
+     * migration 0014) and chunks (by then few or none); false when it was gone already.
+     */
     async deleteExpiredJob(jobId: string): Promise<boolean> {
       const cutoff = expiry.cutoff();
       if (!cutoff) return false;
-      const gone = await db
-        .delete(moderationJobs)
-        .where(and(eq(moderationJobs.id, jobId), inArray(moderationJobs.state, FINISHED_STATES), lt(moderationJobs.finishedAt, cutoff)))
-        .returning({ id: moderationJobs.id });
-      return gone.length > 0;
+      return db.transaction(async (tx) => {
+        const gone = await tx
+          .delete(moderationJobs)
+          .where(and(eq(moderationJobs.id, jobId), inArray(moderationJobs.state, FINISHED_STATES), lt(moderationJobs.finishedAt, cutoff)))
+          .returning({ id: moderationJobs.id });
+        if (gone.length > 0) await tx.delete(moderationJobLines).where(eq(moderationJobLines.jobId, jobId));
+        return gone.length > 0;
+      });
     },
   };
 }

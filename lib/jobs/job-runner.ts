@@ -86,8 +86,9 @@ export async function runChunk(o: JobRunnerOptions, ref: ChunkRef, attempt: numb
   } catch (err) {
     o.onError?.(err, ref);
     if (attempt >= o.maxAttempts) {
-      const message = err instanceof Error ? err.message : String(err);
-      if (await o.store.fail(ref.jobId, `A chunk failed ${attempt} times: ${message}`)) o.onJobFinished?.(ref.jobId);
+      // The job's owner reads this: the error itself (a failed statement names its SQL and
+      // parameters) went to onError, the server log.
+      if (await o.store.fail(ref.jobId, `A chunk failed ${attempt} times; the server log has the error.`)) o.onJobFinished?.(ref.jobId);
     } else {
       await o.store.release(ref);
     }

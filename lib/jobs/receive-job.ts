@@ -1,7 +1,8 @@
 /**
- * Stores a job's body as it streams in (docs/decisions/165-bulk-moderation-jobs.md): lines are
- * written in batches, cut into chunks of `chunkTexts` texts, and the job is queued once the whole
- * body is stored. A body that breaks off, or goes over the limits, leaves nothing behind.
+ * Stores a job's body as it streams in (docs/decisions/165-bulk-moderation-jobs.md,
+ * 202-job-uploads-staged.md): lines are written in batches of thousands, cut into chunks of
+ * `chunkTexts` texts, and the job is queued once the whole body is stored. A body that breaks off,
+ * or goes over the limits, leaves nothing behind, neither rows nor the space they took.
  */
 import type { JobState } from '@/lib/contracts/jobs';
 import type { ChunkRef, JobStore, NewJob, StoredLine } from './job-store';
@@ -13,8 +14,10 @@ export interface ReceiveJobOptions {
   /** The body's lines (read-job-input.ts). */
   lines: AsyncIterable<JobInputLine>;
   chunkTexts: number;
-  /** Lines written per insert. */
+  /** Most lines written per statement. */
   insertBatch?: number;
+  /** Most bytes of text and CSV cells written per statement (memory held while a batch fills). */
+  insertBatchBytes?: number;
   /** The CSV header, once read. */
   columns?: () => string[] | undefined;
 }
@@ -27,11 +30,13 @@ export interface ReceivedJob {
 }
 
 export async function receiveJob(o: ReceiveJobOptions): Promise<ReceivedJob> {
-  const batchSize = o.insertBatch ?? 500;
+  const batchSize = o.insertBatch ?? 5_000;
+  const batchBytes = o.insertBatchBytes ?? 8 * 1024 * 1024;
   const { store, job } = o;
   await store.create(job);
   try {
     let pending: StoredLine[] = [];
+    let pendingBytes = 0;
     let pendingChunks: ChunkRef[] = [];
     const allChunks: ChunkRef[] = [];
     let total = 0;
@@ -51,11 +56,14 @@ export async function receiveJob(o: ReceiveJobOptions): Promise<ReceivedJob> {
       await store.appendLines(job.id, pending);
       await store.appendChunks(pendingChunks);
       pending = [];
+      pendingBytes = 0;
       pendingChunks = [];
     };
     for await (const line of o.lines) {
       total++;
       pending.push(line);
+      // UTF-16 units: the bound is on memory held, not on bytes stored.
+      pendingBytes += (line.text?.length ?? 0) + (line.row?.reduce((n, cell) => n + cell.length, 0) ?? 0);
       if (line.error) {
         failed++;
       } else {
@@ -64,7 +72,7 @@ export async function receiveJob(o: ReceiveJobOptions): Promise<ReceivedJob> {
         lastTextLine = line.line;
         if (chunkTexts >= o.chunkTexts) closeChunk();
       }
-      if (pending.length >= batchSize) await flush();
+      if (pending.length >= batchSize || pendingBytes >= batchBytes) await flush();
     }
     closeChunk();
     await flush();
