@@ -95,7 +95,9 @@ export async function scoreIds(session: ort.InferenceSession, rows: readonly { i
   return out;
 }
 
-function headMetrics(rows: readonly Row[], scores: number[][]) {
+type Labelled = Pick<Row, 'y' | 'm'>;
+
+function headMetrics(rows: readonly Labelled[], scores: number[][]) {
   const res: Record<string, { roc_auc: number; pr_auc: number; n: number; positives: number }> = {};
   TOXICITY_HEADS.forEach((head, h) => {
     const sel = rows.map((_, i) => i).filter((i) => rows[i]!.m[h] === 1);
@@ -109,7 +111,8 @@ function headMetrics(rows: readonly Row[], scores: number[][]) {
   return { heads: res, mean_roc_auc: r4(aucs.reduce((a, b) => a + b, 0) / aucs.length) };
 }
 
-function split(rows: readonly Row[], scores: number[][]) {
+/** ROC-AUC and PR-AUC per head, on every row and on the Jigsaw rows (`j`). */
+export function split(rows: readonly Pick<Row, 'y' | 'm' | 'j'>[], scores: number[][]) {
   const jig = rows.map((_, i) => i).filter((i) => rows[i]!.j === 1);
   return {
     all: headMetrics(rows, scores),
@@ -121,7 +124,7 @@ function split(rows: readonly Row[], scores: number[][]) {
 }
 
 /** Identity flag rates at `thresholds` (a sentence is flagged when any head reaches its threshold). */
-function identityFlags(rows: readonly Pick<Row, 'c'>[], scores: readonly number[][], thresholds: readonly number[]) {
+export function identityFlags(rows: readonly Pick<Row, 'c'>[], scores: readonly number[][], thresholds: readonly number[]) {
   const byGroup = new Map<string, { n: number; flagged: number }>();
   const blame = new Array<number>(thresholds.length).fill(0);
   let flagged = 0;
@@ -175,6 +178,37 @@ export function identityConstrainedThresholds(
     }
   }
   return t;
+}
+
+/**
+ * The served thresholds from validation scores: per head the macro-F1-optimal threshold (capped at
+ * MAX_THRESHOLD), then the identity constraint (`identityConstrainedThresholds`). `before` and `after`
+ * are the identity flag rates at the F1 thresholds and at the chosen ones.
+ */
+export function chooseThresholds(
+  val: readonly Labelled[],
+  valScores: readonly number[][],
+  identity: readonly Pick<Row, 'c'>[],
+  idScores: readonly number[][],
+) {
+  const chosen = TOXICITY_HEADS.map((_, h) => {
+    const sel = val.map((_, i) => i).filter((i) => val[i]!.m[h] === 1);
+    const labels = sel.map((i) => (val[i]!.y[h]! >= 0.5 ? 1 : 0));
+    const scores = sel.map((i) => valScores[i]![h]!);
+    const c = bestMacroF1Threshold(labels, scores);
+    const cap = MAX_THRESHOLD;
+    return { f1Threshold: Math.min(c.threshold, cap), valMacroF1: c.macroF1, cap };
+  });
+  const f1Thresholds = chosen.map((c) => c.f1Threshold);
+  const before = identityFlags(identity, idScores, f1Thresholds);
+  const thresholds = identityConstrainedThresholds(
+    f1Thresholds,
+    chosen.map((c) => c.cap),
+    identity,
+    idScores,
+  );
+  const after = identityFlags(identity, idScores, thresholds);
+  return { chosen, thresholds, before, after };
 }
 
 /** Heads whose harm a long text can hide (a long-context row keeps the harmful row's label on them). */
@@ -236,23 +270,7 @@ async function main(): Promise<void> {
   const valScores = await scoreIds(session, val);
   const idScores = await scoreIds(session, identity);
 
-  const chosen = TOXICITY_HEADS.map((_, h) => {
-    const sel = val.map((_, i) => i).filter((i) => val[i]!.m[h] === 1);
-    const labels = sel.map((i) => (val[i]!.y[h]! >= 0.5 ? 1 : 0));
-    const scores = sel.map((i) => valScores[i]![h]!);
-    const c = bestMacroF1Threshold(labels, scores);
-    const cap = MAX_THRESHOLD;
-    return { f1Threshold: Math.min(c.threshold, cap), valMacroF1: c.macroF1, cap };
-  });
-  const f1Thresholds = chosen.map((c) => c.f1Threshold);
-  const before = identityFlags(identity, idScores, f1Thresholds);
-  const thresholds = identityConstrainedThresholds(
-    f1Thresholds,
-    chosen.map((c) => c.cap),
-    identity,
-    idScores,
-  );
-  const after = identityFlags(identity, idScores, thresholds);
+  const { chosen, thresholds, before, after } = chooseThresholds(val, valScores, identity, idScores);
 
   const longContext = await longContextRecall(session, val, valScores, thresholds);
   const test = readRows('test.jsonl');

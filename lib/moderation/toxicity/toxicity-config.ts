@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { TOXICITY_HEADS, type ToxicityHead, type ToxicityScores } from '../types';
+import { LEXICAL_STACK_FILE } from './toxicity-model-files';
 
 /** Decision threshold of a head that `vigil.thresholds` does not name. */
 export const DEFAULT_TOXICITY_THRESHOLD = 0.5;
@@ -26,6 +27,13 @@ const rawConfigSchema = z.object({
       encoder: z.object({ name: z.string(), package: z.string().optional() }).passthrough().optional(),
       thresholds: z.partialRecord(head, z.number().min(0).max(1)).optional(),
       head_map: z.record(head, z.array(z.string().min(1)).min(1)).optional(),
+      lexical_stack: z
+        .object({
+          file: z.string().regex(LEXICAL_STACK_FILE, 'lexical_stack.file must be a .json file name in the folder'),
+          artifact: z.string().regex(/^[0-9a-f]{12}$/, 'lexical_stack.artifact must be 12 hex digits'),
+        })
+        .passthrough()
+        .optional(),
     })
     .optional(),
 });
@@ -52,6 +60,11 @@ export interface ToxicityModelConfig {
   readonly headMap: Readonly<Record<ToxicityHead, readonly number[]>>;
   /** `vigil.model_version`, when the folder names one. */
   readonly modelVersion?: string;
+  /**
+   * The folder's lexical stack (`vigil.lexical_stack`): its file inside the folder and the short
+   * hash of that file, when the folder serves one (lexical-stack.ts).
+   */
+  readonly lexicalStack?: { readonly file: string; readonly artifact: string };
 }
 
 /**
@@ -112,5 +125,6 @@ export function parseToxicityConfig(raw: unknown): ToxicityModelConfig {
     ...(vigil?.model_version ? { modelVersion: vigil.model_version } : {}),
     ...(vigil?.artifact ? { artifact: vigil.artifact } : {}),
     ...(vigil?.encoder ? { encoder: vigil.encoder.name } : {}),
+    ...(vigil?.lexical_stack ? { lexicalStack: { file: vigil.lexical_stack.file, artifact: vigil.lexical_stack.artifact } } : {}),
   };
 }
