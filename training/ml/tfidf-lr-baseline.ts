@@ -26,11 +26,21 @@ export function baselineTfidfBlocks(options: Pick<BaselineOptions, 'maxWordFeatu
   return [
     {
       name: 'w',
-      options: { analyzer: { kind: 'word', ngramRange: [1, 2] }, minDf: 3, maxFeatures: options.maxWordFeatures ?? 60000, sublinearTf: true },
+      options: {
+        analyzer: { kind: 'word', ngramRange: [1, 2] },
+        minDf: 3,
+        maxFeatures: options.maxWordFeatures ?? 60000,
+        sublinearTf: true,
+      },
     },
     {
       name: 'c',
-      options: { analyzer: { kind: 'char_wb', ngramRange: [3, 5] }, minDf: 5, maxFeatures: options.maxCharFeatures ?? 50000, sublinearTf: true },
+      options: {
+        analyzer: { kind: 'char_wb', ngramRange: [3, 5] },
+        minDf: 5,
+        maxFeatures: options.maxCharFeatures ?? 50000,
+        sublinearTf: true,
+      },
     },
   ];
 }

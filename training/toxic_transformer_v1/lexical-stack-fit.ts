@@ -58,16 +58,23 @@ export function fitNgramModels(
   union?: TfidfUnion,
 ): NgramModels {
   const removed = new Set(GROUP_WORDS);
-  const docs = train.map((r) => lexicalInput(r.t, removed));
   const t0 = Date.now();
+  // A given featuriser needs only the rows the listed heads train on; a new one is fitted on every row.
+  const hs = heads.map((head) => TOXICITY_HEADS.indexOf(head));
+  const used = union ? train.map((_, i) => i).filter((i) => hs.some((h) => train[i]!.m[h] === 1)) : train.map((_, i) => i);
+  const docs = used.map((i) => lexicalInput(train[i]!.t, removed));
   const u = union ?? TfidfUnion.fit(docs, baselineTfidfBlocks());
   const X = u.transform(docs);
+  const rowOf = new Map(used.map((i, k) => [i, k]));
   log(`[stack] ${u.nFeatures} n-gram features over ${docs.length} train rows in ${Date.now() - t0} ms`);
   const out: NgramModels['heads'] = TOXICITY_HEADS.map(() => null);
   for (const head of heads) {
     const h = TOXICITY_HEADS.indexOf(head);
     const rows = labelled(train, h);
-    const Xh = selectRows(X, rows);
+    const Xh = selectRows(
+      X,
+      rows.map((i) => rowOf.get(i)!),
+    );
     const fit = fitLogisticRegression(
       Xh,
       rows.map((i) => positive(train[i]!, h)),

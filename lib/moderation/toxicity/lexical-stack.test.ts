@@ -4,7 +4,7 @@ import { TOXICITY_HEADS, type ToxicityScores } from '../types';
 import { createLexicalStack, LEXICAL_STACK_FORMAT, lexicalInput, lexicalStackForFolder, parseLexicalStack } from './lexical-stack';
 
 /** A stack on insult only: word unigrams "idiot" (weight 3) and "nice" (-1), no norm, bias -1. */
-export function tinyStackArtifact(overrides: Record<string, unknown> = {}) {
+function tinyStackArtifact(overrides: Record<string, unknown> = {}) {
   return {
     format: LEXICAL_STACK_FORMAT,
     format_version: 1,
@@ -73,7 +73,9 @@ describe('parseLexicalStack', () => {
     const heads = { insult: { weights: [3], bias: 0, encoder_weight: 1, lexical_weight: 1, stack_bias: 0 } };
     expect(() => parseLexicalStack(tinyStackArtifact({ heads }))).toThrow(/one weight per vocabulary entry/);
     const input = { field: 'clean', lowercase: true, removed_words: ['native american'] };
-    expect(() => parseLexicalStack(tinyStackArtifact({ input }))).toThrow(/input\.removed_words\.0: removed_words are single lowercase words/);
+    expect(() => parseLexicalStack(tinyStackArtifact({ input }))).toThrow(
+      /input\.removed_words\.0: removed_words are single lowercase words/,
+    );
     expect(() => parseLexicalStack(tinyStackArtifact({ heads: {} }))).toThrow(/heads must name at least one head/);
   });
 });
