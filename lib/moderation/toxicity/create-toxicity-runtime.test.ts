@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Tensor, type PreTrainedModel, type PreTrainedTokenizer } from '@huggingface/transformers';
 import { preprocess } from '../preprocess';
 import { createToxicityRuntime, headScores, sigmoid } from './create-toxicity-runtime';
-import { createLexicalStack, LEXICAL_STACK_FORMAT, parseLexicalStack } from './lexical-stack';
+import { createLexicalStack, parseLexicalStack } from './lexical-stack';
+import { wordStackArtifact } from './lexical-stack.fixture';
 import { parseToxicityConfig } from './toxicity-config';
 
 // A fake tokenizer and model behind the runtime's seam: one token per character, and logits that
@@ -194,34 +195,9 @@ describe('createToxicityRuntime', () => {
     const { charTokenizer, model } = zFlaggingFakes();
     // Insult only: "idiot" weighs 3 (no norm), bias -1; stacker 0.5 × encoder + 2 × n-gram + 0.25.
     const lexicalStack = createLexicalStack(
-      parseLexicalStack({
-        format: LEXICAL_STACK_FORMAT,
-        format_version: 1,
-        model_version: 'toxic_transformer_v1',
-        encoder_artifact: 'abcdef012345',
-        input: { field: 'clean', lowercase: true, removed_words: ['gay'] },
-        featurizer: {
-          blocks: [
-            {
-              name: 'w',
-              state: {
-                options: {
-                  analyzer: { kind: 'word', ngramRange: [1, 1], tokenPattern: '[\\p{L}\\p{N}\\p{M}_]{2,}' },
-                  minDf: 1,
-                  maxDfRatio: 1,
-                  maxFeatures: null,
-                  sublinearTf: false,
-                  smoothIdf: true,
-                  norm: 'none',
-                },
-                vocabulary: ['idiot'],
-                idf: [1],
-              },
-            },
-          ],
-        },
-        heads: { insult: { weights: [3], bias: -1, encoder_weight: 0.5, lexical_weight: 2, stack_bias: 0.25 } },
-      }),
+      parseLexicalStack(
+        wordStackArtifact(['idiot'], { weights: [3], bias: -1, encoder_weight: 0.5, lexical_weight: 2, stack_bias: 0.25 }, ['gay']),
+      ),
     );
     const runtime = createToxicityRuntime({ tokenizer: charTokenizer, model, config, Tensor, maxBatch: 3, lexicalStack });
     expect(runtime.stackedHeads).toEqual(['insult']);

@@ -1,40 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { sigmoid } from '@/lib/ml/sigmoid';
 import { TOXICITY_HEADS, type ToxicityScores } from '../types';
-import { createLexicalStack, LEXICAL_STACK_FORMAT, lexicalInput, lexicalStackForFolder, parseLexicalStack } from './lexical-stack';
+import { createLexicalStack, lexicalInput, lexicalStackForFolder, parseLexicalStack } from './lexical-stack';
+import { wordStackArtifact } from './lexical-stack.fixture';
 
 /** A stack on insult only: word unigrams "idiot" (weight 3) and "nice" (-1), no norm, bias -1. */
-function tinyStackArtifact(overrides: Record<string, unknown> = {}) {
-  return {
-    format: LEXICAL_STACK_FORMAT,
-    format_version: 1,
-    model_version: 'toxic_transformer_v1',
-    encoder_artifact: 'abcdef012345',
-    input: { field: 'clean', lowercase: true, removed_words: ['gay', 'women'] },
-    featurizer: {
-      blocks: [
-        {
-          name: 'w',
-          state: {
-            options: {
-              analyzer: { kind: 'word', ngramRange: [1, 1], tokenPattern: '[\\p{L}\\p{N}\\p{M}_]{2,}' },
-              minDf: 1,
-              maxDfRatio: 1,
-              maxFeatures: null,
-              sublinearTf: false,
-              smoothIdf: true,
-              norm: 'none',
-            },
-            vocabulary: ['idiot', 'nice'],
-            idf: [1, 1],
-          },
-        },
-      ],
-    },
-    heads: { insult: { weights: [3, -1], bias: -1, encoder_weight: 0.5, lexical_weight: 2, stack_bias: 0.25 } },
-    ...overrides,
-  };
-}
+const tinyStackArtifact = (overrides: Record<string, unknown> = {}) =>
+  wordStackArtifact(
+    ['idiot', 'nice'],
+    { weights: [3, -1], bias: -1, encoder_weight: 0.5, lexical_weight: 2, stack_bias: 0.25 },
+    ['gay', 'women'],
+    overrides,
+  );
 
 const logits = (z: number): ToxicityScores => Object.fromEntries(TOXICITY_HEADS.map((h) => [h, z])) as ToxicityScores;
 
