@@ -22,6 +22,7 @@ import { createRulesEngine } from '@/lib/moderation/rules';
 import { createSexismModel } from '@/lib/moderation/sexism/sexism-model';
 import { parseSexismArtifact } from '@/lib/moderation/sexism/sexism-artifact';
 import { createToxicityRuntime } from '@/lib/moderation/toxicity/create-toxicity-runtime';
+import { lexicalStackForFolder } from '@/lib/moderation/toxicity/lexical-stack';
 import { parseToxicityConfig } from '@/lib/moderation/toxicity/toxicity-config';
 import { SEXISM_VERSION, TOXICITY_VERSION } from '@/lib/moderation/types';
 import type { Backend, BackendPreference, WorkerRequest, WorkerResponse } from './moderation-protocol';
@@ -143,6 +144,9 @@ async function createToxicity(
 
   const [t, rawConfig] = await Promise.all([importTransformers(backend), fetchJson(`${MODELS_URL}/${TOXICITY_VERSION}/config.json`)]);
   const config = parseToxicityConfig(rawConfig);
+  // The folder's lexical stack, when it serves one: the same file and code as the server's.
+  const stackPath = config.lexicalStack && `${MODELS_URL}/${TOXICITY_VERSION}/${config.lexicalStack.file}`;
+  const lexicalStackLoad = stackPath ? fetchJson(stackPath).then((raw) => lexicalStackForFolder(raw, config, stackPath)) : undefined;
   const loadModel = (device: Backend) =>
     t.AutoModelForSequenceClassification.from_pretrained(TOXICITY_VERSION, {
       local_files_only: true,
@@ -174,7 +178,14 @@ async function createToxicity(
   for (const name of ['input_ids', 'attention_mask']) {
     if (!inputs.includes(name)) throw new Error(`toxicity model has no input "${name}" (inputs: ${inputs.join(', ')})`);
   }
-  const runtime = createToxicityRuntime({ tokenizer: await tokenizerLoad, model, config, Tensor: t.Tensor, maxBatch: MAX_BATCH });
+  const runtime = createToxicityRuntime({
+    tokenizer: await tokenizerLoad,
+    model,
+    config,
+    Tensor: t.Tensor,
+    maxBatch: MAX_BATCH,
+    lexicalStack: await lexicalStackLoad,
+  });
 
   return {
     backend,

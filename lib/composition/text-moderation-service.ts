@@ -148,8 +148,12 @@ const SERVICE: TextModerationService = {
 
   async models() {
     const status = await SERVICE.status();
-    const { artifact, encoder } = await toxicityProvenance();
-    const toxicity = { ...(artifact ? { artifact } : {}), ...(encoder ? { base_model: encoder } : {}) };
+    const { artifact, encoder, lexicalStack } = await toxicityProvenance();
+    const toxicity = {
+      ...(artifact ? { artifact } : {}),
+      ...(encoder ? { base_model: encoder } : {}),
+      ...(lexicalStack ? { lexical_stack: lexicalStack } : {}),
+    };
     return status.map(({ name, version, loaded, description }) => ({
       name,
       version,

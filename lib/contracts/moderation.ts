@@ -209,6 +209,12 @@ export const modelInfoSchema = z.object({
     .optional()
     .describe('Beyond the spec: the served artifact (the first 12 hex digits of its sha256), where the model folder records it.'),
   base_model: z.string().optional().describe('Beyond the spec: the pretrained model the artifact was fine-tuned from.'),
+  lexical_stack: z
+    .string()
+    .optional()
+    .describe(
+      "Beyond the spec: the toxicity model's lexical stack (the first 12 hex digits of its file's sha256), where the folder serves one: the heads it stacks combine the encoder with TF-IDF n-gram models.",
+    ),
 });
 export const modelsResponseSchema = z.object({ models: z.array(modelInfoSchema) });
 export type ModelsResponse = z.infer<typeof modelsResponseSchema>;

@@ -38,6 +38,8 @@ export interface ToxicityProvenance {
   artifact?: string;
   /** `vigil.encoder.name`: the pretrained encoder it was fine-tuned from. */
   encoder?: string;
+  /** `vigil.lexical_stack.artifact`: the short hash of the folder's lexical stack file, when it serves one. */
+  lexicalStack?: string;
 }
 
 /**
@@ -48,7 +50,11 @@ export interface ToxicityProvenance {
 export async function readToxicityProvenance(): Promise<ToxicityProvenance> {
   try {
     const c = parseToxicityConfig(JSON.parse(await readFile(path.join(resolveToxicityModelDir(env()), 'config.json'), 'utf8')));
-    return { ...(c.artifact ? { artifact: c.artifact } : {}), ...(c.encoder ? { encoder: c.encoder } : {}) };
+    return {
+      ...(c.artifact ? { artifact: c.artifact } : {}),
+      ...(c.encoder ? { encoder: c.encoder } : {}),
+      ...(c.lexicalStack ? { lexicalStack: c.lexicalStack.artifact } : {}),
+    };
   } catch {
     return {};
   }

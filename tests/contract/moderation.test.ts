@@ -42,11 +42,15 @@ describe('GET /v1/health and /v1/models', () => {
     const [sexism, toxicity, rules] = body.models;
     for (const m of [sexism!, rules!]) expect(Object.keys(m).sort()).toEqual(['description', 'loaded', 'name', 'version']);
     // Beyond the spec (README): the toxicity artifact's short hash (of the ONNX model in its single-file
-    // form, however its weights are split, decision 185) and the encoder it was fine-tuned from.
-    const config = JSON.parse(readFileSync('models/toxic_transformer_v1/config.json', 'utf8')) as { vigil: { artifact: string } };
+    // form, however its weights are split, decision 185), the encoder it was fine-tuned from, and the
+    // short hash of the lexical stack file the folder serves (decision 203).
+    const config = JSON.parse(readFileSync('models/toxic_transformer_v1/config.json', 'utf8')) as {
+      vigil: { artifact: string; lexical_stack?: { artifact: string } };
+    };
     const onnx = singleFileSha256('models/toxic_transformer_v1/onnx/model_quantized.onnx');
     expect(config.vigil.artifact).toBe(onnx.slice(0, 12));
     expect(toxicity).toMatchObject({ artifact: config.vigil.artifact, base_model: 'sentence-transformers/all-MiniLM-L6-v2' });
+    expect(toxicity?.lexical_stack).toBe(config.vigil.lexical_stack?.artifact);
   });
 
   it('serves an OpenAPI document generated from the contracts', async () => {

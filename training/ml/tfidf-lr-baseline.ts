@@ -7,7 +7,9 @@
  */
 import { fitLogisticRegression, predictProba, type LogisticRegressionModel } from './logistic-regression';
 import { selectRows, toCsc } from '@/lib/ml/sparse';
-import { TfidfUnion } from '@/lib/ml/tfidf';
+import { TfidfUnion, type TfidfOptions } from '@/lib/ml/tfidf';
+
+type TfidfUnionSpec = { name: string; options: TfidfOptions };
 
 export interface BaselineOptions {
   /** Max word / char features (defaults 60,000 / 50,000). */
@@ -17,6 +19,30 @@ export interface BaselineOptions {
   C?: number;
   maxIter?: number;
   log?: (line: string) => void;
+}
+
+/** The baseline's featurisers: word 1-2-grams and char_wb 3-5-grams, sublinear TF, l2 norm. */
+export function baselineTfidfBlocks(options: Pick<BaselineOptions, 'maxWordFeatures' | 'maxCharFeatures'> = {}): TfidfUnionSpec[] {
+  return [
+    {
+      name: 'w',
+      options: {
+        analyzer: { kind: 'word', ngramRange: [1, 2] },
+        minDf: 3,
+        maxFeatures: options.maxWordFeatures ?? 60000,
+        sublinearTf: true,
+      },
+    },
+    {
+      name: 'c',
+      options: {
+        analyzer: { kind: 'char_wb', ngramRange: [3, 5] },
+        minDf: 5,
+        maxFeatures: options.maxCharFeatures ?? 50000,
+        sublinearTf: true,
+      },
+    },
+  ];
 }
 
 export interface TfidfLrBaseline {
@@ -39,26 +65,7 @@ export function fitTfidfLrBaseline(
   if (texts.length !== labels.length) throw new Error(`${texts.length} texts but ${labels.length} label rows`);
   const nLabels = labels[0]?.length ?? 0;
   const docs = texts.map((t) => t.toLowerCase());
-  const union = TfidfUnion.fit(docs, [
-    {
-      name: 'w',
-      options: {
-        analyzer: { kind: 'word', ngramRange: [1, 2] },
-        minDf: 3,
-        maxFeatures: options.maxWordFeatures ?? 60000,
-        sublinearTf: true,
-      },
-    },
-    {
-      name: 'c',
-      options: {
-        analyzer: { kind: 'char_wb', ngramRange: [3, 5] },
-        minDf: 5,
-        maxFeatures: options.maxCharFeatures ?? 50000,
-        sublinearTf: true,
-      },
-    },
-  ]);
+  const union = TfidfUnion.fit(docs, baselineTfidfBlocks(options));
   const X = union.transform(docs);
   options.log?.(`baseline: ${union.nFeatures} TF-IDF features from ${texts.length} texts`);
   const models: (LogisticRegressionModel | null)[] = [];

@@ -20,7 +20,9 @@
  *   tsx training/toxic_transformer_v1/evaluate.ts
  *   tsx training/toxic_transformer_v1/evaluate.ts --long-context   (that measure alone, served thresholds)
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
@@ -29,6 +31,10 @@ import { loadToxicityTokenizer } from '@/lib/moderation/toxicity/load-toxicity-t
 import { preprocess } from '@/lib/moderation/preprocess';
 import { averagePrecision, bestMacroF1Threshold, rocAuc } from '@/training/ml/metrics';
 import { SELF_HARM_LABEL, TOXICITY_HEADS } from '@/lib/moderation/types';
+import { parseLexicalStack, type LexicalStackArtifact } from '@/lib/moderation/toxicity/lexical-stack';
+import { parseToxicityConfig } from '@/lib/moderation/toxicity/toxicity-config';
+import { servedScores } from './lexical-stack-fit';
+import { encoderWindows } from './stack-encoder-cache';
 import { singleFileSha256, transformersJsConfig } from './onnx-external-data';
 import { measureNounForms } from './noun-form-flags';
 import { MODEL_DIR, TRAINING_DIR } from './model-dir';
@@ -51,6 +57,8 @@ const ENCODER = {
 };
 
 interface Row {
+  /** The text (`preprocess(raw).clean`) the ids were encoded from. */
+  t: string;
   ids: number[];
   y: number[];
   m: number[];
@@ -95,7 +103,9 @@ export async function scoreIds(session: ort.InferenceSession, rows: readonly { i
   return out;
 }
 
-function headMetrics(rows: readonly Row[], scores: number[][]) {
+type Labelled = Pick<Row, 'y' | 'm'>;
+
+function headMetrics(rows: readonly Labelled[], scores: number[][]) {
   const res: Record<string, { roc_auc: number; pr_auc: number; n: number; positives: number }> = {};
   TOXICITY_HEADS.forEach((head, h) => {
     const sel = rows.map((_, i) => i).filter((i) => rows[i]!.m[h] === 1);
@@ -109,7 +119,8 @@ function headMetrics(rows: readonly Row[], scores: number[][]) {
   return { heads: res, mean_roc_auc: r4(aucs.reduce((a, b) => a + b, 0) / aucs.length) };
 }
 
-function split(rows: readonly Row[], scores: number[][]) {
+/** ROC-AUC and PR-AUC per head, on every row and on the Jigsaw rows (`j`). */
+export function split(rows: readonly Pick<Row, 'y' | 'm' | 'j'>[], scores: number[][]) {
   const jig = rows.map((_, i) => i).filter((i) => rows[i]!.j === 1);
   return {
     all: headMetrics(rows, scores),
@@ -121,7 +132,7 @@ function split(rows: readonly Row[], scores: number[][]) {
 }
 
 /** Identity flag rates at `thresholds` (a sentence is flagged when any head reaches its threshold). */
-function identityFlags(rows: readonly Pick<Row, 'c'>[], scores: readonly number[][], thresholds: readonly number[]) {
+export function identityFlags(rows: readonly Pick<Row, 'c'>[], scores: readonly number[][], thresholds: readonly number[]) {
   const byGroup = new Map<string, { n: number; flagged: number }>();
   const blame = new Array<number>(thresholds.length).fill(0);
   let flagged = 0;
@@ -177,6 +188,37 @@ export function identityConstrainedThresholds(
   return t;
 }
 
+/**
+ * The served thresholds from validation scores: per head the macro-F1-optimal threshold (capped at
+ * MAX_THRESHOLD), then the identity constraint (`identityConstrainedThresholds`). `before` and `after`
+ * are the identity flag rates at the F1 thresholds and at the chosen ones.
+ */
+export function chooseThresholds(
+  val: readonly Labelled[],
+  valScores: readonly number[][],
+  identity: readonly Pick<Row, 'c'>[],
+  idScores: readonly number[][],
+) {
+  const chosen = TOXICITY_HEADS.map((_, h) => {
+    const sel = val.map((_, i) => i).filter((i) => val[i]!.m[h] === 1);
+    const labels = sel.map((i) => (val[i]!.y[h]! >= 0.5 ? 1 : 0));
+    const scores = sel.map((i) => valScores[i]![h]!);
+    const c = bestMacroF1Threshold(labels, scores);
+    const cap = MAX_THRESHOLD;
+    return { f1Threshold: Math.min(c.threshold, cap), valMacroF1: c.macroF1, cap };
+  });
+  const f1Thresholds = chosen.map((c) => c.f1Threshold);
+  const before = identityFlags(identity, idScores, f1Thresholds);
+  const thresholds = identityConstrainedThresholds(
+    f1Thresholds,
+    chosen.map((c) => c.cap),
+    identity,
+    idScores,
+  );
+  const after = identityFlags(identity, idScores, thresholds);
+  return { chosen, thresholds, before, after };
+}
+
 /** Heads whose harm a long text can hide (a long-context row keeps the harmful row's label on them). */
 const LONG_CONTEXT_HEADS = ['overall', 'insult', 'threat'] as const;
 
@@ -190,7 +232,7 @@ const LONG_CONTEXT_HEADS = ['overall', 'insult', 'threat'] as const;
  */
 export async function longContextRecall(
   session: ort.InferenceSession,
-  val: readonly Row[],
+  val: readonly Omit<Row, 't'>[],
   valScores: readonly number[][],
   thresholds: readonly number[],
 ) {
@@ -283,26 +325,12 @@ async function main(): Promise<void> {
   const valScores = await scoreIds(session, val);
   const idScores = await scoreIds(session, identity);
 
-  const chosen = TOXICITY_HEADS.map((_, h) => {
-    const sel = val.map((_, i) => i).filter((i) => val[i]!.m[h] === 1);
-    const labels = sel.map((i) => (val[i]!.y[h]! >= 0.5 ? 1 : 0));
-    const scores = sel.map((i) => valScores[i]![h]!);
-    const c = bestMacroF1Threshold(labels, scores);
-    const cap = MAX_THRESHOLD;
-    return { f1Threshold: Math.min(c.threshold, cap), valMacroF1: c.macroF1, cap };
-  });
-  const f1Thresholds = chosen.map((c) => c.f1Threshold);
-  const before = identityFlags(identity, idScores, f1Thresholds);
-  const thresholds = identityConstrainedThresholds(
-    f1Thresholds,
-    chosen.map((c) => c.cap),
-    identity,
-    idScores,
-  );
-  const after = identityFlags(identity, idScores, thresholds);
+  const { chosen, thresholds, before, after } = chooseThresholds(val, valScores, identity, idScores);
 
   const longContext = await longContextRecall(session, val, valScores, thresholds);
-  const test = readRows('test.jsonl');
+  // `--test jigsaw`: only the Jigsaw test rows (a fifth of the forward pass, for a quick check).
+  const jigsawOnly = process.argv.join(' ').includes('--test jigsaw');
+  const test = readRows('test.jsonl').filter((r) => !jigsawOnly || r.j === 1);
   const testScores = await scoreIds(session, test);
   const summaryPath = join(WORK, 'train-summary.json');
   const training = existsSync(summaryPath) ? (JSON.parse(readFileSync(summaryPath, 'utf8')) as object) : undefined;
@@ -365,6 +393,15 @@ async function main(): Promise<void> {
   };
   writeFileSync(join(MODEL_DIR, 'metrics.json'), `${JSON.stringify(metrics, null, 1)}\n`);
   await writeReproduceFixture(session);
+  // The lexical stack, when the folder has one fitted on these weights: thresholds re-set through it,
+  // its figures beside the encoder's (a stack fitted on other weights is left out until refitted).
+  const stack = readLexicalStack();
+  if (stack && stack.encoder_artifact === config.vigil.artifact) await applyLexicalStack(stack);
+  else if (stack) {
+    console.log(
+      `${STACK_FILE} was fitted on encoder ${stack.encoder_artifact}, not ${config.vigil.artifact}: served without it until npm run train:toxicity-stack refits it`,
+    );
+  }
   console.log(
     JSON.stringify(
       {
@@ -413,6 +450,122 @@ async function writeReproduceFixture(session: ort.InferenceSession): Promise<voi
   const scores = await scoreIds(session, rows);
   const fixture = rows.map((r, i) => ({ ...r, scores: scores[i]!.map((x) => Math.round(x * 1e6) / 1e6) }));
   writeFileSync(join(MODEL_DIR, 'reproduce.json'), `${JSON.stringify(fixture)}\n`);
+}
+
+export const STACK_FILE = 'lexical-stack.json';
+
+function cpuFlags(): string {
+  try {
+    const flags = readFileSync('/proc/cpuinfo', 'utf8').match(/^flags\s*:(.*)$/m)?.[1] ?? '';
+    return (
+      ['avx512_vnni', 'avx512f', 'avx2'].filter((f) => flags.split(/\s+/).includes(f)).join(' ') || 'none of avx2, avx512f, avx512_vnni'
+    );
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The machine a figure or a timing was measured on: CPU model, cores and the instruction sets that change int8 kernels. */
+export const machine = () => ({ cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, flags: cpuFlags() });
+
+/**
+ * Thresholds and metrics through the stack: validation, identity sentences and test scored as the
+ * runtime serves them, thresholds chosen on validation as evaluate.ts chooses them (for the stack
+ * and, to report beside it, for the encoder alone), then config.json and metrics.json written.
+ */
+export async function applyLexicalStack(artifact: LexicalStackArtifact): Promise<void> {
+  const t0 = Date.now();
+  const rawConfig = JSON.parse(readFileSync(join(MODEL_DIR, 'config.json'), 'utf8')) as Record<string, unknown> & {
+    vigil: Record<string, unknown>;
+  };
+  const { windowPenalty } = parseToxicityConfig(rawConfig);
+  const heads = TOXICITY_HEADS.filter((h) => artifact.heads[h] !== undefined);
+  const val = readRows('val.jsonl');
+  const identity = readRows('identity_val.jsonl');
+  // `--test jigsaw`: only the Jigsaw test rows (a fifth of the forward pass, for a quick check).
+  const jigsawOnly = process.argv.join(' ').includes('--test jigsaw');
+  const test = readRows('test.jsonl').filter((r) => !jigsawOnly || r.j === 1);
+  const score = async (name: string, rows: readonly Row[]) => {
+    const texts = rows.map((r) => r.t);
+    return servedScores(artifact, texts, await encoderWindows(WORK, name, texts), windowPenalty);
+  };
+  const valS = await score('val', val);
+  const idS = await score('identity_val', identity);
+  const testS = await score(jigsawOnly ? 'test-jigsaw' : 'test', test);
+
+  const encoderAlone = chooseThresholds(val, valS.encoder, identity, idS.encoder);
+  const served = chooseThresholds(val, valS.stacked, identity, idS.stacked);
+  const thresholdMap = Object.fromEntries(TOXICITY_HEADS.map((h, i) => [h, r4(served.thresholds[i]!)]));
+
+  const text = `${JSON.stringify(artifact)}\n`;
+  writeFileSync(join(MODEL_DIR, STACK_FILE), text);
+  const stackArtifact = createHash('sha256').update(text).digest('hex').slice(0, 12);
+  rawConfig.vigil = {
+    ...rawConfig.vigil,
+    thresholds: thresholdMap,
+    lexical_stack: { file: STACK_FILE, artifact: stackArtifact, heads },
+    thresholds_note:
+      'macro-F1-optimal per head on the validation split as served (int8 weights, float32 arithmetic, windows of 128 tokens, the lexical stack on its heads), raised where needed so that at most 3 % of the validation identity sentences (5 % per group) are flagged, never above 0.85, then lowered again wherever that flags no more of them; set by npm run train:toxicity-stack (train-stack.ts), as evaluate.ts sets them',
+  };
+  writeFileSync(join(MODEL_DIR, 'config.json'), `${JSON.stringify(rawConfig, null, 2)}\n`);
+
+  const only = (m: ReturnType<typeof split>) => ({
+    all: Object.fromEntries(heads.filter((h) => m.all.heads[h]).map((h) => [h, m.all.heads[h]!.roc_auc])),
+    jigsaw: Object.fromEntries(heads.filter((h) => m.jigsaw.heads[h]).map((h) => [h, m.jigsaw.heads[h]!.roc_auc])),
+  });
+  const figures = (s: typeof valS, rows: readonly Row[]) => ({
+    encoder: only(split(rows, s.encoder)),
+    ngram: only(split(rows, s.ngram)),
+    stacked: only(split(rows, s.stacked)),
+  });
+  const identityReport = (c: typeof served) => ({
+    thresholds: Object.fromEntries(TOXICITY_HEADS.map((h, i) => [h, r4(c.thresholds[i]!)])),
+    flag_rate_at_f1_thresholds: r4(c.before.rate),
+    flag_rate: r4(c.after.rate),
+    max_group_rate: c.after.maxGroup,
+  });
+  const metricsPath = join(MODEL_DIR, 'metrics.json');
+  const metrics = JSON.parse(readFileSync(metricsPath, 'utf8')) as Record<string, unknown>;
+  metrics.thresholds = Object.fromEntries(
+    TOXICITY_HEADS.map((h, i) => [
+      h,
+      {
+        threshold: r4(served.thresholds[i]!),
+        f1_threshold: r4(served.chosen[i]!.f1Threshold),
+        cap: r4(served.chosen[i]!.cap),
+        val_macro_f1: r4(served.chosen[i]!.valMacroF1),
+      },
+    ]),
+  );
+  metrics.identity_validation = {
+    sentences: identity.length,
+    flag_rate_at_f1_thresholds: r4(served.before.rate),
+    flag_rate: r4(served.after.rate),
+    max_group_rate: served.after.maxGroup,
+    per_group: served.after.groups,
+  };
+  metrics.lexical_stack = {
+    generated_by: 'npm run train:toxicity-stack (training/toxic_transformer_v1/train-stack.ts) through the serving code',
+    artifact: stackArtifact,
+    heads,
+    note: 'ROC-AUC per stacked head, every row and the Jigsaw rows, scored as served (windows of 128 tokens): the encoder alone, the n-gram model alone, the stack; validation figures are in-sample for the stackers (3 weights each), the selection block holds the cross-fitted ones',
+    validation: figures(valS, val),
+    test: { rows: jigsawOnly ? 'jigsaw rows only (--test jigsaw)' : 'all', ...figures(testS, test) },
+    selection: artifact.meta?.selection,
+    served: identityReport(served),
+    encoder_alone: identityReport(encoderAlone),
+    seconds: Math.round((Date.now() - t0) / 1000),
+    machine: machine(),
+  };
+  metrics.noun_form_validation = await measureNounForms(MODEL_DIR);
+  writeFileSync(metricsPath, `${JSON.stringify(metrics, null, 1)}\n`);
+  console.log(JSON.stringify({ thresholds: thresholdMap, lexical_stack: metrics.lexical_stack }, null, 1));
+}
+
+/** The committed stack, when the folder has one. */
+export function readLexicalStack(): LexicalStackArtifact | undefined {
+  const path = join(MODEL_DIR, STACK_FILE);
+  return existsSync(path) ? parseLexicalStack(JSON.parse(readFileSync(path, 'utf8')), path) : undefined;
 }
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);

@@ -53,11 +53,11 @@ CFG = dict(
     replay=int(os.environ.get("TOX_PATCH_REPLAY", 14000)),
     pairs=int(os.environ.get("TOX_PATCH_PAIRS", 5000)),
     patch_repeat=3,
-    lr=float(os.environ.get("TOX_PATCH_LR", 3e-5)),
+    lr=float(os.environ.get("TOX_PATCH_LR", 2e-5)),
     epochs=float(os.environ.get("TOX_PATCH_EPOCHS", 1)),
     max_len=int(os.environ.get("TOX_PATCH_MAX_LEN", 96)),
     batch_size=32,
-    kd_weight=float(os.environ.get("TOX_PATCH_KD_WEIGHT", 0.5)),
+    kd_weight=float(os.environ.get("TOX_PATCH_KD_WEIGHT", 0.6)),
     pair_weight=float(os.environ.get("TOX_PATCH_PAIR_WEIGHT", 1.0)),
     # replay rows labelled not toxic are taken as not self-harm, at this weight
     self_harm_negative_weight=0.3,

@@ -3,31 +3,8 @@
  * and a browser Worker (which fetches the same JSON) validate it the same way.
  */
 import { z } from 'zod';
+import { tfidfStateSchema } from '@/lib/ml/tfidf-state-schema';
 import { SEXISM_VERSION } from '../types';
-
-const ngramRange = z.tuple([z.number().int().min(1), z.number().int().min(1)]).refine(([a, b]) => a <= b, 'ngramRange must be [min, max]');
-
-const analyzerSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('word'), ngramRange, tokenPattern: z.string().min(1) }),
-  z.object({ kind: z.literal('char_wb'), ngramRange }),
-  z.object({ kind: z.literal('char'), ngramRange }),
-]);
-
-const tfidfStateSchema = z
-  .object({
-    options: z.object({
-      analyzer: analyzerSchema,
-      minDf: z.number().int().min(1),
-      maxDfRatio: z.number().gt(0).max(1),
-      maxFeatures: z.number().int().positive().nullable(),
-      sublinearTf: z.boolean(),
-      smoothIdf: z.boolean(),
-      norm: z.enum(['l2', 'l2_all_tf', 'none']),
-    }),
-    vocabulary: z.array(z.string().min(1)),
-    idf: z.array(z.number().finite().positive()),
-  })
-  .refine((s) => s.vocabulary.length === s.idf.length, 'vocabulary and idf lengths differ');
 
 /** Word vectors for the dense sentence features (see sentence-vectors.ts). */
 const sentenceVectorsSchema = z

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Tensor, type PreTrainedModel, type PreTrainedTokenizer } from '@huggingface/transformers';
 import { preprocess } from '../preprocess';
 import { createToxicityRuntime, headScores, sigmoid } from './create-toxicity-runtime';
+import { createLexicalStack, parseLexicalStack } from './lexical-stack';
+import { wordStackArtifact } from './lexical-stack.fixture';
 import { parseToxicityConfig } from './toxicity-config';
 
 // A fake tokenizer and model behind the runtime's seam: one token per character, and logits that
@@ -187,6 +189,28 @@ describe('createToxicityRuntime', () => {
     // One window: no penalty.
     expect(short!.windows).toHaveLength(1);
     expect(short!.scores.threat).toBe(short!.windows![0]!.threat);
+  });
+
+  it("stacks each window's encoder logit with the n-gram logit of that window's own text, the same alone and in a batch", async () => {
+    const { charTokenizer, model } = zFlaggingFakes();
+    // Insult only: "idiot" weighs 3 (no norm), bias -1; stacker 0.5 × encoder + 2 × n-gram + 0.25.
+    const lexicalStack = createLexicalStack(
+      parseLexicalStack(
+        wordStackArtifact(['idiot'], { weights: [3], bias: -1, encoder_weight: 0.5, lexical_weight: 2, stack_bias: 0.25 }, ['gay']),
+      ),
+    );
+    const runtime = createToxicityRuntime({ tokenizer: charTokenizer, model, config, Tensor, maxBatch: 3, lexicalStack });
+    expect(runtime.stackedHeads).toEqual(['insult']);
+    // 25 characters, one token each: windows of 6 every 4, the last one [19, 25) the only one holding "idiot".
+    const long = preprocess('aaaa bbbb cccc dddd idiot');
+    const [alone] = await runtime.scoreDetailed([long]);
+    expect(alone!.windows!.map((w) => w.insult)).toEqual([...new Array(5).fill(sigmoid(-2.5 - 2 + 0.25)), sigmoid(-2.5 + 4 + 0.25)]);
+    expect(alone!.scores.insult).toBe(sigmoid(1.75));
+    expect(alone!.peaks!.insult).toEqual([19, 25]);
+    // The heads the stack does not name keep the encoder's score.
+    expect(alone!.scores.threat).toBe(sigmoid(-5));
+    const [, inBatch] = await runtime.scoreDetailed([preprocess('az idiot'), long, preprocess('gay idiot')]);
+    expect(inBatch).toEqual(alone);
   });
 
   it('rejects logits that do not match id2label, and scoring after dispose', async () => {

@@ -15,12 +15,14 @@ import {
   TOXICITY_VERSION,
   type ScoreOptions,
   type ToxicityDetail,
+  type ToxicityHead,
   type ToxicityModel,
   type ToxicityScores,
   WorkCancelledError,
 } from '../types';
 import { aggregateWindows, highestWindows } from './aggregate-windows';
 import { charSpansOfTokens, encodeWindows, padByLength } from './encode-for-model';
+import type { LexicalStack } from './lexical-stack';
 import type { ToxicityModelConfig } from './toxicity-config';
 
 export interface ToxicityRuntimeParts {
@@ -36,6 +38,11 @@ export interface ToxicityRuntimeParts {
    * `maxTokensPerRun` can only lower it. Default: no cap beyond `maxBatch`.
    */
   maxTokensPerRun?: number;
+  /**
+   * The folder's lexical stack (lexical-stack.ts): each window's stacked heads then combine the
+   * encoder's logit with the n-gram model's logit over that window's text. Absent: the encoder alone.
+   */
+  lexicalStack?: LexicalStack;
 }
 
 export interface LoadedToxicityModel extends ToxicityModel {
@@ -43,6 +50,8 @@ export interface LoadedToxicityModel extends ToxicityModel {
   readonly config: ToxicityModelConfig;
   /** Per-head decision thresholds from config.json (`vigil.thresholds`, 0.5 where absent). */
   readonly thresholds: ToxicityScores;
+  /** The heads the lexical stack scores (empty without one). */
+  readonly stackedHeads: readonly ToxicityHead[];
   /** Model-only time of the last `score` call in ms (tokenisation excluded), for benchmarks. */
   readonly lastRunMs: number;
   /** Releases the ONNX session; `score` afterwards throws. */
@@ -64,8 +73,15 @@ export function headScores(logits: ArrayLike<number>, offset: number, config: Pi
   return scores;
 }
 
+/** Logits of one row per head: the largest logit of the labels mapped to it (what `headScores` takes the sigmoid of). */
+function headLogits(logits: ArrayLike<number>, offset: number, config: Pick<ToxicityModelConfig, 'headMap'>): ToxicityScores {
+  const z = {} as ToxicityScores;
+  for (const head of TOXICITY_HEADS) z[head] = Math.max(...config.headMap[head].map((k) => logits[offset + k] ?? Number.NaN));
+  return z;
+}
+
 export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxicityModel {
-  const { tokenizer, model, config, Tensor } = parts;
+  const { tokenizer, model, config, Tensor, lexicalStack } = parts;
   const maxBatch = Math.max(1, parts.maxBatch ?? 8);
   const tokenCap = parts.maxTokensPerRun ?? Number.POSITIVE_INFINITY;
   const padId = tokenizer.pad_token_id ?? 0;
@@ -81,6 +97,7 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
     config,
     thresholds: config.thresholds,
     ...(config.selfHarmThreshold === undefined ? {} : { selfHarmThreshold: config.selfHarmThreshold }),
+    stackedHeads: lexicalStack?.heads ?? [],
     get lastRunMs() {
       return lastRunMs;
     },
@@ -100,6 +117,8 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
         config.windowStride,
       );
       const windows: ToxicityScores[][] = texts.map(() => []);
+      // With a lexical stack: each window's head logits, stacked with its text once every run is done.
+      const windowLogits: ToxicityScores[][] = texts.map(() => []);
       const auxiliaries: Record<string, number>[] = texts.map(() => ({}));
       const tokens: number[] = texts.map(() => 0);
       // A row's place among its text's windows: rows come back sorted by length, not in text order.
@@ -132,7 +151,8 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
         const data = logits.data as Float32Array;
         b.indices.forEach((row, r) => {
           const text = owner[row]!;
-          windows[text]![windowOf[row]!] = headScores(data, r * numLabels, config);
+          if (lexicalStack) windowLogits[text]![windowOf[row]!] = headLogits(data, r * numLabels, config);
+          else windows[text]![windowOf[row]!] = headScores(data, r * numLabels, config);
           tokens[text]! += rows[row]!.length;
           // Labels outside the heads (the sexism logit) keep the highest window's logit.
           const aux = auxiliaries[text]!;
@@ -145,6 +165,18 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
         // Frees GPU buffers under WebGPU; a no-op for CPU tensors.
         logits.dispose();
       }
+      // Where each window of a text read in more than one lies in it (its `clean` offsets).
+      const spansOf = (i: number): [number, number][] => {
+        const own = rowsOf[i]!.map((row) => tokenSpans[row]!);
+        return charSpansOfTokens(tokenizer, texts[i]!.clean, Math.max(...own.map((s) => s[1])), own);
+      };
+      const windowSpans: ([number, number][] | undefined)[] = texts.map((_, i) => (rowsOf[i]!.length > 1 ? spansOf(i) : undefined));
+      if (lexicalStack) {
+        texts.forEach((t, i) => {
+          const spans = windowSpans[i];
+          windows[i] = windowLogits[i]!.map((z, w) => lexicalStack.scores(z, spans ? t.clean.slice(spans[w]![0], spans[w]![1]) : t.clean));
+        });
+      }
       const result: ToxicityDetail[] = texts.map((_, text) => ({
         scores: aggregateWindows(windows[text]!, config.windowPenalty),
         auxiliary: auxiliaries[text]!,
@@ -153,18 +185,11 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
       }));
       lastRunMs = ms;
       // A text read in more than one window: where each head's highest window lies in the text.
-      texts.forEach((t, i) => {
-        if (rowsOf[i]!.length < 2) return;
+      texts.forEach((_, i) => {
+        const spans = windowSpans[i];
+        if (!spans) return;
         const at = highestWindows(windows[i]!);
-        const peakRows = TOXICITY_HEADS.map((h) => rowsOf[i]![at[h]]!);
-        const total = Math.max(...peakRows.map((row) => tokenSpans[row]![1]));
-        const spans = charSpansOfTokens(
-          tokenizer,
-          t.clean,
-          total,
-          peakRows.map((row) => tokenSpans[row]!),
-        );
-        result[i]!.peaks = Object.fromEntries(TOXICITY_HEADS.map((h, k) => [h, spans[k]!]));
+        result[i]!.peaks = Object.fromEntries(TOXICITY_HEADS.map((h) => [h, spans[at[h]]!]));
       });
       return result;
     },

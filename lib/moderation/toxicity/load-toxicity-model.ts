@@ -17,6 +17,7 @@ import { access, readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { PreTrainedModel } from '@huggingface/transformers';
 import { createToxicityRuntime, type LoadedToxicityModel } from './create-toxicity-runtime';
+import { lexicalStackForFolder, type LexicalStack } from './lexical-stack';
 import { LOCAL_ONLY, transformers } from './local-transformers';
 import { loadToxicityTokenizer } from './load-toxicity-tokenizer';
 import { parseToxicityConfig, type ToxicityModelConfig } from './toxicity-config';
@@ -39,6 +40,11 @@ export interface LoadToxicityModelOptions {
   maxBatch?: number;
   /** Padded tokens per ONNX run, one row at least (default: no cap beyond `maxBatch`). */
   maxTokensPerRun?: number;
+  /**
+   * Apply the folder's lexical stack (`vigil.lexical_stack`), as served (default true); false gives
+   * the encoder's own scores, what the stack is fitted on.
+   */
+  lexicalStack?: boolean;
 }
 
 async function missing(path: string): Promise<boolean> {
@@ -95,6 +101,23 @@ export async function checkToxicityModelDir(dir: string, onnxPath: string): Prom
   return config;
 }
 
+/**
+ * The folder's lexical stack, when config.json names one: its file must parse and must have been
+ * fitted on this folder's encoder (`encoder_artifact` = `vigil.artifact`), else the load fails with
+ * the reason (a stack fitted on other weights would combine logits it never saw).
+ */
+export async function loadLexicalStack(dir: string, config: ToxicityModelConfig): Promise<LexicalStack | undefined> {
+  if (!config.lexicalStack) return undefined;
+  const path = join(/* turbopackIgnore: true */ dir, config.lexicalStack.file);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(path, 'utf8'));
+  } catch (e) {
+    throw new Error(`toxicity model: the lexical stack ${path} that config.json names does not read: ${(e as Error).message}`);
+  }
+  return lexicalStackForFolder(raw, config, `toxicity model: ${path}`);
+}
+
 /** `onnx/model_quantized.onnx` is the folder's own q8 file; any other path is loaded as written. */
 function modelFileOptions(dir: string, onnxPath: string) {
   if (onnxPath === join(dir, TOXICITY_ONNX_FILE)) return { subfolder: 'onnx', model_file_name: 'model', dtype: 'q8' } as const;
@@ -111,6 +134,7 @@ export async function loadToxicityModel(options: LoadToxicityModelOptions = {}):
   const onnxPath = modelPath ?? join(dir, TOXICITY_ONNX_FILE);
 
   const config = await checkToxicityModelDir(dir, onnxPath);
+  const lexicalStack = options.lexicalStack === false ? undefined : await loadLexicalStack(dir, config);
   let tokenizer: Awaited<ReturnType<typeof loadToxicityTokenizer>>;
   try {
     tokenizer = await loadToxicityTokenizer(dir);
@@ -150,6 +174,7 @@ export async function loadToxicityModel(options: LoadToxicityModelOptions = {}):
     Tensor: transformers.Tensor,
     maxBatch: options.maxBatch,
     maxTokensPerRun: options.maxTokensPerRun,
+    lexicalStack,
   });
   // One run now: a graph whose logits do not match id2label fails the load, not the first request.
   try {

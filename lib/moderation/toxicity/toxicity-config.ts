@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { SELF_HARM_LABEL, TOXICITY_HEADS, type ToxicityHead, type ToxicityScores } from '../types';
+import { LEXICAL_STACK_FILE } from './toxicity-model-files';
 
 /** Decision threshold of a head that `vigil.thresholds` does not name. */
 export const DEFAULT_TOXICITY_THRESHOLD = 0.5;
@@ -27,6 +28,13 @@ const rawConfigSchema = z.object({
       thresholds: z.partialRecord(head, z.number().min(0).max(1)).optional(),
       self_harm_threshold: z.number().min(0).max(1).optional(),
       head_map: z.record(head, z.array(z.string().min(1)).min(1)).optional(),
+      lexical_stack: z
+        .object({
+          file: z.string().regex(LEXICAL_STACK_FILE, 'lexical_stack.file must be a .json file name in the folder'),
+          artifact: z.string().regex(/^[0-9a-f]{12}$/, 'lexical_stack.artifact must be 12 hex digits'),
+        })
+        .passthrough()
+        .optional(),
     })
     .optional(),
 });
@@ -58,6 +66,11 @@ export interface ToxicityModelConfig {
    * model has that label and the folder tuned it: the ensemble then reads it as a self-harm signal.
    */
   readonly selfHarmThreshold?: number;
+  /**
+   * The folder's lexical stack (`vigil.lexical_stack`): its file inside the folder and the short
+   * hash of that file, when the folder serves one (lexical-stack.ts).
+   */
+  readonly lexicalStack?: { readonly file: string; readonly artifact: string };
 }
 
 /**
@@ -121,5 +134,6 @@ export function parseToxicityConfig(raw: unknown): ToxicityModelConfig {
     ...(index.has(SELF_HARM_LABEL) && vigil?.self_harm_threshold !== undefined
       ? { selfHarmThreshold: vigil.self_harm_threshold }
       : {}),
+    ...(vigil?.lexical_stack ? { lexicalStack: { file: vigil.lexical_stack.file, artifact: vigil.lexical_stack.artifact } } : {}),
   };
 }

@@ -17,6 +17,10 @@ export const TOXICITY_JSON_FILES = ['config.json', 'tokenizer.json', 'tokenizer_
 const MAX_DATA_FILES = 100;
 
 const chunks = z.union([z.boolean(), z.number().int().min(0).max(MAX_DATA_FILES)]);
+/** A lexical stack file: a plain `.json` name inside the folder, never a path. */
+export const LEXICAL_STACK_FILE = /^[A-Za-z0-9][A-Za-z0-9_-]*\.json$/;
+const stackSchema = z.object({ vigil: z.object({ lexical_stack: z.object({ file: z.string().regex(LEXICAL_STACK_FILE) }) }) });
+
 const schema = z.object({
   'transformers.js_config': z
     .object({ use_external_data_format: z.union([chunks, z.record(z.string(), chunks)]).nullish() })
@@ -49,7 +53,18 @@ export function externalDataFileCount(rawConfig: unknown): number {
   return Number(format['model_quantized.onnx'] ?? format.model ?? 0);
 }
 
-/** Every file of the folder the runtime reads, relative to the folder, the graph's data files last. */
+/** The lexical stack file config.json names (`vigil.lexical_stack.file`), if it names a plain file name. */
+function lexicalStackFile(rawConfig: unknown): string[] {
+  const parsed = stackSchema.safeParse(rawConfig);
+  return parsed.success ? [parsed.data.vigil.lexical_stack.file] : [];
+}
+
+/** Every file of the folder the runtime reads, relative to the folder: the lexical stack's after the JSON files, the graph's data files last. */
 export function toxicityModelFiles(rawConfig: unknown): string[] {
-  return [...TOXICITY_JSON_FILES, TOXICITY_ONNX_FILE, ...externalDataFileNames(TOXICITY_ONNX_FILE, externalDataFileCount(rawConfig))];
+  return [
+    ...TOXICITY_JSON_FILES,
+    ...lexicalStackFile(rawConfig),
+    TOXICITY_ONNX_FILE,
+    ...externalDataFileNames(TOXICITY_ONNX_FILE, externalDataFileCount(rawConfig)),
+  ];
 }
