@@ -16,6 +16,8 @@ export interface NewJob {
   format: JobFormat;
   textColumn?: string;
   explain: boolean;
+  /** Whether its flagged rows are recorded for review (docs/decisions/202); absent: they are. */
+  review?: boolean;
   callbackUrl?: string;
   metadata?: Record<string, unknown>;
 }
@@ -36,6 +38,7 @@ export function jobUploadQueries(db: AppDb) {
         format: job.format,
         textColumn: job.textColumn ?? null,
         explain: job.explain,
+        review: job.review ?? true,
         callbackUrl: job.callbackUrl ?? null,
         callbackState: job.callbackUrl ? 'pending' : 'none',
         metadata: job.metadata ?? null,
