@@ -30,7 +30,7 @@ import { outOfDomainSection } from './out-of-domain';
 import { corporaSection, edosSection, jigsawSection } from './public-splits';
 import { historyEntry, readHistory, renderPage, type ModelInfo } from './quality-report';
 import { REPO_ROOT } from './template-overlap';
-import { moderationScorer } from './verdicts';
+import { moderationScorer } from '@/training/ml/verdicts';
 
 const PAGE = join(REPO_ROOT, 'docs/model-quality.md');
 const HISTORY = join(REPO_ROOT, 'docs/model-quality-history.jsonl');
