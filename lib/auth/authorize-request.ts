@@ -30,7 +30,7 @@ export type AuthConfig = Pick<Env, 'API_KEYS' | 'ALLOW_ANONYMOUS' | 'TRUST_PROXY
 export interface Principal {
   via: 'key' | 'session' | 'anonymous';
   /**
-   * Who the caller is, as an opaque id that claims are bound to (docs/decisions/201): `key:<key id>`
+   * Who the caller is, as an opaque id that claims are bound to (docs/decisions/205): `key:<key id>`
    * for a bearer key, `session:<session id>` for a signed-in browser, `browser:<hash>` for a keyless
    * browser with its identity cookie (browser-id.ts), `anonymous` for any other keyless caller.
    */

@@ -1,5 +1,5 @@
 /**
- * A keyless browser's own identity (docs/decisions/201-claims-bound-to-the-caller.md). Without
+ * A keyless browser's own identity (docs/decisions/205-claims-bound-to-the-caller.md). Without
  * API_KEYS nobody signs in, yet two moderators in two browsers must not share one identity: each
  * browser gets a random token in an HttpOnly cookie (GET /api/v1/session sets it), and the
  * principal id is a hash of it (`browser:<16 hex>`), so the id other moderators may see cannot be

@@ -110,7 +110,7 @@ async function start(): Promise<JobService> {
     moderate: moderateChunk,
     leaseMs: e.JOBS_LEASE_MS,
     maxAttempts: e.JOBS_MAX_ATTEMPTS,
-    // A job's flagged rows reach review like every other text (docs/decisions/202), unless it opted out.
+    // A job's flagged rows reach review like every other text (docs/decisions/206), unless it opted out.
     onVerdicts: (work, verdicts) => {
       if (!work.review) return;
       recordForReview(

@@ -28,7 +28,7 @@ export const AUDIT_ACTIONS = [...DECISIONS, 'undo'] as const;
 /** What happened (docs/decisions/160): a decision on one item, one of a bulk action, an undo within the window, a reopening. */
 export const AUDIT_ACTION_KINDS = ['decided', 'bulk_decided', 'undone', 'reopened'] as const;
 export const MAX_REASON_CODE_CHARS = 100;
-/** What fed the queue: the single-text and batch endpoints, and bulk jobs (docs/decisions/202). */
+/** What fed the queue: the single-text and batch endpoints, and bulk jobs (docs/decisions/206). */
 export const REVIEW_SOURCES = ['text', 'batch', 'job'] as const;
 export type Decision = (typeof DECISIONS)[number];
 export type ReviewSource = (typeof REVIEW_SOURCES)[number];
@@ -38,7 +38,7 @@ export const MAX_MODERATOR_CHARS = 100;
 export const MAX_NOTE_CHARS = 2000;
 export const DEFAULT_MODERATOR = 'moderator';
 
-/** Where in a bulk job a review item's text was flagged (docs/decisions/202-job-rows-reach-review.md). */
+/** Where in a bulk job a review item's text was flagged (docs/decisions/206-job-rows-reach-review.md). */
 export const reviewJobSourceSchema = z.object({
   job_id: z.uuid(),
   line: z.number().int().min(1).describe('The first input line of that job with this text (1-based; a CSV header is line 1).'),
@@ -74,7 +74,7 @@ export const reviewItemSchema = z.object({
     .int()
     .min(0)
     .describe(
-      'Queue order, lower is worse: self-harm, then threats (each by severity), then the rest by severity and category; within those the higher score first (docs/decisions/191, 201).',
+      'Queue order, lower is worse: self-harm, then threats (each by severity), then the rest by severity and category; within those the higher score first (docs/decisions/191, 205).',
     ),
   claimed_by: z
     .string()

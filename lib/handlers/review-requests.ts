@@ -47,7 +47,7 @@ export async function listReviewsRequest({ request, principal, services }: ApiV1
 
 /**
  * POST /api/v1/reviews/{id}/claim: the item claimed by the caller's principal (key, session or
- * browser: docs/decisions/191, 201), so no other moderator decides it; the typed name is only its label.
+ * browser: docs/decisions/191, 205), so no other moderator decides it; the typed name is only its label.
  */
 export async function claimReviewRequest({ request, params, principal, services }: ApiV1Context): Promise<ClaimResult> {
   const body = await takeBackBody(request);

@@ -23,7 +23,7 @@ export interface ClaimedChunk extends ChunkRef {
 
 export interface ChunkWork extends ChunkRef {
   explain: boolean;
-  /** Whether the job's flagged rows go to review (a job may opt out: docs/decisions/202). */
+  /** Whether the job's flagged rows go to review (a job may opt out: docs/decisions/206). */
   review: boolean;
   /** `key:<key id>` or `anonymous`: whose review quota its flagged rows spend. */
   owner: string;

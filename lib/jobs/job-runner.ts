@@ -45,7 +45,7 @@ export interface JobRunnerOptions {
   maxAttempts: number;
   /**
    * Verdicts this runner wrote, each line's once (a chunk run twice hands over only what its own
-   * run wrote): where a job's flagged rows are recorded for review (docs/decisions/202). Must not throw.
+   * run wrote): where a job's flagged rows are recorded for review (docs/decisions/206). Must not throw.
    */
   onVerdicts?: (work: ChunkWork, verdicts: { line: number; result: ModerationResponse }[]) => void;
   /** A job finished (succeeded or failed): its callback may be sent. */

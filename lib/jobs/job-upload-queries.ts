@@ -16,7 +16,7 @@ export interface NewJob {
   format: JobFormat;
   textColumn?: string;
   explain: boolean;
-  /** Whether its flagged rows are recorded for review (docs/decisions/202); absent: they are. */
+  /** Whether its flagged rows are recorded for review (docs/decisions/206); absent: they are. */
   review?: boolean;
   callbackUrl?: string;
   metadata?: Record<string, unknown>;

@@ -1,6 +1,6 @@
 /**
  * The order of the review queue, worst first (docs/decisions/191-queue-order-and-claims.md, amended
- * by 201): self-harm, then threats, then the rest; within self-harm and within threats by severity
+ * by 205): self-harm, then threats, then the rest; within self-harm and within threats by severity
  * (critical first); the rest by severity and, within a severity, attacks on a group (slurs,
  * identity attacks, sexism) before insults and general toxicity, before profanity. Within each of
  * those the higher ensemble score goes first, and the store breaks the remaining ties by age

@@ -35,7 +35,7 @@ export interface RecordContext {
    */
   client: string;
   source: ReviewSource;
-  /** A bulk job's verdicts: the job and each verdict's input line (docs/decisions/202). */
+  /** A bulk job's verdicts: the job and each verdict's input line (docs/decisions/206). */
   job?: { id: string; lines: readonly number[] };
 }
 

@@ -2,7 +2,7 @@
  * The review backlog (docs/decisions/190-review-backlog.md) against embedded PGlite: a flagged text
  * over its client's hourly quota is kept, listed and filtered apart from the active queue, and
  * pulled into it by a moderator; it is never dropped without a trace. A bulk job's flagged rows
- * arrive the same way, each item naming its job and line (docs/decisions/202).
+ * arrive the same way, each item naming its job and line (docs/decisions/206).
  */
 import { randomUUID } from 'node:crypto';
 import { createJobStore } from '@/lib/jobs/job-store';

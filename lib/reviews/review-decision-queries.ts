@@ -17,7 +17,7 @@ import { claimHolds, toReviewItem } from './review-item';
 export type TakeBack = Pick<TakeBackRequest, 'moderator'> & Partial<Omit<TakeBackRequest, 'moderator'>>;
 /**
  * A decision as the store takes it: the contract's request, its defaults optional, and the
- * principal id of who decides (`claimant`, docs/decisions/201): another principal's claim refuses
+ * principal id of who decides (`claimant`, docs/decisions/205): another principal's claim refuses
  * it, whatever names either typed. Without one, the caller is `anonymous`.
  */
 export type DecisionInput = Pick<DecisionRequest, 'decision' | 'moderator'> &

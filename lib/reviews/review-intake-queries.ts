@@ -43,7 +43,7 @@ export interface RecordOptions {
   /** Storage cap: beyond it the oldest pending items are evicted (critical ones last). */
   maxItems?: number;
   /**
-   * The verdicts are a bulk job's (docs/decisions/202): its id and each verdict's input line, in the
+   * The verdicts are a bulk job's (docs/decisions/206): its id and each verdict's input line, in the
    * order of the verdicts. Each item then names the job and the first line its text was on.
    */
   job?: { id: string; lines: readonly number[] };

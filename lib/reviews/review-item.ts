@@ -1,6 +1,6 @@
 /**
  * A stored review item as the API shows it: a claim shows only while it holds (CLAIM_STALE_SECONDS),
- * by its label, and as the viewer's own when the viewer's principal id made it (docs/decisions/201).
+ * by its label, and as the viewer's own when the viewer's principal id made it (docs/decisions/205).
  */
 import { CLAIM_STALE_SECONDS, type ReviewItem, type ReviewJobSource, type ReviewSource } from '@/lib/contracts/reviews';
 import type { ReviewItemRow } from '@/lib/db/schema';

@@ -1,5 +1,5 @@
 /**
- * The review queue worst first, and claims (docs/decisions/191-queue-order-and-claims.md, 201), against
+ * The review queue worst first, and claims (docs/decisions/191-queue-order-and-claims.md, 205), against
  * embedded PGlite: self-harm and threats lead, each by severity, then severity and category, then
  * the higher score, then the oldest; the order pages by cursor without gaps; a claimed item belongs
  * to the principal that claimed it (a key, a session, a browser), whatever name either typed:

@@ -1,5 +1,5 @@
 /**
- * The review queue as moderators read and work it (docs/decisions/021, 190, 191 and 201): read worst
+ * The review queue as moderators read and work it (docs/decisions/021, 190, 191 and 205): read worst
  * first (priority.ts), then oldest first, by keyset on (priority, created_at, id), or newest first
  * with `sort: 'newest'`, or only one bulk job's flagged rows; items claimed and released by a
  * principal (its opaque id, shown by a label), pulled from the backlog into the queue, and their

@@ -10,7 +10,7 @@
  *   anonymous /v1 traffic cannot fill the disk or bury real items under junk.
  * - The queue is read worst first (priority.ts: self-harm, threats, then severity and category),
  *   then oldest first, by keyset on (priority, created_at, id); `sort: 'newest'` keeps the old order.
- * - A moderator may claim an item (docs/decisions/191, 201): the claim belongs to the caller's
+ * - A moderator may claim an item (docs/decisions/191, 205): the claim belongs to the caller's
  *   principal (key, session or browser), not to a typed name; another principal sees it claimed and
  *   cannot decide it until the claim is released, decided, or stale (CLAIM_STALE_SECONDS).
  * - A decision updates the item and appends one audit row in one transaction; a replayed

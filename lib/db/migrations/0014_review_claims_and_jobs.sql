@@ -1,5 +1,5 @@
 -- Claims bound to the caller, the queue ordered by score within its rank, and bulk jobs feeding the
--- review queue (docs/decisions/201-claims-bound-to-the-caller.md, 202-job-rows-reach-review.md).
+-- review queue (docs/decisions/205-claims-bound-to-the-caller.md, 206-job-rows-reach-review.md).
 --
 -- `claimed_by` now holds the claimant's opaque principal id (`key:<id>`, `session:<id>`,
 -- `browser:<hash>`, `anonymous`); `claim_label` the name shown for it. A claim made before this
