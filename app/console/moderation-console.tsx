@@ -53,7 +53,8 @@ export function ModerationConsole({ initialTab }: { initialTab?: ConsoleTab }) {
       const id = route.tab ?? (isConsoleTab(last) ? last : 'moderate');
       setTab(id);
       setReview(route.review);
-      if (!route.tab && id !== 'moderate') window.history.replaceState(null, '', consoleHref(id));
+      if (route.tab) window.localStorage.setItem(LAST_TAB_KEY, route.tab);
+      else if (id !== 'moderate') window.history.replaceState(null, '', consoleHref(id));
     };
     fromUrl();
     window.addEventListener('popstate', fromUrl);

@@ -51,9 +51,10 @@ export function NotQueuedNotice({ refresh, config, inBacklog }: NotQueuedNoticeP
     <div className={`alert alert-warn ${styles.notQueued}`} data-testid="review-not-queued" data-total={counted} data-backlog={backlog}>
       {backlog > 0 && (
         <p data-testid="review-backlog-count">
-          {backlog.toLocaleString('en')} flagged text{backlog === 1 ? ' waits' : 's wait'} in the backlog (over an hourly quota).{' '}
+          {backlog.toLocaleString('en')} flagged text{backlog === 1 ? ' waits' : 's wait'} in the backlog
+          <span className={styles.wideOnly}> (over an hourly quota)</span>.{' '}
           {!inBacklog && (
-            <ConsoleLink tab="reviews" review={{ status: 'backlog' }} testId="review-open-backlog" className="button secondary">
+            <ConsoleLink tab="reviews" review={{ status: 'backlog' }} testId="review-open-backlog">
               Open the backlog
             </ConsoleLink>
           )}
@@ -63,7 +64,7 @@ export function NotQueuedNotice({ refresh, config, inBacklog }: NotQueuedNoticeP
         // Folded: the counts by client can be long, and the first review item should stay on the first screen.
         <details className={styles.notQueuedFold}>
           <summary>
-            {data.total.toLocaleString('en')} flagged text{data.total === 1 ? '' : 's'} in 24 hours did not go straight into the queue
+            {data.total.toLocaleString('en')} not queued at once (24 h)
           </summary>
           <p>Threats and self-harm always go to the queue; other texts over a client&apos;s hourly quota wait in the backlog.</p>
           <ul>

@@ -187,7 +187,14 @@ export function ReviewTab({ active, route, onDecided }: ReviewTabProps) {
         error={error}
         total={total}
         shown={items.length}
-        count={`${total} ${view}${filtered ? ' (filtered)' : ''}, worst first (self-harm, then threats, each by severity, then severity and score), then oldest${items.length < total ? `; ${items.length} loaded` : ''}.`}
+        count={
+          <>
+            {total} {view}
+            {filtered ? ' (filtered)' : ''}, worst first
+            <span className={styles.wideOnly}> (self-harm, then threats, each by severity, then severity and score), then oldest</span>
+            {items.length < total ? `; ${items.length} loaded` : ''}.
+          </>
+        }
       />
       {items.length > 0 && (
         <ReviewBulkBar

@@ -15,7 +15,6 @@ export const CONSOLE_TABS = [
   { id: 'policy', slug: 'policy', label: 'Policy' },
 ] as const;
 export type ConsoleTab = (typeof CONSOLE_TABS)[number]['id'];
-export const CONSOLE_SLUGS: readonly string[] = CONSOLE_TABS.map((t) => t.slug);
 
 /** Where the last tab used is remembered (localStorage). */
 export const LAST_TAB_KEY = 'vigil.console.tab';

@@ -56,7 +56,11 @@ test("ten items are triaged with the keyboard alone from the queue's own address
   await expect(c.reviewItems.first().getByTestId('review-age')).toContainText('waiting');
   await axeAtBothSizes(page, testInfo, 'review queue for keyboard triage');
 
-  // From here on only keys. One key reaches the first item.
+  // From here on only keys. The queue's address opens with the focus on the first item; from outside
+  // the list (Shift+Tab to the bulk bar), j goes back to it rather than past it.
+  await expect(c.reviewItems.first()).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect.poll(() => focusInList(page)).toBe(false);
   await page.keyboard.press('j');
   await expect(c.reviewItems.first()).toBeFocused();
   const insult = await reasonKey(page, 'insult');
