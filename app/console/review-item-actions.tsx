@@ -19,11 +19,15 @@ export interface ReviewItemActionsProps {
   busy: boolean;
   noteRef?: RefObject<HTMLInputElement | null>;
   config: ReviewConfig | undefined;
+  /** This item's own reason code and note (cleared once its decision is taken). */
   inputs: { reason: string; note: string };
+  /** Why the last decision was refused (no reason, or one that explains the other decision). */
   problem?: string;
   onInputs: (patch: { reason?: string; note?: string }) => void;
   onDecide: (decision: Decision) => void;
+  /** Decided items: back to pending, recorded in the audit log as reopened. */
   onReopen: () => void;
+  /** Claims the item, or releases this moderator's claim. */
   onClaim: (release: boolean) => void;
 }
 

@@ -6,16 +6,15 @@
  * rows), who claimed it, a selection box for bulk actions, its inputs and buttons
  * (review-item-actions.tsx), and "Why flagged, and history" (review-item-details.tsx).
  */
-import { useCallback, useEffect, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { Job } from '@/lib/contracts/jobs';
-import type { Decision, ReviewExplanation, ReviewItem } from '@/lib/contracts/reviews';
-import type { ReviewConfig } from '@/lib/contracts/review-console';
+import type { ReviewExplanation, ReviewItem } from '@/lib/contracts/reviews';
 import { itemAge } from '@/lib/browser/item-age';
 import { jobName } from '@/lib/browser/job-progress';
 import { marksFor } from '@/lib/browser/plain-explanation';
 import { api } from '@/lib/browser/vigil-api';
 import { ConsoleLink } from './console-nav';
-import { ReviewItemActions } from './review-item-actions';
+import { ReviewItemActions, type ReviewItemActionsProps } from './review-item-actions';
 import { ReviewItemDetails } from './review-item-details';
 import { LONG_TEXT, ReviewText } from './review-text';
 import styles from './console.module.css';
@@ -23,30 +22,16 @@ import styles from './console.module.css';
 const when = (iso: string) => new Date(iso).toLocaleString();
 const label = (s: string) => s.replace(/_/g, ' ');
 
-export interface ReviewItemProps {
-  item: ReviewItem;
+export interface ReviewItemProps extends Omit<ReviewItemActionsProps, 'showReason' | 'showNote'> {
   dense: boolean;
   focused: boolean;
   /** In the dense list: the note was asked for with `n`. */
   noteOpen: boolean;
   selected: boolean;
-  busy: boolean;
-  noteRef?: RefObject<HTMLInputElement | null>;
-  config: ReviewConfig | undefined;
-  /** This item's own reason code and note (cleared once its decision is taken). */
-  inputs: { reason: string; note: string };
-  /** Why the last decision was refused (no reason, or one that explains the other decision). */
-  problem?: string;
-  onInputs: (patch: { reason?: string; note?: string }) => void;
   onSelect: (selected: boolean) => void;
   onFocus: () => void;
-  onDecide: (decision: Decision) => void;
-  /** Decided items: back to pending, recorded in the audit log as reopened. */
-  onReopen: () => void;
   /** Backlog items (over their client's quota): into the active queue. */
   onPull: () => void;
-  /** Claims the item, or releases this moderator's claim. */
-  onClaim: (release: boolean) => void;
   /** The jobs this console knows, to name a job the item came from. */
   jobs: readonly Job[];
 }
