@@ -63,9 +63,7 @@ export function NotQueuedNotice({ refresh, config, inBacklog }: NotQueuedNoticeP
       {data && data.total > 0 && (
         // Folded: the counts by client can be long, and the first review item should stay on the first screen.
         <details className={styles.notQueuedFold}>
-          <summary>
-            {data.total.toLocaleString('en')} not queued at once (24 h)
-          </summary>
+          <summary>{data.total.toLocaleString('en')} not queued at once (24 h)</summary>
           <p>Threats and self-harm always go to the queue; other texts over a client&apos;s hourly quota wait in the backlog.</p>
           <ul>
             {data.counts.map((c) => (
