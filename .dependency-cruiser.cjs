@@ -4,7 +4,8 @@
  * others), lib/ never imports from models/ (a model folder holds one model's artifact and card, what
  * a Hugging Face repository holds; it can be replaced without breaking lib/), the served code (lib/,
  * app/) never imports from training/ (the training, evaluation and data-preparation code, its corpus
- * readers and learning code; training/ and scripts/ may import lib/), and no file anywhere reaches
+ * readers and learning code; training/ and scripts/ may import lib/, scripts/ may import training/,
+ * training/ never imports scripts/: what both need lives in training/ or lib/), and no file anywhere reaches
  * itself through its imports. Run by `npm run check:cycles` and scripts/test.sh. Type-only imports
  * count too: a cycle of types is still a cycle of knowledge.
  */
@@ -77,6 +78,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^(lib|app)/' },
       to: { path: '^training/' },
+    },
+    {
+      name: 'training-not-scripts',
+      comment:
+        'training/ imports from scripts/: the tools in scripts/ run the lab, not the other way round; what both need belongs in ' +
+        'training/ (as training/ml/verdicts.ts) or lib/ (docs/decisions/155-shared-data-in-lib.md).',
+      severity: 'error',
+      from: { path: '^training/' },
+      to: { path: '^scripts/' },
     },
   ],
   options: {

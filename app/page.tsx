@@ -10,7 +10,7 @@ const CARDS = [
   {
     href: '/register',
     title: 'Register a person',
-    text: 'Capture 3–5 photos through the webcam (or upload them) with live face guidance.',
+    text: 'One clear photo through the webcam (or an upload) registers a person, with live face guidance; a few more, each a little different, help recognition.',
   },
   { href: '/people', title: 'People', text: 'Everyone registered: rename, edit the relationship, add photos or delete.' },
   { href: '/recognize', title: 'Recognize', text: 'Name the people in front of the camera, on demand or every few seconds.' },

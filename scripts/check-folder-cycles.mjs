@@ -1,7 +1,7 @@
 // Fails on any dependency-cruiser violation (rules in .dependency-cruiser.cjs,
 // docs/decisions/090-one-way-layers.md and 155-shared-data-in-lib.md): under lib/, an import from a
 // layer into a layer above it, a file in no layer, an import cycle between two folders, or an import
-// from models/; in lib/ or app/, an import from training/; anywhere in the code (lib/, app/,
+// from models/; in lib/ or app/, an import from training/; in training/, an import from scripts/; anywhere in the code (lib/, app/,
 // scripts/, training/, server.mjs), an import cycle between files. dependency-cruiser resolves the imports (tsconfig paths, type-only imports
 // included); this script only prints its findings grouped by rule, each import on its own line.
 // Usage: node scripts/check-folder-cycles.mjs   (npm run check:cycles)
@@ -18,7 +18,7 @@ const json = execFileSync(cli, [...ROOTS, '--config', '.dependency-cruiser.cjs',
 const { summary } = JSON.parse(json);
 
 const count = (rule) => summary.violations.filter((v) => v.rule.name.startsWith(rule)).length;
-const counts = `upward imports: ${count('upward-')}, files in no layer: ${count('lib-outside-layers')}, folder cycles: ${count('no-folder-cycle')}, file cycles: ${count('no-file-cycle')}, imports from models/: ${count('lib-not-models')}, served code importing training/: ${count('serving-not-training')}`;
+const counts = `upward imports: ${count('upward-')}, files in no layer: ${count('lib-outside-layers')}, folder cycles: ${count('no-folder-cycle')}, file cycles: ${count('no-file-cycle')}, imports from models/: ${count('lib-not-models')}, served code importing training/: ${count('serving-not-training')}, training importing scripts/: ${count('training-not-scripts')}`;
 if (summary.violations.length === 0) {
   console.log(`${counts} (${summary.totalCruised} modules, ${summary.totalDependenciesCruised} imports)`);
   process.exit(0);

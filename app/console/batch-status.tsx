@@ -6,6 +6,7 @@
  */
 import type { RefObject } from 'react';
 import type { BatchRow } from '@/lib/batch/run-batch';
+import { ConsoleLink } from './console-nav';
 import { ErrorAlert } from './error-alert';
 import styles from './console.module.css';
 
@@ -42,7 +43,10 @@ export function BatchStatus({ progress, phase, failed, notQueued, summaryRef }: 
       {!running && notQueued !== undefined && notQueued > 0 && (
         <p className="alert alert-warn" data-testid="batch-not-queued" data-count={notQueued}>
           Since this run started, {notQueued} flagged text{notQueued === 1 ? ' was' : 's were'} over the hourly review quota and went to the
-          review backlog instead of the queue (threats and self-harm are always queued). The Review queue tab opens the backlog.
+          review backlog instead of the queue (threats and self-harm are always queued).{' '}
+          <ConsoleLink tab="reviews" review={{ status: 'backlog' }} testId="batch-open-backlog">
+            Open the backlog
+          </ConsoleLink>
         </p>
       )}
       {failed.length > 0 && !running && (

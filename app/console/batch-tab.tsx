@@ -9,7 +9,7 @@
  * columns on request, a summary chart, an export that keeps every source column, and the latest
  * run kept in the browser until cleared.
  */
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import type { ModerationResponse } from '@/lib/contracts/moderation';
 import { rerunnable, rowsToModerate } from '@/lib/batch/run-batch';
 import { BatchChart } from './batch-chart';
@@ -33,6 +33,7 @@ export function BatchTab() {
   const summaryRef = useRef<HTMLDivElement>(null);
   const { rows, meta, phase, running } = b;
   const jobUpload = useJobUpload();
+  const [jobReview, setJobReview] = useState(true);
 
   async function run() {
     const { sourceRows, file } = s;
@@ -43,6 +44,7 @@ export function BatchTab() {
         source: s.source,
         file: file ? s.fileInput.current?.files?.[0] : undefined,
         column: file ? s.column : 0,
+        review: jobReview,
       })
     ) {
       return;
@@ -93,7 +95,7 @@ export function BatchTab() {
           </button>
         )}
       </div>
-      {n > 0 && <ReviewFeedNote rows={n} />}
+      {n > 0 && <ReviewFeedNote rows={n} jobReview={jobReview} onJobReview={setJobReview} />}
       <JobUploadStatus upload={jobUpload} rows={s.sourceRows.length} />
       {meta?.restoredFrom && (
         <p className="alert alert-ok" data-testid="batch-restored" data-interrupted={meta.interrupted ? 'true' : 'false'}>

@@ -8,6 +8,7 @@
 import { isActiveJob, JOB_STATE_LABELS, jobCounts, jobName, jobProgress, jobTimeLeft } from '@/lib/browser/job-progress';
 import { jobResultsUrl } from '@/lib/browser/vigil-api';
 import type { Job } from '@/lib/contracts/jobs';
+import { ConsoleLink } from './console-nav';
 import { ErrorAlert } from './error-alert';
 import styles from './console.module.css';
 
@@ -72,6 +73,21 @@ export function JobCard({ job, cancelling, onCancel }: JobCardProps) {
           Results kept until {when(job.expires_at)}
         </p>
       )}
+      <p className={styles.jobMeta} data-testid="job-review" data-review={job.review}>
+        {job.review ? (
+          <>
+            Flagged rows go to the review queue (one item per distinct text).{' '}
+            {(job.counts.flagged ?? 0) > 0 && (
+              <ConsoleLink tab="reviews" review={{ job: job.id, status: 'all' }} testId="job-open-flagged">
+                Open its {(job.counts.flagged ?? 0).toLocaleString('en')} flagged row{job.counts.flagged === 1 ? '' : 's'} in review
+                <span className="visually-hidden"> ({title})</span>
+              </ConsoleLink>
+            )}
+          </>
+        ) : (
+          'Not sent to review: this job opted out, so its flagged rows are only in the results.'
+        )}
+      </p>
       {job.error && <ErrorAlert message={`The job failed: ${job.error}`} testId="job-error" />}
       <div className={styles.actions}>
         {active && (

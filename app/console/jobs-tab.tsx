@@ -8,7 +8,7 @@ import { useEffect } from 'react';
 import { JOB_THRESHOLD_ROWS } from '@/lib/browser/job-upload';
 import { ErrorAlert } from './error-alert';
 import { JobCard } from './job-card';
-import { JOBS_NOT_QUEUED } from './review-feed-note';
+import { JOBS_FEED_QUEUE } from './review-feed-note';
 import { useJobs } from './jobs-context';
 import styles from './console.module.css';
 
@@ -27,7 +27,7 @@ export function JobsTab({ active }: { active: boolean }) {
         their results can be downloaded here from any browser signed in with the same key.
       </p>
       <p className="hint" data-testid="jobs-review-feed">
-        {JOBS_NOT_QUEUED}
+        {JOBS_FEED_QUEUE}
       </p>
       <div className="field-row">
         <button type="button" className="secondary" data-testid="jobs-refresh" onClick={() => void controller.reload()} disabled={loading}>

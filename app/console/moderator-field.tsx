@@ -47,7 +47,7 @@ export function ModeratorField({ onChange }: { onChange: (who: string) => void }
         }}
         aria-describedby="moderator-hint"
       />
-      <span id="moderator-hint" className="hint">
+      <span id="moderator-hint" className={`hint ${styles.wideOnly}`}>
         Recorded with each decision.
       </span>
     </div>

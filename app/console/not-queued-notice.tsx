@@ -8,6 +8,7 @@
 import { useEffect, useState } from 'react';
 import type { NotQueued, ReviewConfig } from '@/lib/contracts/review-console';
 import { api } from '@/lib/browser/vigil-api';
+import { ConsoleLink } from './console-nav';
 import styles from './console.module.css';
 
 function why(c: NotQueued['counts'][number], config: ReviewConfig | undefined): string {
@@ -24,10 +25,9 @@ interface NotQueuedNoticeProps {
   config: ReviewConfig | undefined;
   /** Whether the list shows the backlog now (then the notice does not offer to open it). */
   inBacklog: boolean;
-  onOpenBacklog: () => void;
 }
 
-export function NotQueuedNotice({ refresh, config, inBacklog, onOpenBacklog }: NotQueuedNoticeProps) {
+export function NotQueuedNotice({ refresh, config, inBacklog }: NotQueuedNoticeProps) {
   const [data, setData] = useState<NotQueued | undefined>();
   const [backlog, setBacklog] = useState(0);
   // biome-ignore lint/correctness/useExhaustiveDependencies: refresh is the refetch trigger (the queue's Refresh).
@@ -51,22 +51,20 @@ export function NotQueuedNotice({ refresh, config, inBacklog, onOpenBacklog }: N
     <div className={`alert alert-warn ${styles.notQueued}`} data-testid="review-not-queued" data-total={counted} data-backlog={backlog}>
       {backlog > 0 && (
         <p data-testid="review-backlog-count">
-          {backlog.toLocaleString('en')} flagged text{backlog === 1 ? ' waits' : 's wait'} in the backlog (over a client&apos;s hourly
-          quota; threats and self-harm always go to the queue).{' '}
+          {backlog.toLocaleString('en')} flagged text{backlog === 1 ? ' waits' : 's wait'} in the backlog
+          <span className={styles.wideOnly}> (over an hourly quota)</span>.{' '}
           {!inBacklog && (
-            <button type="button" className="secondary" data-testid="review-open-backlog" onClick={onOpenBacklog}>
+            <ConsoleLink tab="reviews" review={{ status: 'backlog' }} testId="review-open-backlog">
               Open the backlog
-            </button>
+            </ConsoleLink>
           )}
         </p>
       )}
       {data && data.total > 0 && (
         // Folded: the counts by client can be long, and the first review item should stay on the first screen.
         <details className={styles.notQueuedFold}>
-          <summary>
-            In the last 24 hours, {data.total.toLocaleString('en')} flagged text{data.total === 1 ? '' : 's'} did not go straight into the
-            queue
-          </summary>
+          <summary>{data.total.toLocaleString('en')} not queued at once (24 h)</summary>
+          <p>Threats and self-harm always go to the queue; other texts over a client&apos;s hourly quota wait in the backlog.</p>
           <ul>
             {data.counts.map((c) => (
               <li key={`${c.reason}-${c.client}`} data-testid="review-not-queued-reason" data-reason={c.reason} data-client={c.client}>

@@ -1,4 +1,4 @@
-// /console – moderation console: live browser preview, server verdicts, batches, review queue
+// /console – moderation console: live browser preview, server verdicts, batches, review queue (the tab last used)
 import type { Metadata } from 'next';
 import { ModerationConsole } from './moderation-console';
 

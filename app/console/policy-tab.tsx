@@ -7,6 +7,7 @@
  */
 import { MIN_DECIDED_FOR_PRECISION } from '@/lib/contracts/policy';
 import { categoryLabel, describeChange } from '@/lib/browser/policy-controller';
+import { ruleWords } from '@/lib/browser/plain-explanation';
 import { ErrorAlert } from './error-alert';
 import { PolicyChange } from './policy-change';
 import { PolicyHistory } from './policy-history';
@@ -14,7 +15,6 @@ import { usePolicy } from './use-policy';
 import styles from './console.module.css';
 
 const pct = (v: number | null) => (v === null ? '–' : `${Math.round(v * 100)} %`);
-const label = (s: string) => s.replace(/_/g, ' ');
 /** A precision measured on fewer flagged decided items than the minimum is marked as a guess. */
 const few = (flagged: number) => flagged > 0 && flagged < MIN_DECIDED_FOR_PRECISION;
 
@@ -126,8 +126,8 @@ export function PolicyTab({ active }: { active: boolean }) {
           <ul data-testid="policy-rules" className={styles.impactList}>
             {policy.rules.map((r) => (
               <li key={r.flag}>
-                {label(r.flag)}: {r.flagged} decided item{r.flagged === 1 ? '' : 's'}, precision {pct(r.precision)}, relative recall{' '}
-                {pct(r.relative_recall)}
+                The {ruleWords(r.flag)} rule: {r.flagged} decided item{r.flagged === 1 ? '' : 's'}, precision {pct(r.precision)}, relative
+                recall {pct(r.relative_recall)}
               </li>
             ))}
           </ul>

@@ -13,11 +13,15 @@ export interface Filters {
   primary_issue: string;
   severity: string;
   source: string;
+  /** One bulk job's flagged rows (set by the address, not a field). */
+  job_id: string;
   q: string;
   from: string;
   to: string;
 }
-export const NO_FILTERS: Filters = { status: 'pending', primary_issue: '', severity: '', source: '', q: '', from: '', to: '' };
+export const NO_FILTERS: Filters = { status: 'pending', primary_issue: '', severity: '', source: '', job_id: '', q: '', from: '', to: '' };
+
+const SOURCE_WORDS: Record<(typeof REVIEW_SOURCES)[number], string> = { text: 'single texts', batch: 'batches', job: 'bulk jobs' };
 
 /** The queue's select filters; "All" (the empty value) turns one off, except status, which has its own "all". */
 const FILTER_SELECTS: { key: keyof Filters; id: string; label: string; options: { value: string; label: string }[]; allLabel?: string }[] =
@@ -38,7 +42,7 @@ const FILTER_SELECTS: { key: keyof Filters; id: string; label: string; options: 
       key: 'source',
       id: 'source',
       label: 'Source',
-      options: optionsOf(REVIEW_SOURCES, (s) => (s === 'text' ? 'single texts' : 'batches')),
+      options: optionsOf(REVIEW_SOURCES, (s) => SOURCE_WORDS[s as (typeof REVIEW_SOURCES)[number]]),
       allLabel: 'All',
     },
   ];

@@ -1,9 +1,10 @@
 'use client';
 /**
- * "Why flagged, and history" on a review item (docs/decisions/171-triage-view.md): the full text
- * with what decided the verdict marked and scrolled into view (docs/decisions/196), what each model saw in
- * plain words, and the item's history from the audit log. Fetched when opened, from
- * /api/v1/reviews/{id}/explain and /api/v1/reviews/audit?review_id=.
+ * "Why flagged, and history" on a review item (docs/decisions/171-triage-view.md): what each model
+ * saw in plain words, and the item's history from the audit log. Opening it asks the card for the
+ * item's explanation (/api/v1/reviews/{id}/explain), which then marks what decided the verdict in
+ * the card's own text (review-text.tsx: the text is not shown a second time, docs/decisions/207),
+ * and fetches the history (/api/v1/reviews/audit?review_id=).
  */
 import { useState } from 'react';
 import type { AuditEntry, ReviewExplanation, ReviewItem } from '@/lib/contracts/reviews';
@@ -11,7 +12,6 @@ import { itemHistory } from '@/lib/browser/item-history';
 import { decisionSentence, marksFor, ruleWords, sexismReading, type Phrase } from '@/lib/browser/plain-explanation';
 import { api } from '@/lib/browser/vigil-api';
 import { ErrorAlert } from './error-alert';
-import { MarkedText } from './marked-text';
 import { LanguageNote } from './verdict-view';
 import styles from './console.module.css';
 
@@ -36,11 +36,9 @@ function Explanation({ text, data }: { text: string; data: ReviewExplanation }) 
   const e = data.explanations;
   const sexism = sexismReading(text, e.sexism);
   const ruleTerms = [...new Set(e.rules.map((r) => (r.mention ? `${ruleWords(r.flag)} (mentioned, not used)` : ruleWords(r.flag))))];
-  const marks = marksFor(text, e);
-  const rulesMarked = marks.some((m) => m.kind === 'rule');
+  const rulesMarked = marksFor(text, e).some((m) => m.kind === 'rule');
   return (
     <>
-      <MarkedText text={text} marks={marks} testId="review-full-text" />
       {e.decision && (
         <p className={styles.plainLine} data-testid="decided-by" data-model={e.decision.model}>
           <strong>Decided by: </strong>
@@ -89,24 +87,31 @@ function History({ item, entries }: { item: ReviewItem; entries: AuditEntry[] })
   );
 }
 
-export function ReviewItemDetails({ item }: { item: ReviewItem }) {
+interface ReviewItemDetailsProps {
+  item: ReviewItem;
+  /** The item's explanation, once the card has it. */
+  why: ReviewExplanation | undefined;
+  whyError: unknown;
+  /** Asks the card for the explanation. */
+  onOpen: () => void;
+}
+
+export function ReviewItemDetails({ item, why, whyError, onOpen }: ReviewItemDetailsProps) {
   const [open, setOpen] = useState(false);
-  const [data, setData] = useState<{ why?: ReviewExplanation; history?: AuditEntry[] }>({});
-  const [error, setError] = useState<unknown>();
+  const [history, setHistory] = useState<AuditEntry[] | undefined>();
+  const [historyError, setHistoryError] = useState<unknown>();
+  const error = historyError ?? whyError;
   const panelId = `why-${item.review_id}`;
   async function toggle() {
     const next = !open;
     setOpen(next);
     if (!next) return;
-    setError(undefined);
+    onOpen();
+    setHistoryError(undefined);
     try {
-      const [why, audit] = await Promise.all([
-        item.text === null ? Promise.resolve(undefined) : api.explainReview(item.review_id),
-        api.audit(new URLSearchParams({ review_id: item.review_id, limit: '100' })),
-      ]);
-      setData({ why, history: audit.entries });
+      setHistory((await api.audit(new URLSearchParams({ review_id: item.review_id, limit: '100' }))).entries);
     } catch (err) {
-      setError(err);
+      setHistoryError(err);
     }
   }
   return (
@@ -124,9 +129,9 @@ export function ReviewItemDetails({ item }: { item: ReviewItem }) {
       {open && (
         <div id={panelId} data-testid="review-why-panel" className={styles.whyPanel}>
           {error !== undefined && <ErrorAlert error={error} testId="review-why-error" />}
-          {!data.history && error === undefined && <p className="muted">Loading…</p>}
-          {data.why && item.text !== null && <Explanation text={item.text} data={data.why} />}
-          {data.history && <History item={item} entries={data.history} />}
+          {(!history || (!why && item.text !== null)) && error === undefined && <p className="muted">Loading…</p>}
+          {why && item.text !== null && <Explanation text={item.text} data={why} />}
+          {history && <History item={item} entries={history} />}
         </div>
       )}
     </div>

@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react';
 import styles from './console.module.css';
 
 export const SHORTCUTS: ReadonlyArray<readonly [string, string]> = [
-  ['j or ↓', 'next item'],
+  ['j or ↓', 'next item (from outside the list: the current item)'],
   ['k or ↑', 'previous item'],
   ['c', 'confirm harmful (the selected items, if any)'],
   ['o', 'overturn as a false positive (the selected items, if any)'],
@@ -14,7 +14,7 @@ export const SHORTCUTS: ReadonlyArray<readonly [string, string]> = [
   ['m', 'claim the current item (again: release it)'],
   ['1 … 9', "the current item's reason: the first to ninth in the reason list"],
   ['?', 'show this list'],
-  ['Esc', 'leave the note field, or close this list'],
+  ['Esc', 'back to the current item from any field (a reason list, a note), or close this list'],
 ];
 
 export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {

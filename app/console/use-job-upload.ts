@@ -25,6 +25,8 @@ export interface JobRun {
   file: File | undefined;
   /** The chosen column of a CSV. */
   column: number;
+  /** false: the job's flagged rows are not sent to review. */
+  review: boolean;
 }
 
 export function useJobUpload() {
@@ -33,7 +35,7 @@ export function useJobUpload() {
   const sending = useRef(false);
 
   /** Sends the run as a job when it is large; false when the browser should run it as before. */
-  async function sendIfLarge({ source, file, column }: JobRun): Promise<boolean> {
+  async function sendIfLarge({ source, file, column, review }: JobRun): Promise<boolean> {
     const rows = rowsOf(source).length;
     if (!sendsAsJob(rows)) {
       setState({ phase: 'idle' });
@@ -52,6 +54,7 @@ export function useJobUpload() {
       const job = await api.createJob(upload.body, {
         contentType: upload.contentType,
         textColumn: upload.textColumn,
+        review,
         metadata: { [FILE_NAME_KEY]: file?.name ?? 'Pasted lines' },
       });
       controller.add(job);

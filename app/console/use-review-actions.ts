@@ -6,7 +6,7 @@
  * (a reopen, a pull, a claim) has replaced that message or the list shows the item taken back;
  * decisions the server cannot reach wait offline; failures are listed as plain sentences.
  */
-import { useEffect, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from 'react';
+import { useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import type { Decision, ReviewItem } from '@/lib/contracts/reviews';
 import type { ReviewConfig } from '@/lib/contracts/review-console';
 import { decideAll, reasonProblem, supersededUndo, takeBackAll, undoDeadline } from '@/lib/browser/review-decisions';
@@ -23,7 +23,6 @@ interface ReviewActionsDeps {
   filters: Filters;
   inputs: ReturnType<typeof useDecisionInputs>;
   list: ReturnType<typeof useReviewList>;
-  reasonRef: RefObject<HTMLSelectElement | null>;
   onDecided: () => void;
   setMessage: (m: string) => void;
   setSelected: Dispatch<SetStateAction<Set<string>>>;
@@ -32,7 +31,7 @@ interface ReviewActionsDeps {
 }
 
 export function useReviewActions(deps: ReviewActionsDeps) {
-  const { who, config, filters, inputs, list, reasonRef, onDecided, setMessage, setSelected, setFocus } = deps;
+  const { who, config, filters, inputs, list, onDecided, setMessage, setSelected, setFocus } = deps;
   const { items, setItems, setTotal, setError } = list;
   const input = inputs.get;
   const busyRef = useRef(false);
@@ -55,9 +54,9 @@ export function useReviewActions(deps: ReviewActionsDeps) {
     if (pending.length === 0 || busyRef.current) return;
     const reasonOf = (id: string) => input(bulk ? BULK : id).reason;
     const problem = reasonProblem(decision, reasonOf(pending[0]!.review_id), config);
+    // Said in place, beside the reason list; the focus stays where it is, so no key is lost in a list.
     if (problem) {
       inputs.refuse(bulk ? BULK : pending[0]!.review_id, problem);
-      if (!bulk) requestAnimationFrame(() => reasonRef.current?.focus());
       return;
     }
     busyRef.current = true;
@@ -153,7 +152,9 @@ export function useReviewActions(deps: ReviewActionsDeps) {
       const { item: updated } = await api.claimReview(item.review_id, who, release);
       setItems((xs) => xs.map((x) => (x.review_id === updated.review_id ? updated : x)));
       setUndo(undefined);
-      setMessage(release ? 'Claim released.' : `Claimed as ${who}: other moderators see it as yours for ten minutes.`);
+      setMessage(
+        release ? 'Claim released.' : `Claimed by you (shown to others as ${who}): no other moderator can decide it for ten minutes.`,
+      );
     } catch (err) {
       setError(err);
     }

@@ -3,7 +3,9 @@
  * The review queue's keyboard shortcuts (listed in the dialog `?` opens): j/k move, c/o decide
  * (the selection, else the focused item), n note, x select, u undo, m claim, 1–9 the focused item's
  * reason (the server's list, in order). Typing in a field never triggers them; an item's selection
- * box is not a text field, so they work while it has the focus. One listener reads the latest state through a ref, so it is attached once.
+ * box is not a text field, so they work while it has the focus. Nothing traps the keyboard: Esc in
+ * any field of the queue brings the focus back to the current item, and j or k from outside the
+ * list first go to the current item. One listener reads the latest state through a ref, so it is attached once.
  */
 import { useEffect, useRef } from 'react';
 import type { Decision, ReviewItem } from '@/lib/contracts/reviews';
@@ -23,6 +25,8 @@ export interface ShortcutActions {
   /** Claims the focused item, or releases this moderator's claim on it. */
   claim: (item: ReviewItem) => void;
   help: () => void;
+  /** Puts the keyboard focus on the current item. */
+  focusItem: () => void;
 }
 
 export function useReviewShortcuts(actions: ShortcutActions): void {
@@ -36,15 +40,22 @@ export function useReviewShortcuts(actions: ShortcutActions): void {
       const target = e.target as HTMLElement | null;
       const checkbox = target?.matches('input[type="checkbox"]') === true;
       if (target && !checkbox && (target.closest('input, textarea, select, [contenteditable="true"]') || target.closest('dialog'))) {
-        if (e.key === 'Escape' && target.matches('[data-testid="review-note"]')) target.blur();
+        // Esc leaves a field of the queue (a reason list, a note, the bulk bar) for the current item.
+        if (e.key === 'Escape' && !target.closest('dialog') && target.closest('[data-review-panel]') && a.items.length > 0) {
+          e.preventDefault();
+          target.blur();
+          a.focusItem();
+        }
         return;
       }
       const item = a.items[a.focus];
       const inList = Boolean(target?.closest('[data-testid="review-list"]'));
+      // From outside the list, j or k (and Esc) first go to the current item rather than past it.
+      const move = (step: number) => (inList ? a.setFocus((i) => Math.max(0, Math.min(a.items.length - 1, i + step))) : a.focusItem());
       const targets = () => (a.selected.size > 0 ? a.items.filter((i) => a.selected.has(i.review_id)) : item ? [item] : []);
       const keys: Record<string, () => void> = {
-        j: () => a.setFocus((i) => Math.min(a.items.length - 1, i + 1)),
-        k: () => a.setFocus((i) => Math.max(0, i - 1)),
+        j: () => move(1),
+        k: () => move(-1),
         c: () => a.decide(targets(), 'confirm'),
         o: () => a.decide(targets(), 'overturn'),
         n: () => item && a.note(item),
@@ -57,6 +68,7 @@ export function useReviewShortcuts(actions: ShortcutActions): void {
         keys.ArrowDown = keys.j!;
         keys.ArrowUp = keys.k!;
       }
+      if (!inList && item) keys.Escape = () => a.focusItem();
       if (/^[1-9]$/.test(e.key)) keys[e.key] = () => item && a.reason(item, Number(e.key));
       const run = keys[e.key];
       if (!run) return;

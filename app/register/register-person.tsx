@@ -110,6 +110,8 @@ export function RegisterPerson() {
       const done = await registerWithPhotos({ name, relationship, details: meta, photos, allowDuplicate }, api, events);
       setProgress(undefined);
       setSteps(done.steps);
+      // Files refused earlier are not part of what was registered: their warnings go with the success.
+      setFileProblems([]);
       setOutcome({ person: done.person, mode: 'registered', tried: photos.length });
     } catch (err) {
       setProgress(undefined);
@@ -136,6 +138,7 @@ export function RegisterPerson() {
     try {
       const done = await addPhotosTo(await api.getPerson(target.person_id), photos, 0, api, events);
       setProgress(undefined);
+      setFileProblems([]);
       setOutcome({ person: done.person, mode: 'added', tried: photos.length });
     } catch (err) {
       setProgress(undefined);

@@ -148,3 +148,24 @@ describe('Origin checks compare the scheme too (decision 053)', () => {
     expect(isSameOrigin(req({ origin: 'https://vigil.example.org' }), noProxy, 'https://vigil.example.org')).toBe(true);
   });
 });
+
+describe('the principal id that claims are bound to', () => {
+  it('is the key for a bearer key and the session for a signed-in browser, never a typed name', async () => {
+    expect((await authorize(req({ authorization: `Bearer ${KEY}` }), keyed, 'standard')).id).toBe(`key:${keyId(KEY)}`);
+    expect((await authorize(req({ cookie: cookie() }), keyed, 'standard')).id).toBe('session:live');
+  });
+
+  it('without API_KEYS, is each browser its own (a hash of its identity cookie), else anonymous', async () => {
+    const a = newSessionToken();
+    const b = newSessionToken();
+    const first = (await authorize(req({ cookie: `vigil_browser=${a}` }), open, 'standard')).id;
+    const again = (await authorize(req({ cookie: `other=1; vigil_browser=${a}` }), open, 'standard')).id;
+    const second = (await authorize(req({ cookie: `vigil_browser=${b}` }), open, 'standard')).id;
+    expect(first).toMatch(/^browser:[0-9a-f]{16}$/);
+    expect(first).not.toContain(a);
+    expect(again).toBe(first);
+    expect(second).not.toBe(first);
+    expect((await authorize(req({}), open, 'standard')).id).toBe('anonymous');
+    expect((await authorize(req({ cookie: 'vigil_browser=not-a-token' }), open, 'standard')).id).toBe('anonymous');
+  });
+});

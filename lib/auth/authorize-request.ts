@@ -17,6 +17,7 @@ import type { Env } from '@/lib/env';
 import { AuthError } from '@/lib/errors/domain-error';
 import { clientAddress, peerIsTrustedProxy, type TrustProxy } from '@/lib/net/trust-proxy';
 import { bearerToken, keyId, matchesApiKey } from './api-keys';
+import { browserIdOf } from './browser-id';
 import { SCOPES, type Scope } from '@/lib/contracts/scopes';
 import { isLoopback } from './client-address';
 import { isSessionToken, readCookie, SESSION_COOKIE } from './session-token';
@@ -28,6 +29,12 @@ export type AuthConfig = Pick<Env, 'API_KEYS' | 'ALLOW_ANONYMOUS' | 'TRUST_PROXY
 
 export interface Principal {
   via: 'key' | 'session' | 'anonymous';
+  /**
+   * Who the caller is, as an opaque id that claims are bound to (docs/decisions/205): `key:<key id>`
+   * for a bearer key, `session:<session id>` for a signed-in browser, `browser:<hash>` for a keyless
+   * browser with its identity cookie (browser-id.ts), `anonymous` for any other keyless caller.
+   */
+  id: string;
   /**
    * What the caller may do: its key's scopes, read from API_KEYS on every request (a session
    * follows its key's current entry); every scope without API_KEYS; none on `public` endpoints.
@@ -136,14 +143,14 @@ export async function authorizeApiV1(
   access: ApiV1Access,
   findSession: FindSession,
 ): Promise<Principal> {
-  if (access === 'public') return { via: 'anonymous', scopes: [] };
+  if (access === 'public') return { via: 'anonymous', id: browserIdOf(request) ?? 'anonymous', scopes: [] };
   if (config.API_KEYS.length > 0) {
     const header = request.headers.get('authorization');
     if (header !== null) {
       const token = bearerToken(header);
       if (!matchesApiKey(token, config.API_KEYS)) throw unauthorized('The API key is not valid.');
       const kid = keyId(token!);
-      return { via: 'key', keyId: kid, scopes: scopesOf(kid, config) };
+      return { via: 'key', id: `key:${kid}`, keyId: kid, scopes: scopesOf(kid, config) };
     }
     const session = await sessionOf(request, config, findSession);
     if (!session) {
@@ -152,7 +159,13 @@ export async function authorizeApiV1(
     if (UNSAFE.has(request.method.toUpperCase()) && !isSameOrigin(request, config.TRUST_PROXY, config.PUBLIC_ORIGIN)) {
       throw forbidden("Cross-site request refused: a session cookie is only accepted from this site's own pages.");
     }
-    return { via: 'session', keyId: session.kid, sessionId: session.id, scopes: scopesOf(session.kid, config) };
+    return {
+      via: 'session',
+      id: `session:${session.id}`,
+      keyId: session.kid,
+      sessionId: session.id,
+      scopes: scopesOf(session.kid, config),
+    };
   }
   if (!config.ALLOW_ANONYMOUS && !isLoopback(clientAddress(request, config.TRUST_PROXY))) {
     throw forbidden('Without API_KEYS, /api/v1 is only open to this machine: configure API_KEYS (or ALLOW_ANONYMOUS=true).');
@@ -161,7 +174,7 @@ export async function authorizeApiV1(
   if (UNSAFE.has(request.method.toUpperCase()) && isCrossSiteBrowserRequest(request, config)) {
     throw forbidden("Cross-site request refused: /api/v1 only accepts changes from this site's own pages or with an API key.");
   }
-  return { via: 'anonymous', scopes: SCOPES };
+  return { via: 'anonymous', id: browserIdOf(request) ?? 'anonymous', scopes: SCOPES };
 }
 
 /** Whether the request is served over https (directly, or per X-Forwarded-Proto behind a trusted proxy). */

@@ -37,14 +37,13 @@ export interface CookieOptions {
 }
 
 /** HttpOnly (no script can read it), SameSite=Strict (never sent on cross-site requests), Secure on https. */
-export function sessionCookie(value: string, { maxAgeSeconds, secure }: CookieOptions): string {
-  const parts = [
-    `${SESSION_COOKIE}=${value}`,
-    'Path=/',
-    'HttpOnly',
-    'SameSite=Strict',
-    `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`,
-  ];
+export function sessionCookie(value: string, options: CookieOptions): string {
+  return strictCookie(SESSION_COOKIE, value, options);
+}
+
+/** A cookie of this site only: HttpOnly, SameSite=Strict, Path=/, Secure on https. */
+export function strictCookie(name: string, value: string, { maxAgeSeconds, secure }: CookieOptions): string {
+  const parts = [`${name}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Strict', `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`];
   if (secure) parts.push('Secure');
   return parts.join('; ');
 }

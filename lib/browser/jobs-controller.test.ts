@@ -18,6 +18,7 @@ function job(n: number, state: JobState = 'succeeded', done = 10): Job {
     expires_at: null,
     estimated_seconds_left: null,
     explain: false,
+    review: true,
     columns: ['text'],
     callback: null,
     metadata: null,

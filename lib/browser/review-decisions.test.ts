@@ -28,7 +28,7 @@ const item = (id: string, status: ReviewItem['status'] = 'pending') => ({ review
 
 describe('review decisions', () => {
   it('needs a reason code that explains the decision', () => {
-    expect(reasonProblem('confirm', '', config)).toMatch(/Choose a reason/);
+    expect(reasonProblem('confirm', '', config)).toMatch(/No reason chosen: press 1–9/);
     expect(reasonProblem('confirm', 'threat', config)).toBeUndefined();
     expect(reasonProblem('confirm', 'false positive: context', config)).toMatch(/explains an overturn/);
     expect(reasonProblem('overturn', 'spam', config)).toMatch(/not one of/);

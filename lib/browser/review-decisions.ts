@@ -21,7 +21,7 @@ export interface DecisionInputs {
 
 /** Why `code` cannot explain `decision` (undefined when it can). */
 export function reasonProblem(decision: Decision, code: string, config: ReviewConfig | undefined): string | undefined {
-  if (!code) return 'Choose a reason code first.';
+  if (!code) return 'No reason chosen: press 1–9 for a reason in the list (or pick one here), then decide again.';
   const known = config?.reason_codes.find((r) => r.code === code);
   if (config && !known) return `'${code}' is not one of the server's reason codes.`;
   if (known && known.decision !== decision) {

@@ -29,6 +29,7 @@ import type { ApiErrorDetails } from '@/lib/contracts/api-v1';
 import {
   auditListEnvelopeSchema,
   claimEnvelopeSchema,
+  claimListEnvelopeSchema,
   decisionEnvelopeSchema,
   pullEnvelopeSchema,
   reviewListEnvelopeSchema,
@@ -36,6 +37,7 @@ import {
   undoEnvelopeSchema,
   type AuditList,
   type Decision,
+  type ClaimList,
   type ClaimResult,
   type DecisionResult,
   type PullResult,
@@ -73,6 +75,8 @@ export interface ReviewListFilters {
   primary_issue?: string;
   severity?: string;
   source?: string;
+  /** One bulk job's flagged rows. */
+  job_id?: string;
   q?: string;
   from?: string;
   to?: string;
@@ -85,6 +89,8 @@ export interface CreateJobOptions {
   /** CSV: the header's name of the column to moderate. */
   textColumn?: string;
   explain?: boolean;
+  /** false: the job's flagged rows are not recorded for review (the job opts out). */
+  review?: boolean;
   metadata?: Record<string, unknown>;
   signal?: AbortSignal;
 }
@@ -155,6 +161,7 @@ export const api = {
     const q = new URLSearchParams();
     if (o.textColumn !== undefined) q.set('text_column', o.textColumn);
     if (o.explain !== undefined) q.set('explain', String(o.explain));
+    if (o.review !== undefined) q.set('review', String(o.review));
     if (o.metadata !== undefined) q.set('metadata', JSON.stringify(o.metadata));
     const query = q.toString();
     return v1(jobSchema, `/v1/jobs${query ? `?${query}` : ''}`, {
@@ -192,6 +199,8 @@ export const api = {
       `/api/v1/reviews/${encodeURIComponent(reviewId)}/${release ? 'release' : 'claim'}`,
       jsonInit('POST', { moderator }),
     ),
+  /** The claims that hold, this caller's own marked (polled to show other moderators' claims). */
+  reviewClaims: (signal?: AbortSignal): Promise<ClaimList> => apiV1(claimListEnvelopeSchema, '/api/v1/reviews/claims', { signal }),
   /** Moves backlog items (flagged texts over their client's quota) into the active queue. */
   pullFromBacklog: (reviewIds: string[]): Promise<PullResult> =>
     apiV1(pullEnvelopeSchema, '/api/v1/reviews/backlog/pull', jsonInit('POST', { review_ids: reviewIds })),

@@ -23,7 +23,9 @@ import { metrics } from '@/lib/observability/metrics';
 import { errorForLog } from '@/lib/observability/redact';
 import { cachedPromise, type CachedPromise } from '@/lib/process/cached-promise';
 import { dropSingleton, singleton } from '@/lib/process/singleton';
+import { recordForReview } from '@/lib/reviews/record-for-review';
 import { database } from './database';
+import { reviewQueue } from './review-service';
 import { textModeration } from './text-moderation-service';
 
 export interface JobService {
@@ -108,6 +110,15 @@ async function start(): Promise<JobService> {
     moderate: moderateChunk,
     leaseMs: e.JOBS_LEASE_MS,
     maxAttempts: e.JOBS_MAX_ATTEMPTS,
+    // A job's flagged rows reach review like every other text (docs/decisions/206), unless it opted out.
+    onVerdicts: (work, verdicts) => {
+      if (!work.review) return;
+      recordForReview(
+        verdicts.map((v) => v.result),
+        { client: work.owner, source: 'job', job: { id: work.jobId, lines: verdicts.map((v) => v.line) } },
+        reviewQueue,
+      );
+    },
     onJobFinished: callback,
     onError: (err, ref) => log.warn({ err: errorForLog(err), job: ref?.jobId, chunk: ref?.chunk }, 'job chunk failed'),
     onStep: (step, seconds) => metrics().jobChunkSteps.observe({ step }, seconds),

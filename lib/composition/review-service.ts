@@ -9,8 +9,10 @@ import { logger } from '@/lib/observability/logger';
 import { errorForLog } from '@/lib/observability/redact';
 import { cachedPromise, type CachedPromise } from '@/lib/process/cached-promise';
 import { dropSingleton, singleton } from '@/lib/process/singleton';
+import type { ReviewQueue } from '@/lib/reviews/record-for-review';
 import { createReviewStore, type ReviewStore } from '@/lib/reviews/review-store';
 import { database } from './database';
+import { admitReviewItems } from './limiters';
 
 const NAME = 'review-service';
 const PURGE_EVERY_MS = 60 * 60 * 1000;
@@ -54,3 +56,6 @@ export function disposeReviewService(): void {
   const s = dropSingleton<ReviewService>(NAME);
   if (s?.timer) clearInterval(s.timer);
 }
+
+/** Where flagged verdicts are recorded: this store, through each client's hourly quota (lib/reviews/record-for-review.ts). */
+export const reviewQueue: ReviewQueue = { store: reviewStore, admit: admitReviewItems };

@@ -22,13 +22,13 @@ import { TOXICITY_VERSION } from '@/lib/moderation/types';
 import { metrics } from '@/lib/observability/metrics';
 import { singleton } from '@/lib/process/singleton';
 import { textUnits, workUnits } from '@/lib/rate-limit/text-units';
-import { recordForReview, type ReviewQueue } from '@/lib/reviews/record-for-review';
+import { recordForReview } from '@/lib/reviews/record-for-review';
 import { inferencePool } from '@/lib/runtime/inference-pool';
 import { defaultModelLoaders, readToxicityProvenance, type ToxicityProvenance } from '@/lib/runtime/model-loaders';
 import { poolModerator } from '@/lib/runtime/pool-moderator';
-import { admitReviewItems, limiters } from './limiters';
+import { limiters } from './limiters';
 import { currentThresholds } from './policy-service';
-import { reviewStore } from './review-service';
+import { reviewQueue } from './review-service';
 
 /** Who asks, as the route wrapper worked it out (lib/http/request-client.ts). */
 export interface ModerationClient {
@@ -90,8 +90,6 @@ function toxicityProvenance(): Promise<ToxicityProvenance> {
   return singleton('toxicity-provenance', readToxicityProvenance);
 }
 
-const REVIEW_QUEUE: ReviewQueue = { store: reviewStore, admit: admitReviewItems };
-
 const SERVICE: TextModerationService = {
   async admit(client, answerHeaders) {
     const decision = await limiters().moderation.consume(client);
@@ -121,7 +119,7 @@ const SERVICE: TextModerationService = {
       onModelTime: (model, ms) => m.modelInference.observe({ model }, ms / 1000),
     });
     // Never awaited, never throws (lib/reviews/record-for-review.ts).
-    recordForReview(results, { client: client.reviewQuotaKey, source }, REVIEW_QUEUE);
+    recordForReview(results, { client: client.reviewQuotaKey, source }, reviewQueue);
     return results;
   },
 

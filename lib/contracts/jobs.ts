@@ -24,6 +24,11 @@ export const createJobQuerySchema = z.object({
   format: z.enum(JOB_FORMATS).optional().describe('Default: from the Content-Type (text/csv is csv; JSON Lines types are jsonl).'),
   text_column: z.string().min(1).max(200).optional().describe('CSV: the column that holds the text (default `text`).'),
   explain: booleanParam.optional().describe('Adds `explanations` to every result, as on /v1/moderate/text.'),
+  review: booleanParam
+    .optional()
+    .describe(
+      'Default `true`: flagged rows are recorded for review like every other text (one item per distinct text, naming this job and its line; the hourly quota, then the backlog). `false`: the job opts out.',
+    ),
   callback_url: z
     .string()
     .max(2_000)
@@ -57,6 +62,7 @@ export const jobSchema = z.object({
     ),
   estimated_seconds_left: z.number().int().nullable().describe('From the job’s own pace so far; null before its first chunk.'),
   explain: z.boolean(),
+  review: z.boolean().describe('Whether its flagged rows are recorded for review (`false`: the job opted out with `review=false`).'),
   columns: z.array(z.string()).nullable().describe('CSV: the input header, kept in CSV results.'),
   callback: z.object({ url: z.string(), state: z.enum(['pending', 'delivered', 'failed']), attempts: z.number().int() }).nullable(),
   metadata: z.record(z.string(), z.unknown()).nullable(),

@@ -10,16 +10,24 @@ import './zod-config';
 import { envelopeSchema, errorEnvelopeSchema } from './api-v1';
 import { DECISIONS } from './reviews';
 
-/** The default REVIEW_REASON_CODES; codes that start with `false positive` are overturn reasons, the others confirm reasons. */
+/**
+ * The default REVIEW_REASON_CODES; codes that start with `false positive` are overturn reasons, the
+ * others confirm reasons. The service's own categories come first, worst first as the queue is
+ * ordered, and the overturn reasons within the first nine, so keys 1–9 reach all of those.
+ */
 export const DEFAULT_REASON_CODES = [
-  'harassment',
-  'hate',
+  'self-harm',
   'threat',
+  'identity attack',
   'sexism',
-  'spam',
+  'insult',
+  'profanity',
   'false positive: context',
   'false positive: quote/counter-speech',
   'false positive: reclaimed word',
+  'harassment',
+  'hate',
+  'spam',
 ] as const;
 
 /** The decision a reason code goes with: `false positive…` codes explain an overturn. */

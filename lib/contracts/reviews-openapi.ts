@@ -6,6 +6,7 @@ import {
   AUDIT_ACTION_KINDS,
   auditListEnvelopeSchema,
   claimEnvelopeSchema,
+  claimListEnvelopeSchema,
   decisionEnvelopeSchema,
   decisionRequestSchema,
   DECISIONS,
@@ -60,7 +61,11 @@ export function registerReviewPaths(registry: OpenAPIRegistry): void {
           .describe('Only the item of this text: hex SHA-256 of the text after NFKC, whitespace runs collapsed to one space, trimmed.'),
         primary_issue: z.enum(PRIMARY_ISSUES).optional(),
         severity: z.enum(SEVERITIES).optional(),
-        source: z.enum(REVIEW_SOURCES).optional().describe('Only texts seen by this endpoint.'),
+        source: z.enum(REVIEW_SOURCES).optional().describe('Only texts seen by this endpoint (`text`, `batch`) or in a bulk job (`job`).'),
+        job_id: z
+          .uuid()
+          .optional()
+          .describe("Only the items flagged in this bulk job: the job's flagged rows, one item per distinct text."),
         q: z.string().max(MAX_SEARCH_CHARS).optional().describe('Case-insensitive substring of the text.'),
         from: z.iso.datetime().optional().describe('Last seen at or after this time.'),
         to: z.iso.datetime().optional().describe('Last seen before this time.'),
@@ -72,8 +77,11 @@ export function registerReviewPaths(registry: OpenAPIRegistry): void {
     responses: { 200: json(list, 'A page of review items and the total.'), 400: json(error, 'VALIDATION_ERROR.'), 503: unavailable },
   });
   for (const [action, summary] of [
-    ['claim', 'Claim an item so that no other moderator decides it; renews your own claim, takes over a stale one (600 s)'],
-    ['release', 'Release your claim on an item'],
+    [
+      'claim',
+      'Claim an item for the caller (its API key, signed-in session or, without API_KEYS, its browser) so that no other moderator decides it; the body’s `moderator` is only the name shown; renews your own claim, takes over a stale one (600 s)',
+    ],
+    ['release', 'Release your own claim on an item (another caller’s claim is left as it is)'],
   ] as const) {
     registry.registerPath({
       method: 'post',
@@ -89,11 +97,17 @@ export function registerReviewPaths(registry: OpenAPIRegistry): void {
           'The item with its claim.',
         ),
         404: json(error, 'NOT_FOUND: no review item with this id.'),
-        ...(action === 'claim' ? { 409: json(error, "REVIEW_CLAIMED: another moderator's claim still holds.") } : {}),
+        ...(action === 'claim' ? { 409: json(error, "REVIEW_CLAIMED: another caller's claim still holds.") } : {}),
         503: unavailable,
       },
     });
   }
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/reviews/claims',
+    summary: "The claims that hold on items still to decide, the caller's own marked: a console polls it to show others' claims",
+    responses: { 200: json(registry.register('ReviewClaimListEnvelope', claimListEnvelopeSchema), 'The claims.'), 503: unavailable },
+  });
   registry.registerPath({
     method: 'post',
     path: '/api/v1/reviews/backlog/pull',
@@ -120,7 +134,7 @@ export function registerReviewPaths(registry: OpenAPIRegistry): void {
       200: json(decision, 'The item with its new status and the audit entry.'),
       400: json(error, 'VALIDATION_ERROR (names the field).'),
       404: json(error, 'NOT_FOUND: no review item with this id.'),
-      409: json(error, "REVIEW_CLAIMED: another moderator's claim on the item still holds."),
+      409: json(error, "REVIEW_CLAIMED: another caller's claim on the item still holds (a typed name does not make it yours)."),
       415: json(error, 'UNSUPPORTED_MEDIA_TYPE: not application/json.'),
       503: unavailable,
     },

@@ -28,8 +28,8 @@ export const AUDIT_ACTIONS = [...DECISIONS, 'undo'] as const;
 /** What happened (docs/decisions/160): a decision on one item, one of a bulk action, an undo within the window, a reopening. */
 export const AUDIT_ACTION_KINDS = ['decided', 'bulk_decided', 'undone', 'reopened'] as const;
 export const MAX_REASON_CODE_CHARS = 100;
-/** The endpoints that feed the queue. */
-export const REVIEW_SOURCES = ['text', 'batch'] as const;
+/** What fed the queue: the single-text and batch endpoints, and bulk jobs (docs/decisions/206). */
+export const REVIEW_SOURCES = ['text', 'batch', 'job'] as const;
 export type Decision = (typeof DECISIONS)[number];
 export type ReviewSource = (typeof REVIEW_SOURCES)[number];
 export const MAX_SEARCH_CHARS = 200;
@@ -37,6 +37,13 @@ export const MAX_SEARCH_CHARS = 200;
 export const MAX_MODERATOR_CHARS = 100;
 export const MAX_NOTE_CHARS = 2000;
 export const DEFAULT_MODERATOR = 'moderator';
+
+/** Where in a bulk job a review item's text was flagged (docs/decisions/206-job-rows-reach-review.md). */
+export const reviewJobSourceSchema = z.object({
+  job_id: z.uuid(),
+  line: z.number().int().min(1).describe('The first input line of that job with this text (1-based; a CSV header is line 1).'),
+});
+export type ReviewJobSource = z.infer<typeof reviewJobSourceSchema>;
 
 export const reviewItemSchema = z.object({
   review_id: z.uuid(),
@@ -54,15 +61,30 @@ export const reviewItemSchema = z.object({
   first_seen_at: z.iso.datetime().describe('When the text was first queued.'),
   last_seen_at: z.iso.datetime().describe('The latest moderation of this text (after normalisation).'),
   seen_count: z.number().int().min(1).describe('How many server moderations of this text were not likely_safe.'),
-  sources: z.array(z.enum(REVIEW_SOURCES)).describe('Endpoints that saw it: `text`, `batch`.'),
+  sources: z.array(z.enum(REVIEW_SOURCES)).describe('What saw it: `text`, `batch` (the endpoints), `job` (a bulk job).'),
+  job: reviewJobSourceSchema
+    .nullable()
+    .describe(
+      'A bulk job it was flagged in, with its line: the job filtered on with `job_id`, else the one of its lowest line; null when none.',
+    ),
   decided_at: z.iso.datetime().nullable(),
   decided_by: z.string().nullable(),
   priority: z
     .number()
     .int()
     .min(0)
-    .describe('Queue order, lower is worse: 0 self-harm, 1 threats, then by severity and category (docs/decisions/191).'),
-  claimed_by: z.string().nullable().describe('The moderator who claimed the item; null when unclaimed or the claim is stale.'),
+    .describe(
+      'Queue order, lower is worse: self-harm, then threats (each by severity), then the rest by severity and category; within those the higher score first (docs/decisions/191, 205).',
+    ),
+  claimed_by: z
+    .string()
+    .nullable()
+    .describe(
+      'The name the claim is shown with (the typed moderator name, or `key:<key id>` with API_KEYS); null when unclaimed or the claim is stale. A label only: claims belong to the caller who made them.',
+    ),
+  claimed_by_you: z
+    .boolean()
+    .describe('Whether the claim is the caller’s own: made with this API key, this signed-in session, or (without API_KEYS) this browser.'),
   claimed_at: z.iso.datetime().nullable().describe('When it was claimed; a claim is stale after CLAIM_STALE_SECONDS (600).'),
 });
 export type ReviewItem = z.infer<typeof reviewItemSchema>;
@@ -79,6 +101,7 @@ export const listReviewsQuerySchema = z.object({
   primary_issue: z.enum(PRIMARY_ISSUES).optional(),
   severity: z.enum(SEVERITIES).optional(),
   source: z.enum(REVIEW_SOURCES).optional(),
+  job_id: z.uuid().optional().describe('Only the items flagged in this bulk job (its flagged rows, one item per distinct text).'),
   q: z.string().refine(isStorableText, UNSTORABLE_TEXT_MESSAGE).trim().max(MAX_SEARCH_CHARS).optional(),
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
@@ -220,6 +243,21 @@ export type PullResult = z.infer<typeof pullResultSchema>;
 export const pullEnvelopeSchema = envelopeSchema(pullResultSchema);
 /** POST /api/v1/reviews/{id}/claim and /release: the item with its claim (docs/decisions/191). */
 export const claimResultSchema = z.object({ item: reviewItemSchema });
+/** GET /api/v1/reviews/claims: every claim that holds, so a console shows others' claims without reloading its list. */
+export const claimListSchema = z.object({
+  claims: z
+    .array(
+      z.object({
+        review_id: z.uuid(),
+        claimed_by: z.string().describe('The label the claim is shown with.'),
+        claimed_by_you: z.boolean(),
+        claimed_at: z.iso.datetime(),
+      }),
+    )
+    .describe('Claims on pending and backlog items that still hold, newest first (at most 500).'),
+});
+export type ClaimList = z.infer<typeof claimListSchema>;
+export const claimListEnvelopeSchema = envelopeSchema(claimListSchema);
 export type ClaimResult = z.infer<typeof claimResultSchema>;
 export const claimEnvelopeSchema = envelopeSchema(claimResultSchema);
 

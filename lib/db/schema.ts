@@ -27,7 +27,6 @@ import {
   jsonb,
   pgTable,
   real,
-  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -112,11 +111,16 @@ export const reviewItems = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     /** Endpoints that saw the text: `text`, `batch`. */
     sources: text('sources').array().notNull().default(sql`'{}'`),
-    /** Migration 0013: lower is worse (lib/reviews/priority.ts); the queue is read by (priority, created_at, id). */
-    priority: smallint('priority').notNull().default(14),
-    /** Migration 0013: who works on the item and since when; stale after ten minutes. */
+    /** Migrations 0013 and 0015: lower is worse (lib/reviews/priority.ts); the queue is read by (priority, created_at, id). */
+    priority: integer('priority').notNull().default(2_000_000),
+    /**
+     * Migrations 0013 and 0015: the claimant's principal id (`key:<id>`, `session:<id>`, `browser:<hash>`,
+     * `anonymous`) and since when; stale after ten minutes.
+     */
     claimedBy: text('claimed_by'),
     claimedAt: timestamp('claimed_at', { withTimezone: true, mode: 'date' }),
+    /** Migration 0015: the name the claim is shown with (the moderator's typed name, or the key). */
+    claimLabel: text('claim_label'),
   },
   (t) => [
     // `backlog` (migration 0012): over a client's quota, kept outside the active queue.
@@ -128,6 +132,8 @@ export const reviewItems = pgTable(
     index('review_items_status_created_idx').on(t.status, t.createdAt.desc().nullsFirst(), t.id),
     index('review_items_status_last_seen_idx').on(t.status, t.lastSeenAt.desc().nullsFirst(), t.id),
     index('review_items_status_priority_idx').on(t.status, t.priority, t.createdAt, t.id),
+    // Migration 0015: the claims that may hold, read every few seconds by each open console.
+    index('review_items_claimed_idx').on(t.claimedAt).where(sql`${t.claimedBy} IS NOT NULL`),
   ],
 );
 
@@ -255,6 +261,8 @@ export const moderationJobs = pgTable(
     columns: jsonb('columns').$type<string[]>(),
     textColumn: text('text_column'),
     explain: boolean('explain').notNull().default(false),
+    /** Migration 0015: whether its flagged rows are recorded for review (a job may opt out). */
+    review: boolean('review').notNull().default(true),
     callbackUrl: text('callback_url'),
     callbackState: text('callback_state').$type<'none' | 'pending' | 'delivered' | 'failed'>().notNull().default('none'),
     callbackAttempts: integer('callback_attempts').notNull().default(0),
@@ -314,3 +322,19 @@ export const moderationJobChunks = pgTable(
 );
 
 export type ModerationJobRow = typeof moderationJobs.$inferSelect;
+
+/** Migration 0015: where a review item was seen in a bulk job (the first line), one row per item and job. */
+export const reviewItemJobs = pgTable(
+  'review_item_jobs',
+  {
+    reviewId: uuid('review_id').notNull(),
+    jobId: uuid('job_id').notNull(),
+    line: integer('line').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'review_item_jobs_pkey', columns: [t.reviewId, t.jobId] }),
+    foreignKey({ name: 'review_item_jobs_review_id_fkey', columns: [t.reviewId], foreignColumns: [reviewItems.id] }).onDelete('cascade'),
+    foreignKey({ name: 'review_item_jobs_job_id_fkey', columns: [t.jobId], foreignColumns: [moderationJobs.id] }).onDelete('cascade'),
+    index('review_item_jobs_job_idx').on(t.jobId, t.reviewId),
+  ],
+);

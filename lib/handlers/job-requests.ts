@@ -167,6 +167,7 @@ export async function createJobRequest({ request, principal }: V1Context): Promi
         format,
         textColumn: format === 'csv' ? textColumn : undefined,
         explain: q.explain ?? false,
+        review: q.review ?? true,
         callbackUrl: q.callback_url,
         metadata,
       },

@@ -10,6 +10,7 @@ import {
   listReviewsQuerySchema,
   pullRequestSchema,
   takeBackRequestSchema,
+  type ClaimList,
   type ClaimResult,
   type DecisionResult,
   type PullResult,
@@ -36,26 +37,35 @@ export function queryOf(request: Request): Record<string, string> {
   return out;
 }
 
-export async function listReviewsRequest({ request, services }: ApiV1Context): Promise<ReviewList> {
+export async function listReviewsRequest({ request, principal, services }: ApiV1Context): Promise<ReviewList> {
   const parsed = listReviewsQuerySchema.safeParse(queryOf(request));
   if (!parsed.success) throw apiV1ValidationError(parsed.error, 'query');
   const store = await services.reviewStore();
-  const { items, total, nextCursor } = await store.list(parsed.data);
+  const { items, total, nextCursor } = await store.list(parsed.data, principal.id);
   return { items, total, limit: parsed.data.limit, offset: parsed.data.cursor ? 0 : parsed.data.offset, next_cursor: nextCursor };
 }
 
-/** POST /api/v1/reviews/{id}/claim: the item claimed by the caller, so no other moderator decides it (docs/decisions/191). */
+/**
+ * POST /api/v1/reviews/{id}/claim: the item claimed by the caller's principal (key, session or
+ * browser: docs/decisions/191, 205), so no other moderator decides it; the typed name is only its label.
+ */
 export async function claimReviewRequest({ request, params, principal, services }: ApiV1Context): Promise<ClaimResult> {
   const body = await takeBackBody(request);
   const store = await services.reviewStore();
-  return { item: await store.claim(params.review_id ?? '', moderatorOf(principal, body.moderator)) };
+  return { item: await store.claim(params.review_id ?? '', { id: principal.id, label: moderatorOf(principal, body.moderator) }) };
 }
 
-/** POST /api/v1/reviews/{id}/release: the caller's claim released. */
+/** POST /api/v1/reviews/{id}/release: the caller's claim released (another's is left as it is). */
 export async function releaseReviewRequest({ request, params, principal, services }: ApiV1Context): Promise<ClaimResult> {
-  const body = await takeBackBody(request);
+  await takeBackBody(request);
   const store = await services.reviewStore();
-  return { item: await store.release(params.review_id ?? '', moderatorOf(principal, body.moderator)) };
+  return { item: await store.release(params.review_id ?? '', principal.id) };
+}
+
+/** GET /api/v1/reviews/claims: the claims that hold, the caller's own marked (the console polls it). */
+export async function listClaimsRequest({ principal, services }: ApiV1Context): Promise<ClaimList> {
+  const store = await services.reviewStore();
+  return { claims: await store.claims(principal.id) };
 }
 
 /** POST /api/v1/reviews/backlog/pull: backlog items (over their client's quota) moved into the active queue. */
@@ -94,7 +104,11 @@ export async function decideReviewRequest({ request, params, principal, services
   if (!parsed.success) throw apiV1ValidationError(parsed.error, 'body');
   checkReasonCode(parsed.data.reason_code);
   const store = await services.reviewStore();
-  return store.decide(params.review_id ?? '', { ...parsed.data, moderator: moderatorOf(principal, parsed.data.moderator) });
+  return store.decide(params.review_id ?? '', {
+    ...parsed.data,
+    moderator: moderatorOf(principal, parsed.data.moderator),
+    claimant: principal.id,
+  });
 }
 
 /** POST /api/v1/reviews/{id}/undo: the decision taken back within REVIEW_UNDO_SECONDS, recorded against who took it back. */

@@ -147,3 +147,27 @@ describe('listing and revoking sessions', () => {
     expect((await revoke('not-a-uuid', { headers: { ...HOST, authorization: `Bearer ${OTHER_KEY}` } })).status).toBe(404);
   });
 });
+
+describe('a browser on a server without keys', () => {
+  it('gets an identity of its own from GET /api/v1/session, once: its claims are not another browser’s', async () => {
+    vi.stubEnv('API_KEYS', '');
+    resetEnvForTests();
+    try {
+      const get = (init: RequestInit) => session.GET(new Request(url('/api/v1/session'), init), ctx);
+      const first = await get({ headers: HOST });
+      expect(first.headers.get('set-cookie')).toMatch(/^vigil_browser=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+$/);
+      const cookie = first.headers.get('set-cookie')!.split(';')[0]!;
+      expect((await get(withCookie(cookie))).headers.get('set-cookie')).toBeNull();
+      const other = (await get({ headers: HOST })).headers.get('set-cookie')!.split(';')[0]!;
+      const idOf = async (init: RequestInit) =>
+        ((await (await guarded(new Request(url('/api/v1/persons'), init), ctx)).json()) as { data: { id: string } }).data.id;
+      const mine = await idOf(withCookie(cookie));
+      expect(mine).toMatch(/^browser:[0-9a-f]{16}$/);
+      expect(await idOf(withCookie(other))).not.toBe(mine);
+      expect(await idOf({ headers: HOST })).toBe('anonymous');
+    } finally {
+      vi.stubEnv('API_KEYS', `${KEY},${OTHER_KEY}`);
+      resetEnvForTests();
+    }
+  });
+});

@@ -24,6 +24,7 @@ import {
   type AuthConfig,
 } from '@/lib/auth/authorize-request';
 import { SCOPES } from '@/lib/contracts/scopes';
+import { browserIdOf, newBrowserCookie } from '@/lib/auth/browser-id';
 import { isSessionToken, newSessionToken, readCookie, SESSION_COOKIE, sessionCookie } from '@/lib/auth/session-token';
 
 const MAX_BODY_BYTES = 4 * 1024;
@@ -31,8 +32,20 @@ const MAX_BODY_BYTES = 4 * 1024;
 const envelope = (data: SessionStatus, headers: Record<string, string> = {}) =>
   Response.json({ success: true, data, error: null }, { status: 200, headers });
 
-/** GET: whether a key is needed and whether this request has one (bearer or cookie). */
-export async function sessionStatusRequest({ request, config, client, services }: ApiV1Context): Promise<SessionStatus> {
+/**
+ * GET: whether a key is needed and whether this request has one (bearer or cookie). Without
+ * API_KEYS, a browser that has no identity of its own yet gets one (lib/auth/browser-id.ts), so two
+ * keyless browsers never claim review items as the same moderator.
+ */
+export async function sessionStatusRequest(context: ApiV1Context): Promise<SessionStatus | Response> {
+  const { request, config } = context;
+  const status = await sessionStatus(context);
+  const browser = config.API_KEYS.length === 0 && !request.headers.has('authorization');
+  if (!browser || browserIdOf(request)) return status;
+  return envelope(status, { 'Set-Cookie': newBrowserCookie(isHttps(request, config.TRUST_PROXY)) });
+}
+
+async function sessionStatus({ request, config, client, services }: ApiV1Context): Promise<SessionStatus> {
   const required = config.API_KEYS.length > 0;
   const session = await sessionOf(request, config, services.findActiveSession);
   const authorization = request.headers.get('authorization');

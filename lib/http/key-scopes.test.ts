@@ -28,6 +28,7 @@ const reopen = await import('@/app/api/v1/reviews/[review_id]/reopen/route');
 const claim = await import('@/app/api/v1/reviews/[review_id]/claim/route');
 const release = await import('@/app/api/v1/reviews/[review_id]/release/route');
 const backlogPull = await import('@/app/api/v1/reviews/backlog/pull/route');
+const claims = await import('@/app/api/v1/reviews/claims/route');
 const reviewConfig = await import('@/app/api/v1/reviews/config/route');
 const notQueued = await import('@/app/api/v1/reviews/not-queued/route');
 const policy = await import('@/app/api/v1/policy/route');
@@ -99,6 +100,7 @@ const table: [string, Scope, (key: string) => Promise<Response>][] = [
   ['GET /api/v1/reviews', 'review', call(reviews.GET, 'GET', '/api/v1/reviews')],
   ['GET /api/v1/reviews/audit', 'review', call(audit.GET, 'GET', '/api/v1/reviews/audit')],
   ['GET /api/v1/reviews/audit/export', 'review', call(auditExport.GET, 'GET', '/api/v1/reviews/audit/export')],
+  ['GET /api/v1/reviews/claims', 'review', call(claims.GET, 'GET', '/api/v1/reviews/claims')],
   ['GET /api/v1/reviews/config', 'review', call(reviewConfig.GET, 'GET', '/api/v1/reviews/config')],
   ['GET /api/v1/reviews/not-queued', 'review', call(notQueued.GET, 'GET', '/api/v1/reviews/not-queued')],
   ['POST /api/v1/reviews/{id}/reopen', 'review', call(reopen.POST, 'POST', `/api/v1/reviews/${ID}/reopen`, { review_id: ID })],
@@ -162,6 +164,7 @@ const SCOPED_FILES = new Set([
   'app/api/v1/reviews/[review_id]/claim/route.ts',
   'app/api/v1/reviews/[review_id]/release/route.ts',
   'app/api/v1/reviews/backlog/pull/route.ts',
+  'app/api/v1/reviews/claims/route.ts',
   'app/api/v1/reviews/config/route.ts',
   'app/api/v1/reviews/not-queued/route.ts',
   'app/api/v1/policy/route.ts',

@@ -41,6 +41,7 @@ export const ROUTES = [
   { template: '/api/v1/reviews/audit', methods: ['GET'] },
   { template: '/api/v1/reviews/audit/export', methods: ['GET'] },
   { template: '/api/v1/reviews/backlog/pull', methods: ['POST'] },
+  { template: '/api/v1/reviews/claims', methods: ['GET'] },
   { template: '/api/v1/reviews/{review_id}/claim', methods: ['POST'] },
   { template: '/api/v1/reviews/{review_id}/release', methods: ['POST'] },
   { template: '/api/v1/reviews/{review_id}/decision', methods: ['POST'] },

@@ -23,6 +23,10 @@ export interface ClaimedChunk extends ChunkRef {
 
 export interface ChunkWork extends ChunkRef {
   explain: boolean;
+  /** Whether the job's flagged rows go to review (a job may opt out: docs/decisions/206). */
+  review: boolean;
+  /** `key:<key id>` or `anonymous`: whose review quota its flagged rows spend. */
+  owner: string;
   /** The lines of the chunk that still need a result, in order. */
   lines: { line: number; text: string }[];
 }
@@ -81,7 +85,10 @@ export function jobChunkQueries(db: AppDb) {
 
     /** The chunk's lines that still need a result. */
     async work(ref: ChunkRef): Promise<ChunkWork> {
-      const [job] = await db.select({ explain: moderationJobs.explain }).from(moderationJobs).where(eq(moderationJobs.id, ref.jobId));
+      const [job] = await db
+        .select({ explain: moderationJobs.explain, review: moderationJobs.review, owner: moderationJobs.owner })
+        .from(moderationJobs)
+        .where(eq(moderationJobs.id, ref.jobId));
       const lines = await db
         .select({ line: moderationJobLines.line, text: moderationJobLines.input })
         .from(moderationJobLines)
@@ -94,15 +101,22 @@ export function jobChunkQueries(db: AppDb) {
           ),
         )
         .orderBy(moderationJobLines.line);
-      return { ...ref, explain: job?.explain ?? false, lines: lines.map((l) => ({ line: l.line, text: l.text! })) };
+      return {
+        ...ref,
+        explain: job?.explain ?? false,
+        review: job?.review ?? false,
+        owner: job?.owner ?? 'anonymous',
+        lines: lines.map((l) => ({ line: l.line, text: l.text! })),
+      };
     },
 
     /**
      * Writes a chunk's results and marks it done, once: a chunk already done (another runner
      * finished it) writes nothing. Finishes the job when it was its last chunk. Returns whether
-     * this call finished the job.
+     * this call finished the job, and the lines whose results this call wrote (so each line's
+     * verdict goes to review once, however often its chunk ran).
      */
-    async complete(ref: ChunkRef, results: { line: number; result: unknown }[]): Promise<{ jobFinished: boolean }> {
+    async complete(ref: ChunkRef, results: { line: number; result: unknown }[]): Promise<{ jobFinished: boolean; written: number[] }> {
       return db.transaction(async (tx) => {
         // The job's row lock first: completions of one job's chunks take turns, so each counts the
         // chunks still open after the others committed. Without it, two runners finishing the last
@@ -119,8 +133,8 @@ export function jobChunkQueries(db: AppDb) {
             ),
           )
           .returning({ chunk: moderationJobChunks.chunk });
-        if (marked.length === 0) return { jobFinished: false };
-        let written = 0;
+        if (marked.length === 0) return { jobFinished: false, written: [] };
+        let written: number[] = [];
         if (results.length > 0) {
           const payload = JSON.stringify(results);
           const updated = rowsOf<{ line: number }>(
@@ -130,7 +144,7 @@ export function jobChunkQueries(db: AppDb) {
                WHERE l.job_id = ${ref.jobId}::uuid AND l.line = v.line AND l.result IS NULL
               RETURNING l.line`),
           );
-          written = updated.length;
+          written = updated.map((u) => u.line);
         }
         const [left] = rowsOf<{ n: number }>(
           await tx.execute(sql`SELECT count(*)::int AS n FROM moderation_job_chunks
@@ -140,12 +154,12 @@ export function jobChunkQueries(db: AppDb) {
         const finished = await tx
           .update(moderationJobs)
           .set({
-            done: sql`${moderationJobs.done} + ${written}`,
+            done: sql`${moderationJobs.done} + ${written.length}`,
             ...(last ? { state: 'succeeded' as const, finishedAt: sql`now()` } : {}),
           })
           .where(and(eq(moderationJobs.id, ref.jobId), inArray(moderationJobs.state, ['queued', 'running'])))
           .returning({ state: moderationJobs.state });
-        return { jobFinished: last && finished[0]?.state === 'succeeded' };
+        return { jobFinished: last && finished[0]?.state === 'succeeded', written };
       });
     },
 

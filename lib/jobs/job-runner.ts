@@ -12,6 +12,7 @@
  */
 import type { ModerationResponse } from '@/lib/contracts/moderation';
 import type { ChunkRef, ClaimedChunk, JobStore } from './job-store';
+import type { ChunkWork } from './job-chunk-queries';
 
 /**
  * The steps of one chunk, timed for `vigil_job_chunk_step_seconds`: the store calls (claim, read,
@@ -42,6 +43,11 @@ export interface JobRunnerOptions {
   leaseMs: number;
   /** Tries of one chunk before its job fails. */
   maxAttempts: number;
+  /**
+   * Verdicts this runner wrote, each line's once (a chunk run twice hands over only what its own
+   * run wrote): where a job's flagged rows are recorded for review (docs/decisions/206). Must not throw.
+   */
+  onVerdicts?: (work: ChunkWork, verdicts: { line: number; result: ModerationResponse }[]) => void;
   /** A job finished (succeeded or failed): its callback may be sent. */
   onJobFinished?: (jobId: string) => void;
   /** Something went wrong that the runner survived (logged by the caller). */
@@ -80,8 +86,15 @@ export async function runChunk(o: JobRunnerOptions, ref: ChunkRef, attempt: numb
             ),
           )
         : [];
-    const results = work.lines.map((l, i) => ({ line: l.line, result: responses[i] }));
-    const { jobFinished } = await timed('write', o.onStep, () => o.store.complete(ref, results));
+    const results = work.lines.map((l, i) => ({ line: l.line, result: responses[i]! }));
+    const { jobFinished, written } = await timed('write', o.onStep, () => o.store.complete(ref, results));
+    if (written.length > 0 && o.onVerdicts) {
+      const mine = new Set(written);
+      o.onVerdicts(
+        work,
+        results.filter((r) => mine.has(r.line)),
+      );
+    }
     if (jobFinished) o.onJobFinished?.(ref.jobId);
   } catch (err) {
     o.onError?.(err, ref);

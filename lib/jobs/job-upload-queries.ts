@@ -20,6 +20,8 @@ export interface NewJob {
   format: JobFormat;
   textColumn?: string;
   explain: boolean;
+  /** Whether its flagged rows are recorded for review (docs/decisions/206); absent: they are. */
+  review?: boolean;
   callbackUrl?: string;
   metadata?: Record<string, unknown>;
 }
@@ -74,6 +76,7 @@ export function jobUploadQueries(db: AppDb) {
           format: job.format,
           textColumn: job.textColumn ?? null,
           explain: job.explain,
+          review: job.review ?? true,
           callbackUrl: job.callbackUrl ?? null,
           callbackState: job.callbackUrl ? 'pending' : 'none',
           metadata: job.metadata ?? null,

@@ -31,6 +31,7 @@ export function jobView(job: ModerationJobRow, expiresAt: Date | null, now = new
     expires_at: expiresAt?.toISOString() ?? null,
     estimated_seconds_left: estimateSecondsLeft(job, now),
     explain: job.explain,
+    review: job.review,
     columns: job.columns ?? null,
     callback:
       job.callbackUrl && job.callbackState !== 'none'

@@ -156,20 +156,36 @@ function suite(name: string, open: () => Promise<Database>) {
       expect(results[52]!.result).toMatchObject({ text: 'text number 53' });
     });
 
-    it('writes and counts a chunk once when two runners finish it (a lease that ran out)', async () => {
+    it('writes and counts a chunk once when two runners finish it (a lease that ran out), and hands each verdict to review once', async () => {
       const { id } = await newJob(store, 12, 12);
+      const handed: { review: boolean; owner: string; lines: number[] }[] = [];
+      const withReview = (): JobRunnerOptions => ({
+        ...options(),
+        onVerdicts: (work, verdicts) => handed.push({ review: work.review, owner: work.owner, lines: verdicts.map((v) => v.line) }),
+      });
       const first = await store.claim(1, { jobId: id, chunk: 0 });
       expect(first).not.toBeNull();
       await new Promise((r) => setTimeout(r, 20));
       // The first runner looks dead: its lease ran out, so the chunk is claimed again.
       const second = await store.claim(5_000, { jobId: id, chunk: 0 });
       expect(second?.attempt).toBe(2);
-      await runChunk(options(), second!, second!.attempt);
-      await runChunk(options(), first!, first!.attempt);
+      await runChunk(withReview(), second!, second!.attempt);
+      await runChunk(withReview(), first!, first!.attempt);
       const job = (await store.get(id))!;
       expect(job.state).toBe('succeeded');
       expect(job.done).toBe(12);
       expect((await allResults(store, id)).length).toBe(12);
+      // Only the run that wrote the results hands them over; a job reviews unless it opted out.
+      expect(handed).toEqual([{ review: true, owner: 'key:test', lines: Array.from({ length: 12 }, (_, i) => i + 1) }]);
+      const optedOut = randomUUID();
+      await receiveJob({
+        store,
+        job: { id: optedOut, owner: 'key:test', format: 'jsonl', explain: false, review: false },
+        lines: readJsonLines(bytes(body(2)), { maxLineBytes: 1_000, maxBytes: 1_000_000, maxTexts: 10, check }),
+        chunkTexts: 10,
+      });
+      expect((await store.work({ jobId: optedOut, chunk: 0, firstLine: 1, lastLine: 2 })).review).toBe(false);
+      await store.cancel(optedOut, 'key:test'); // the later tests' runners must not find it
     });
 
     it('lets nobody claim a chunk whose lease is alive, and streams a partial prefix', async () => {

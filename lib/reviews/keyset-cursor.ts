@@ -26,7 +26,8 @@ export function decodeCursor(s: string): Cursor | undefined {
     const [t, id, p] = v as unknown[];
     if (typeof t !== 'string' || typeof id !== 'string' || !UUID.test(id)) return undefined;
     if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(t)) return undefined;
-    if (v.length === 3) return Number.isInteger(p) && (p as number) >= 0 && (p as number) < 1000 ? { t, id, p: p as number } : undefined;
+    if (v.length === 3)
+      return Number.isInteger(p) && (p as number) >= 0 && (p as number) <= 2_147_483_647 ? { t, id, p: p as number } : undefined;
     return { t, id };
   } catch {
     return undefined;

@@ -35,6 +35,8 @@ export interface RecordContext {
    */
   client: string;
   source: ReviewSource;
+  /** A bulk job's verdicts: the job and each verdict's input line (docs/decisions/206). */
+  job?: { id: string; lines: readonly number[] };
 }
 
 /** Where recorded texts go: the process's review store and the per-client quota (lib/composition). */
@@ -61,6 +63,7 @@ export function recordForReview(results: readonly ModerationResponse[], context:
         admit: (n) => queue.admit(context.client, n),
         client: context.client.startsWith('key:') ? context.client : 'anonymous',
         maxItems: e.REVIEW_MAX_ITEMS,
+        job: context.job,
       });
       // Counts only: the client address and the texts stay out of the log.
       if (outcome.refused > 0) {

@@ -1,8 +1,11 @@
 /**
  * The review backlog (docs/decisions/190-review-backlog.md) against embedded PGlite: a flagged text
  * over its client's hourly quota is kept, listed and filtered apart from the active queue, and
- * pulled into it by a moderator; it is never dropped without a trace.
+ * pulled into it by a moderator; it is never dropped without a trace. A bulk job's flagged rows
+ * arrive the same way, each item naming its job and line (docs/decisions/206).
  */
+import { randomUUID } from 'node:crypto';
+import { createJobStore } from '@/lib/jobs/job-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flaggedVerdict } from '@/tests/fixtures/flagged-verdict';
 import { migrate } from '@/lib/db/migrate';
@@ -71,5 +74,40 @@ describe('the review backlog: flagged texts over the quota', () => {
     await store.purgeExpiredTexts(30, new Date(at.getTime() + 31 * 86_400_000));
     expect((await store.list({ status: 'backlog', limit: 50, offset: 0 })).total).toBe(0);
     expect((await store.list({ status: 'expired', limit: 50, offset: 0 })).total).toBe(2);
+  });
+
+  it("records a bulk job's flagged rows like any text: one item per distinct text, naming the job and its first line", async () => {
+    const jobs = createJobStore(database.db);
+    const [first, second] = [randomUUID(), randomUUID()];
+    for (const id of [first, second]) await jobs.create({ id, owner: 'anonymous', format: 'jsonl', explain: false });
+    const safe = {
+      ...verdict('See you at the meeting.', 'none'),
+      ensemble: { ...verdict('x', 'none').ensemble, summary: 'likely_safe' as const },
+    };
+    const repeated = verdict('You are a job-row idiot.', 'insult', 'high');
+    const outcome = await store.record([repeated, safe, repeated, verdict('Job-row women cannot lead.', 'sexism')], at, {
+      admit: async (n) => Math.min(n, 1),
+      client: 'anonymous',
+      source: 'job',
+      job: { id: first, lines: [7, 8, 3, 9] },
+    });
+    expect(outcome).toMatchObject({ added: 1, backlog: 1 });
+    await store.record([repeated], at, { source: 'job', job: { id: second, lines: [2] } });
+
+    const ofFirst = (await store.list({ status: 'all', job_id: first, limit: 50, offset: 0 })).items;
+    expect(ofFirst.map((i) => [i.text, i.job, i.sources.includes('job')])).toEqual(
+      expect.arrayContaining([
+        ['You are a job-row idiot.', { job_id: first, line: 3 }, true],
+        ['Job-row women cannot lead.', { job_id: first, line: 9 }, true],
+      ]),
+    );
+    expect(ofFirst).toHaveLength(2);
+    expect(ofFirst.find((i) => i.text === 'You are a job-row idiot.')!.seen_count).toBe(3);
+    // Filtered on the second job, the item names that job; unfiltered, the job of its lowest line.
+    const ofSecond = (await store.list({ status: 'all', job_id: second, limit: 50, offset: 0 })).items;
+    expect(ofSecond.map((i) => i.job)).toEqual([{ job_id: second, line: 2 }]);
+    const anywhere = (await store.list({ status: 'all', q: 'job-row idiot', limit: 50, offset: 0 })).items;
+    expect(anywhere.map((i) => i.job)).toEqual([{ job_id: second, line: 2 }]);
+    expect((await store.list({ status: 'all', source: 'job', q: 'job-row', limit: 50, offset: 0 })).total).toBe(2);
   });
 });

@@ -15,8 +15,13 @@ import { claimHolds, toReviewItem } from './review-item';
 
 /** Who takes a decision back, and why (undo, reopen). */
 export type TakeBack = Pick<TakeBackRequest, 'moderator'> & Partial<Omit<TakeBackRequest, 'moderator'>>;
-/** A decision as the store takes it: the contract's request, its defaults optional. */
-export type DecisionInput = Pick<DecisionRequest, 'decision' | 'moderator'> & Partial<Omit<DecisionRequest, 'decision' | 'moderator'>>;
+/**
+ * A decision as the store takes it: the contract's request, its defaults optional, and the
+ * principal id of who decides (`claimant`, docs/decisions/205): another principal's claim refuses
+ * it, whatever names either typed. Without one, the caller is `anonymous`.
+ */
+export type DecisionInput = Pick<DecisionRequest, 'decision' | 'moderator'> &
+  Partial<Omit<DecisionRequest, 'decision' | 'moderator'>> & { claimant?: string };
 
 /** The verdict columns an audit row copies from its item, so the row outlives it. */
 const auditCopy = (item: ReviewItemRow, now: Date) => ({
@@ -84,9 +89,10 @@ export function reviewDecisionQueries(db: Database['db']) {
         }
         const [current] = await tx.select().from(reviewItems).where(eq(reviewItems.id, id)).for('update').limit(1);
         if (!current) throw reviewErrors.notFound(id);
-        // Two moderators must not decide the same item: another's claim that still holds refuses.
-        if (current.claimedBy !== null && current.claimedBy !== d.moderator && claimHolds(current.claimedAt, now)) {
-          throw reviewErrors.claimed(id, current.claimedBy, current.claimedAt!);
+        // Two moderators must not decide the same item: another principal's claim that still holds refuses.
+        const claimant = d.claimant ?? 'anonymous';
+        if (current.claimedBy !== null && current.claimedBy !== claimant && claimHolds(current.claimedAt, now)) {
+          throw reviewErrors.claimed(id, current.claimLabel ?? current.claimedBy, current.claimedAt!);
         }
         const [item] = await tx
           .update(reviewItems)
@@ -95,6 +101,7 @@ export function reviewDecisionQueries(db: Database['db']) {
             decidedAt: now,
             decidedBy: d.moderator,
             claimedBy: null,
+            claimLabel: null,
             claimedAt: null,
           })
           .where(eq(reviewItems.id, id))
@@ -112,7 +119,7 @@ export function reviewDecisionQueries(db: Database['db']) {
             clientDecisionId: d.client_decision_id ?? null,
           })
           .returning();
-        return { item: toReviewItem(item), entry: toAuditEntry(entry!, item.text), duplicate: false };
+        return { item: toReviewItem(item, { viewer: claimant, now }), entry: toAuditEntry(entry!, item.text), duplicate: false };
       });
     },
 

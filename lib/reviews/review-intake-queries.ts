@@ -8,7 +8,7 @@ import { inArray, sql } from 'drizzle-orm';
 import type { ModerationResponse } from '@/lib/contracts/moderation';
 import type { ReviewSource } from '@/lib/contracts/reviews';
 import type { Database } from '@/lib/db/open-database';
-import { reviewItems } from '@/lib/db/schema';
+import { reviewItemJobs, reviewItems } from '@/lib/db/schema';
 import { countNotQueued } from './not-queued';
 import { reviewPriority } from './priority';
 import { textHash } from './text-hash';
@@ -42,6 +42,11 @@ export interface RecordOptions {
   client?: string;
   /** Storage cap: beyond it the oldest pending items are evicted (critical ones last). */
   maxItems?: number;
+  /**
+   * The verdicts are a bulk job's (docs/decisions/206): its id and each verdict's input line, in the
+   * order of the verdicts. Each item then names the job and the first line its text was on.
+   */
+  job?: { id: string; lines: readonly number[] };
 }
 
 export interface RecordOutcome {
@@ -70,20 +75,40 @@ export function reviewIntakeQueries(db: Database['db']) {
     return ((evicted as { rows?: unknown[] }).rows ?? []).length;
   }
 
+  /** Each item names the job it was flagged in, with the first line its text was on there. */
+  async function linkToJob(jobId: string, items: { id: string; hash: string | null }[], groups: Map<string, { line?: number }>) {
+    const links = items.flatMap((w) => {
+      const line = w.hash ? groups.get(w.hash)?.line : undefined;
+      return line === undefined ? [] : [{ reviewId: w.id, jobId, line }];
+    });
+    if (links.length === 0) return;
+    await db
+      .insert(reviewItemJobs)
+      .values(links)
+      .onConflictDoUpdate({
+        target: [reviewItemJobs.reviewId, reviewItemJobs.jobId],
+        set: { line: sql`LEAST(${reviewItemJobs.line}, excluded.line)` },
+      });
+  }
+
   return {
     /** Stores the verdicts that need review, one item per distinct text. */
     async record(results: readonly ModerationResponse[], now = new Date(), options: RecordOptions = {}): Promise<RecordOutcome> {
       const outcome: RecordOutcome = { added: 0, backlog: 0, seen: 0, refused: 0, critical: 0, evicted: 0 };
       // One row per distinct text of this call: a batch may repeat a text, and one INSERT
       // ... ON CONFLICT cannot touch the same row twice.
-      const groups = new Map<string, { result: ModerationResponse; n: number }>();
-      for (const r of results) {
-        if (!needsReview(r)) continue;
+      const groups = new Map<string, { result: ModerationResponse; n: number; line?: number }>();
+      results.forEach((r, i) => {
+        if (!needsReview(r)) return;
         const hash = textHash(r.text);
+        const line = options.job?.lines[i];
         const g = groups.get(hash);
-        if (g) g.n++;
-        else groups.set(hash, { result: r, n: 1 });
-      }
+        if (!g) groups.set(hash, { result: r, n: 1, line });
+        else {
+          g.n++;
+          if (line !== undefined && (g.line === undefined || line < g.line)) g.line = line;
+        }
+      });
       if (groups.size === 0) return outcome;
 
       const hashes = [...groups.keys()];
@@ -146,7 +171,8 @@ export function reviewIntakeQueries(db: Database['db']) {
             status: sql`CASE WHEN ${reviewItems.status} = 'expired' THEN 'pending' ELSE ${reviewItems.status} END`,
           },
         })
-        .returning({ created: sql<boolean>`(xmax = 0)`, status: reviewItems.status });
+        .returning({ id: reviewItems.id, hash: reviewItems.textHash, created: sql<boolean>`(xmax = 0)`, status: reviewItems.status });
+      if (options.job) await linkToJob(options.job.id, written, groups);
       for (const w of written) {
         if (!w.created) outcome.seen++;
         else if (w.status === 'backlog') outcome.backlog++;

@@ -1,27 +1,46 @@
 /**
- * The review queue as moderators read and work it (docs/decisions/021, 190 and 191): read worst
+ * The review queue as moderators read and work it (docs/decisions/021, 190, 191 and 205): read worst
  * first (priority.ts), then oldest first, by keyset on (priority, created_at, id), or newest first
- * with `sort: 'newest'`; items claimed and released, pulled from the backlog into the queue, and
- * their texts deleted after the retention.
+ * with `sort: 'newest'`, or only one bulk job's flagged rows; items claimed and released by a
+ * principal (its opaque id, shown by a label), pulled from the backlog into the queue, and their
+ * texts deleted after the retention.
  */
 import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
-import { CLAIM_STALE_SECONDS, type ListReviewsQuery, type ReviewItem } from '@/lib/contracts/reviews';
+import { CLAIM_STALE_SECONDS, type ClaimList, type ListReviewsQuery, type ReviewItem, type ReviewJobSource } from '@/lib/contracts/reviews';
 import type { Database } from '@/lib/db/open-database';
-import { reviewItems } from '@/lib/db/schema';
+import { reviewItemJobs, reviewItems } from '@/lib/db/schema';
 import { decodeCursor, encodeCursor, likeLiteral, olderThan, timestampUs, UUID } from './keyset-cursor';
 import { reviewErrors } from './review-errors';
 import { toReviewItem } from './review-item';
 
+/** Who claims: the principal id the claim belongs to, and the name it is shown with. */
+export interface Claimant {
+  id: string;
+  label: string;
+}
+
+/** The bulk job an item was flagged in (`job`, the one filtered on, else the lowest line), as a JSON value. */
+const jobOf = (jobId?: string) =>
+  sql<ReviewJobSource | null>`(SELECT json_build_object('job_id', j.job_id, 'line', j.line) FROM ${reviewItemJobs} j
+    WHERE j.review_id = ${reviewItems.id} ${jobId ? sql`AND j.job_id = ${jobId}::uuid` : sql``} ORDER BY j.line, j.job_id LIMIT 1)`;
+
 export function reviewQueueQueries(db: Database['db']) {
+  /** One item with its job, as `viewer` sees it. */
+  async function readItem(id: string, viewer?: string, now?: Date): Promise<ReviewItem | undefined> {
+    const [r] = await db.select({ row: reviewItems, job: jobOf() }).from(reviewItems).where(eq(reviewItems.id, id)).limit(1);
+    return r ? toReviewItem(r.row, { viewer, now, job: r.job }) : undefined;
+  }
+
   return {
-    async get(id: string): Promise<ReviewItem | undefined> {
+    async get(id: string, viewer?: string): Promise<ReviewItem | undefined> {
       if (!UUID.test(id)) return undefined;
-      const [row] = await db.select().from(reviewItems).where(eq(reviewItems.id, id)).limit(1);
-      return row ? toReviewItem(row) : undefined;
+      return readItem(id, viewer);
     },
 
-    async list(q: ListReviewsQuery): Promise<{ items: ReviewItem[]; total: number; nextCursor: string | null }> {
+    async list(q: ListReviewsQuery, viewer?: string): Promise<{ items: ReviewItem[]; total: number; nextCursor: string | null }> {
       const where: SQL[] = [];
+      if (q.job_id)
+        where.push(sql`EXISTS (SELECT 1 FROM ${reviewItemJobs} j WHERE j.review_id = ${reviewItems.id} AND j.job_id = ${q.job_id}::uuid)`);
       if (q.status !== 'all') where.push(eq(reviewItems.status, q.status));
       if (q.text_hash) where.push(eq(reviewItems.textHash, q.text_hash));
       if (q.primary_issue) where.push(eq(reviewItems.primaryIssue, q.primary_issue));
@@ -47,6 +66,7 @@ export function reviewQueueQueries(db: Database['db']) {
           .select({
             row: reviewItems,
             t: timestampUs(reviewItems.createdAt),
+            job: jobOf(q.job_id),
           })
           .from(reviewItems)
           .where(page.length > 0 ? and(...page) : undefined)
@@ -63,40 +83,63 @@ export function reviewQueueQueries(db: Database['db']) {
       const shown = rows.slice(0, q.limit);
       const last = shown.at(-1);
       return {
-        items: shown.map((r) => toReviewItem(r.row)),
+        items: shown.map((r) => toReviewItem(r.row, { viewer, job: r.job })),
         total: Number(total?.n ?? 0),
         nextCursor: more && last ? encodeCursor({ t: last.t, id: last.row.id, p: worstFirst ? last.row.priority : undefined }) : null,
       };
     },
 
-    async claim(id: string, moderator: string, now = new Date()): Promise<ReviewItem> {
+    async claim(id: string, by: Claimant, now = new Date()): Promise<ReviewItem> {
       if (!UUID.test(id)) throw reviewErrors.notFound(id);
       const stale = new Date(now.getTime() - CLAIM_STALE_SECONDS * 1000);
       const [row] = await db
         .update(reviewItems)
-        .set({ claimedBy: moderator, claimedAt: now })
+        .set({ claimedBy: by.id, claimLabel: by.label, claimedAt: now })
         .where(
           and(
             eq(reviewItems.id, id),
-            sql`(${reviewItems.claimedBy} IS NULL OR ${reviewItems.claimedBy} = ${moderator} OR ${reviewItems.claimedAt} <= ${stale})`,
+            sql`(${reviewItems.claimedBy} IS NULL OR ${reviewItems.claimedBy} = ${by.id} OR ${reviewItems.claimedAt} <= ${stale})`,
           ),
         )
-        .returning();
-      if (row) return toReviewItem(row, now);
+        .returning({ id: reviewItems.id });
+      if (row) return (await readItem(id, by.id, now))!;
       const [current] = await db.select().from(reviewItems).where(eq(reviewItems.id, id)).limit(1);
       if (!current) throw reviewErrors.notFound(id);
-      throw reviewErrors.claimed(id, current.claimedBy ?? 'another moderator', current.claimedAt ?? now);
+      throw reviewErrors.claimed(id, current.claimLabel ?? current.claimedBy ?? 'another moderator', current.claimedAt ?? now);
     },
 
-    async release(id: string, moderator: string, now = new Date()): Promise<ReviewItem> {
+    async release(id: string, claimant: string, now = new Date()): Promise<ReviewItem> {
       if (!UUID.test(id)) throw reviewErrors.notFound(id);
       await db
         .update(reviewItems)
-        .set({ claimedBy: null, claimedAt: null })
-        .where(and(eq(reviewItems.id, id), eq(reviewItems.claimedBy, moderator)));
-      const [row] = await db.select().from(reviewItems).where(eq(reviewItems.id, id)).limit(1);
-      if (!row) throw reviewErrors.notFound(id);
-      return toReviewItem(row, now);
+        .set({ claimedBy: null, claimLabel: null, claimedAt: null })
+        .where(and(eq(reviewItems.id, id), eq(reviewItems.claimedBy, claimant)));
+      const item = await readItem(id, claimant, now);
+      if (!item) throw reviewErrors.notFound(id);
+      return item;
+    },
+
+    /** Claims that hold on items still to decide, newest first, as `viewer` sees them. */
+    async claims(viewer?: string, now = new Date()): Promise<ClaimList['claims']> {
+      const stale = new Date(now.getTime() - CLAIM_STALE_SECONDS * 1000);
+      const rows = await db
+        .select({ id: reviewItems.id, by: reviewItems.claimedBy, label: reviewItems.claimLabel, at: reviewItems.claimedAt })
+        .from(reviewItems)
+        .where(
+          and(
+            isNotNull(reviewItems.claimedBy),
+            sql`${reviewItems.claimedAt} > ${stale}`,
+            inArray(reviewItems.status, ['pending', 'backlog']),
+          ),
+        )
+        .orderBy(desc(reviewItems.claimedAt))
+        .limit(500);
+      return rows.map((r) => ({
+        review_id: r.id,
+        claimed_by: r.label ?? r.by!,
+        claimed_by_you: viewer !== undefined && r.by === viewer,
+        claimed_at: r.at!.toISOString(),
+      }));
     },
 
     async pull(ids: readonly string[]): Promise<ReviewItem[]> {

@@ -10,8 +10,9 @@
  *   anonymous /v1 traffic cannot fill the disk or bury real items under junk.
  * - The queue is read worst first (priority.ts: self-harm, threats, then severity and category),
  *   then oldest first, by keyset on (priority, created_at, id); `sort: 'newest'` keeps the old order.
- * - A moderator may claim an item (docs/decisions/191): another moderator sees it claimed and cannot
- *   decide it until the claim is released, decided, or stale (CLAIM_STALE_SECONDS).
+ * - A moderator may claim an item (docs/decisions/191, 205): the claim belongs to the caller's
+ *   principal (key, session or browser), not to a typed name; another principal sees it claimed and
+ *   cannot decide it until the claim is released, decided, or stale (CLAIM_STALE_SECONDS).
  * - A decision updates the item and appends one audit row in one transaction; a replayed
  *   `client_decision_id` (the console's offline queue) returns the stored decision instead of
  *   writing a second one. An undo within the window is appended too, never an edit.
@@ -21,21 +22,23 @@
  * (review-decision-queries.ts), the audit log (audit-log.ts) and the not-queued counts (not-queued.ts).
  */
 import type { ModerationResponse } from '@/lib/contracts/moderation';
-import type { AuditEntry, AuditFilters, ListAuditQuery, ListReviewsQuery, ReviewItem } from '@/lib/contracts/reviews';
+import type { AuditEntry, AuditFilters, ClaimList, ListAuditQuery, ListReviewsQuery, ReviewItem } from '@/lib/contracts/reviews';
 import type { Database } from '@/lib/db/open-database';
 import { auditChunks, listAudit, type AuditPage } from './audit-log';
 import { readNotQueued, type NotQueuedCounts } from './not-queued';
 import { reviewDecisionQueries, type DecisionInput, type TakeBack } from './review-decision-queries';
 import { reviewIntakeQueries, type RecordOptions, type RecordOutcome } from './review-intake-queries';
-import { reviewQueueQueries } from './review-queue-queries';
+import { reviewQueueQueries, type Claimant } from './review-queue-queries';
 
 export { needsReview } from './review-intake-queries';
+export type { Claimant } from './review-queue-queries';
 
 export interface ReviewStore {
   /** Stores the verdicts that need review, one item per distinct text. */
   record(results: readonly ModerationResponse[], now?: Date, options?: RecordOptions): Promise<RecordOutcome>;
-  list(q: ListReviewsQuery): Promise<{ items: ReviewItem[]; total: number; nextCursor: string | null }>;
-  get(id: string): Promise<ReviewItem | undefined>;
+  /** A page of items as `viewer` (a principal id) sees them: their own claims marked. */
+  list(q: ListReviewsQuery, viewer?: string): Promise<{ items: ReviewItem[]; total: number; nextCursor: string | null }>;
+  get(id: string, viewer?: string): Promise<ReviewItem | undefined>;
   decide(id: string, d: DecisionInput, now?: Date): Promise<{ item: ReviewItem; entry: AuditEntry; duplicate: boolean }>;
   /** Takes back a decision made at most `windowSeconds` ago; the item is pending again. */
   undo(id: string, by: TakeBack, windowSeconds: number, now?: Date): Promise<{ item: ReviewItem; entry: AuditEntry }>;
@@ -46,12 +49,14 @@ export interface ReviewStore {
   /** Every matching audit entry, oldest first, in chunks (for the CSV export). */
   auditChunks(f: AuditFilters, chunk?: number): AsyncGenerator<AuditEntry[]>;
   /**
-   * Claims an item for `moderator` (again, if theirs: the claim is renewed). Refused with
-   * REVIEW_CLAIMED while another moderator's claim holds; a stale claim is taken over.
+   * Claims an item for a principal, shown by its label (again, if theirs: the claim is renewed).
+   * Refused with REVIEW_CLAIMED while another principal's claim holds; a stale claim is taken over.
    */
-  claim(id: string, moderator: string, now?: Date): Promise<ReviewItem>;
-  /** Releases `moderator`'s claim on an item (another moderator's claim is left as it is). */
-  release(id: string, moderator: string, now?: Date): Promise<ReviewItem>;
+  claim(id: string, by: Claimant, now?: Date): Promise<ReviewItem>;
+  /** Releases the claim of principal `claimant` on an item (another principal's claim is left as it is). */
+  release(id: string, claimant: string, now?: Date): Promise<ReviewItem>;
+  /** The claims that hold on items still to decide, as `viewer` sees them. */
+  claims(viewer?: string, now?: Date): Promise<ClaimList['claims']>;
   /** Moves backlog items into the active queue; ids not in the backlog are left as they are. */
   pull(ids: readonly string[]): Promise<ReviewItem[]>;
   /** Flagged texts answered but not queued in the last `hours` hours. */

@@ -12,7 +12,7 @@ import { preprocess } from '@/lib/moderation/preprocess';
 import { dedupeKey, splitOf, type Split } from '@/training/corpora/toxicity-split';
 import type { LabelledText } from './datasets';
 import { aucOrNull, type MetricRow, type Section } from './metric-row';
-import type { Scorer, Verdict } from './verdicts';
+import type { Scorer, Verdict } from '@/training/ml/verdicts';
 
 export const DYNAHATE_FILE = 'text/dynahate_dev.csv';
 export const DYNAHATE_TEST_AUC_TARGET = 0.75;

@@ -26,7 +26,7 @@ import { REPO_ROOT } from './template-overlap';
 import { evaluateVerdictSuites } from './verdict-evaluation';
 import { parseVerdictArgs, type VerdictMetricsFile } from './verdict-metrics';
 import { readReportedFailures, readVerdictSuites } from './verdict-suites';
-import { moderationScorer } from './verdicts';
+import { moderationScorer } from '@/training/ml/verdicts';
 
 /** Group rows printed to the console (all of them go to the file). */
 const WORST_GROUPS_SHOWN = 10;

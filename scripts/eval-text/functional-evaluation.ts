@@ -7,7 +7,7 @@
 import { balancedAccuracy } from '@/training/ml/metrics';
 import type { SuiteCase } from './functional-suite';
 import { aucOrNull, rate, type MetricRow, type Section } from './metric-row';
-import type { Verdict } from './verdicts';
+import type { Verdict } from '@/training/ml/verdicts';
 
 export const SUITE_BALANCED_ACCURACY_TARGET = 0.88;
 export const CATEGORY_ACCURACY_TARGET = 0.7;

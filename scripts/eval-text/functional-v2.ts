@@ -8,7 +8,7 @@ import { balancedAccuracy } from '@/training/ml/metrics';
 import { CATEGORY_ACCURACY_TARGET, categoryRows, SUITE_BALANCED_ACCURACY_TARGET } from './functional-evaluation';
 import type { SuiteCase } from './functional-suite';
 import type { MetricRow, Section } from './metric-row';
-import type { Verdict } from './verdicts';
+import type { Verdict } from '@/training/ml/verdicts';
 
 export interface ScoredCases {
   cases: readonly SuiteCase[];

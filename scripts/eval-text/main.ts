@@ -30,7 +30,7 @@ import { gitState, modelInfo } from './served-models';
 import { REPO_ROOT } from './template-overlap';
 import { evaluateVerdictSuites } from './verdict-evaluation';
 import { readReportedFailures, readVerdictSuites } from './verdict-suites';
-import { moderationScorer } from './verdicts';
+import { moderationScorer } from '@/training/ml/verdicts';
 
 const PAGE = join(REPO_ROOT, 'docs/model-quality.md');
 const HISTORY = join(REPO_ROOT, 'docs/model-quality-history.jsonl');

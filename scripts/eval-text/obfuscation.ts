@@ -3,7 +3,7 @@
  * share each rewrite (whole-text-variants.ts) still gets flagged.
  */
 import { rate, type MetricRow, type Section } from './metric-row';
-import type { Scorer } from './verdicts';
+import type { Scorer } from '@/training/ml/verdicts';
 import { VARIANTS, applyVariant } from './whole-text-variants';
 
 export const OBFUSCATION_RETENTION_TARGET = 0.9;

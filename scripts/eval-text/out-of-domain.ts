@@ -1,7 +1,7 @@
 /** Stormfront (hate / noHate), a whole corpus no model trains or tunes on: reported apart. */
 import type { LabelledText } from './datasets';
 import { aucOrNull, rate, type Section } from './metric-row';
-import type { Scorer } from './verdicts';
+import type { Scorer } from '@/training/ml/verdicts';
 
 export async function outOfDomainSection(texts: readonly LabelledText[], scorer: Scorer, inReadCorpora: boolean): Promise<Section> {
   const v = await scorer(texts.map((t) => t.text));

@@ -8,7 +8,7 @@ import { fitTfidfLrBaseline } from '@/training/ml/tfidf-lr-baseline';
 import { TOXICITY_HEADS } from '@/lib/moderation/types';
 import type { LabelledText, MergedRow, ToxicityData } from './datasets';
 import { aucOrNull, mean, rate, type MetricRow, type Section } from './metric-row';
-import type { Scorer } from './verdicts';
+import type { Scorer } from '@/training/ml/verdicts';
 
 /** Targets for the toxicity model on the Jigsaw test rows. */
 export const JIGSAW_MEAN_AUC_TARGET = 0.98;

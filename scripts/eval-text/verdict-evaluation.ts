@@ -12,7 +12,7 @@ import { categoryRows, errorsTable } from './functional-evaluation';
 import type { SuiteCase } from './functional-suite';
 import { rate, type MetricRow, type Section } from './metric-row';
 import type { ReportedCase, VerdictSuite } from './verdict-suites';
-import type { Scorer, Verdict } from './verdicts';
+import type { Scorer, Verdict } from '@/training/ml/verdicts';
 
 export const IDENTITY_API_FLAG_RATE_TARGET = 0.03;
 export const IDENTITY_API_GROUP_FLAG_RATE_TARGET = 0.15;

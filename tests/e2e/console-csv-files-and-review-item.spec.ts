@@ -134,12 +134,16 @@ test.describe('review item for triage', () => {
 
     // Dense list: the whole text, not cut.
     await page.getByTestId('review-dense').check();
-    const row = c.reviewItem(text);
-    await expect(row.getByTestId('review-text')).toHaveText(text);
+    const found = c.reviewItem(text);
+    await expect(found.getByTestId('review-text')).toHaveText(text);
+    // Held by its id from here: once marked, the text is in pieces.
+    const row = page.locator(`[data-testid="review-item"][data-review-id="${await found.getAttribute('data-review-id')}"]`);
     await row.getByTestId('review-why').click();
     const panel = row.getByTestId('review-why-panel');
-    await expect(panel.getByTestId('review-full-text')).toContainText('are too emotional to lead');
-    await expect(panel.getByTestId('rule-match').first()).toBeVisible();
+    // What decided is marked in the row's own text, not in a second copy inside the panel.
+    await expect(row.getByTestId('review-full-text')).toContainText('are too emotional to lead');
+    await expect(row.getByTestId('rule-match').first()).toBeVisible();
+    await expect(panel.getByTestId('review-full-text')).toHaveCount(0);
     await expect(panel.getByTestId('decided-by')).toContainText(/The (toxicity model|sexism model|word lists and patterns)/);
     await expect(panel).not.toContainText(/toxic_transformer_v1|sexism_lasso_v1|rules_v1|char:|word:|encoder:|_detected|_flag/);
     await expect(panel.getByTestId('sexism-plain')).toContainText('Sexism model');

@@ -106,19 +106,25 @@ test('the review card shows the deciding passage, and why flagged highlights the
   await expect(item.getByTestId('review-text')).toHaveAttribute('data-excerpt', 'deciding');
   await expect(item.getByTestId('review-text')).toContainText('kill you tonight');
   await expect(item.getByTestId('review-text')).not.toContainText(stamp);
+  // The current item's explanation is fetched, so the passage shows what in it decided.
+  await expect(item.getByTestId('review-text')).toHaveAttribute('data-marked', 'true');
+  expect(await shownText(item.getByTestId('review-text').getByTestId('deciding-span'))).toBe(THREAT);
 
-  // Show all: the whole text, the passage highlighted and scrolled into view.
+  // Show all: the whole text, the deciding sentence (not a whole window of harmless ones) highlighted and scrolled into view.
   await item.getByTestId('review-text-toggle').click();
   const whole = item.getByTestId('review-text');
   await expect(whole).toContainText(stamp);
   await expect(whole.getByTestId('deciding-span')).toContainText('kill you');
+  expect(await shownText(whole.getByTestId('deciding-span'))).toBe(THREAT);
   await expect(whole.getByTestId('deciding-span')).toBeInViewport();
   await axeAtBothSizes(page, testInfo, 'review card, whole long text', whole.getByTestId('deciding-span'));
   await item.getByTestId('review-text-toggle').click();
 
-  // Why flagged: the deciding sentence itself, highlighted and in view, few marks elsewhere.
+  // Why flagged: the deciding sentence itself, highlighted in the card's own text (not a second copy), few marks elsewhere.
   await item.getByTestId('review-why').click();
-  const full = item.getByTestId('review-why-panel').getByTestId('review-full-text');
+  await expect(item.getByTestId('review-why-panel').getByTestId('decided-by')).toBeVisible();
+  await expect(item.getByTestId('review-full-text')).toHaveCount(1);
+  const full = item.getByTestId('review-full-text');
   const sentence = full.getByTestId('deciding-span');
   await expect(sentence).toBeVisible();
   expect(await shownText(sentence)).toBe(THREAT);

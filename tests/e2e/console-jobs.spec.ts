@@ -3,7 +3,10 @@
  * the job threshold goes to the server as a job instead of being chunked in the browser; its
  * progress bar reaches 100 %; its CSV results keep the input's columns; the Jobs tab lists it and
  * another browser (a fresh context: no state shared with the first) downloads its results. A job card
- * is named by its file and says its rows and how many the ensemble flagged (decision 198).
+ * is named by its file and says its rows and how many the ensemble flagged (decision 198). A job's
+ * flagged rows reach the review queue and open from its card as a filtered view of the queue; a job
+ * that opted out says so on its card (decision 206). The large jobs here opt out, so the shared
+ * queue of the browser tests holds only the texts each test sends for review.
  */
 import { expect, test } from '@playwright/test';
 import { parse as parseCsv } from 'csv-parse/sync';
@@ -45,6 +48,9 @@ test('a CSV over the threshold becomes a job: progress to 100 %, CSV results wit
   await expect(page.getByTestId('batch-file-count')).toContainText(`${ROWS} rows`);
   await expect(c.batchColumn.locator('option:checked')).toHaveText(/^comment/);
   await expect(page.getByTestId('job-upload-hint')).toContainText('sent to the server as a job');
+  await expect(page.getByTestId('batch-job-review')).toBeChecked();
+  await page.getByTestId('batch-job-review').uncheck();
+  await expect(page.getByTestId('batch-review-feed')).toContainText('only be in the results');
 
   const created = page.waitForResponse((r) => {
     const url = new URL(r.url());
@@ -54,6 +60,7 @@ test('a CSV over the threshold becomes a job: progress to 100 %, CSV results wit
   const createdRes = await created;
   expect(createdRes.status()).toBe(202);
   expect(JSON.parse(new URL(createdRes.url()).searchParams.get('metadata') ?? '{}')).toEqual({ file_name: 'comments.csv' });
+  expect(new URL(createdRes.url()).searchParams.get('review')).toBe('false');
   await expect(page.getByTestId('job-upload-sent')).toBeVisible();
   // Not chunked in the browser: no batch progress of its own.
   await expect(c.batchStatus).toHaveCount(0);
@@ -101,6 +108,8 @@ test('a CSV over the threshold becomes a job: progress to 100 %, CSV results wit
   await expect(listed.getByTestId('job-state')).toHaveText('Done');
   // A finished job says how long its results are kept (JOBS_RETENTION_HOURS, 7 days by default).
   await expect(listed.getByTestId('job-expires')).toContainText('Results kept until');
+  await expect(listed.getByTestId('job-review')).toContainText('Not sent to review');
+  await expect(listed.getByTestId('job-open-flagged')).toHaveCount(0);
   await expectNoAxeViolations(page, testInfo, 'jobs tab');
   await page.setViewportSize(PHONE);
   await keepScreenshot(page, testInfo, 'console-jobs-phone', { fullPage: false });
@@ -143,6 +152,7 @@ test('pasted lines over the threshold become a JSON Lines job whose line numbers
   const texts = source.filter((l) => l !== '').length;
   await page.getByTestId('batch-input').fill(source.join('\n'));
   await expect(c.batchRun).toHaveText(`Moderate ${texts} texts`);
+  await page.getByTestId('batch-job-review').uncheck();
 
   const created = page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/jobs' && r.request().method() === 'POST');
   await c.batchRun.click();
@@ -164,5 +174,56 @@ test('pasted lines over the threshold become a JSON Lines job whose line numbers
   expect(lines).toHaveLength(texts);
   // Line n of the results is line n of what was pasted (its text ends in [n]).
   expect(lines.map((l) => l.line)).toEqual(source.flatMap((l, i) => (l === '' ? [] : [i + 1])));
+  expect(c.errors.errors).toEqual([]);
+});
+
+test("a job's flagged row reaches the review queue and opens from its job card", async ({ page, request }, testInfo) => {
+  const stamp = Date.now();
+  const flagged = [`I will find you and hurt you, job row ${stamp}.`, `You are a worthless idiot and everyone knows it, job row ${stamp}.`];
+  const lines = [flagged[0], `Lovely photos from the hike, job row ${stamp}.`, flagged[1], flagged[0]];
+  const res = await request.post('/v1/jobs', {
+    headers: { 'content-type': 'application/x-ndjson' },
+    data: lines.map((text) => JSON.stringify({ text })).join('\n'),
+  });
+  expect(res.status()).toBe(202);
+  const { id } = (await res.json()) as { id: string };
+  await expect(async () => {
+    const job = (await (await request.get(`/v1/jobs/${id}`)).json()) as { state: string; review: boolean };
+    expect(job).toMatchObject({ state: 'succeeded', review: true });
+  }).toPass({ timeout: 120_000 });
+
+  const c = new ConsolePage(page);
+  await c.goto();
+  await c.tab('jobs');
+  const card = page.locator(`#panel-jobs [data-testid="job"][data-job-id="${id}"]`);
+  await expect(card.getByTestId('job-review')).toContainText('Flagged rows go to the review queue');
+  // Recording for review follows the job's results by a moment: the card's link appears with the count.
+  await expect(card.getByTestId('job-open-flagged')).toContainText('Open its 3 flagged rows in review');
+  await card.getByTestId('job-open-flagged').click();
+  await expect(page.getByTestId('tab-reviews')).toHaveAttribute('aria-selected', 'true');
+  await expect(page).toHaveURL(new RegExp(`/console/review\\?status=all&job=${id}$`));
+  await expect(page.getByTestId('review-view')).toContainText('Showing the flagged rows of');
+  // One item per distinct text, each naming its job and first line.
+  await expect(async () => {
+    await page.getByTestId('review-refresh').click();
+    await expect(c.reviewItems).toHaveCount(2, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  const threat = c.reviewItem(flagged[0]!);
+  await expect(threat.getByTestId('review-job-source')).toContainText('line 1 of');
+  await expect(threat.getByTestId('review-seen')).toHaveAttribute('data-count', '2');
+  await expect(c.reviewItem(flagged[1]!).getByTestId('review-job-source')).toContainText('line 3 of');
+  await expect(threat).toHaveAttribute('data-status', 'pending');
+  for (const [name, size] of [
+    ['desktop', { width: 1440, height: 900 }],
+    ['phone', PHONE],
+  ] as const) {
+    await page.setViewportSize(size);
+    await keepScreenshot(page, testInfo, `review-job-rows-${name}`, { fullPage: false });
+    await expectNoAxeViolations(page, testInfo, `a job's flagged rows in review at ${name}`);
+  }
+  // The way back to the whole queue is in view.
+  await page.getByTestId('review-back-to-queue').click();
+  await expect(page).toHaveURL(/\/console\/review$/);
+  await expect(page.getByTestId('review-view')).toHaveCount(0);
   expect(c.errors.errors).toEqual([]);
 });

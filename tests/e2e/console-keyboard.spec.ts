@@ -1,7 +1,8 @@
 /**
- * Keyboard-first triage of the review queue (docs/decisions/191): ten items decided with the keyboard
- * alone (a number key picks the reason, c or o decides), focus staying on the current item after each
- * decision; shortcuts work while an item's selection box has the focus; each item shows its age and
+ * Keyboard-first triage of the review queue (docs/decisions/191, 207): opened from its own address,
+ * ten items decided with the keyboard alone (j reaches the first item, a number key picks the reason,
+ * c or o decides; c without a reason says so in place, Esc from a field goes back to the item), focus
+ * staying on the current item after each decision, and the tab remembered; shortcuts work while an item's selection box has the focus; each item shows its age and
  * the queue is worst first; the backlog is offered and the Batch and Jobs tabs say whether a run feeds
  * the queue (decision 190). The first item is on the first screen and one Tab from the queue's tab
  * (decision 198), and the reason list stays inside its card on a phone. axe finds nothing at 1440×900
@@ -34,27 +35,63 @@ test.afterEach(async ({ page }) => {
   if (new URL(page.url()).pathname === '/console') await new ConsolePage(page).waitForPreviewModels().catch(() => undefined);
 });
 
-test('ten items are triaged with the keyboard alone, focus staying on the current item', async ({ page, request }, testInfo) => {
+test("ten items are triaged with the keyboard alone from the queue's own address: Esc and c without a reason never trap the focus", async ({
+  page,
+  request,
+}, testInfo) => {
   const stamp = Date.now();
   const texts = Array.from({ length: 10 }, (_, i) => `You are a worthless idiot and everyone knows it, keyboard ${stamp} #${i}.`);
   const results = await ConsolePage.moderate(request, texts);
   expect(results.every((r) => r.ensemble.summary !== 'likely_safe')).toBe(true);
 
+  // The review queue has its own address, and a search can be part of it.
   const c = new ConsolePage(page);
-  await c.goto();
-  await c.tab('reviews');
-  await c.waitForReviewItem(texts[0]!);
-  await c.searchReviews(`keyboard ${stamp}`);
-  await expect(c.reviewItems).toHaveCount(10);
+  await expect(async () => {
+    await page.goto(`/console/review?q=${encodeURIComponent(`keyboard ${stamp}`)}`);
+    await expect(c.reviewItems).toHaveCount(10, { timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(page.getByTestId('tab-reviews')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('review-search')).toHaveValue(`keyboard ${stamp}`);
   await expect(c.reviewCount).toContainText('worst first');
   await expect(c.reviewItems.first().getByTestId('review-age')).toContainText('waiting');
   await axeAtBothSizes(page, testInfo, 'review queue for keyboard triage');
 
-  // The setup typed a search; from here on only keys.
-  await page.getByTestId('review-search').evaluate((el) => (el as HTMLElement).blur());
+  // From here on only keys. The queue's address opens with the focus on the first item; from outside
+  // the list (Shift+Tab to the bulk bar), j goes back to it rather than past it.
+  await expect(c.reviewItems.first()).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect.poll(() => focusInList(page)).toBe(false);
+  await page.keyboard.press('j');
+  await expect(c.reviewItems.first()).toBeFocused();
+  const insult = await reasonKey(page, 'insult');
   for (let done = 0; done < 10; done++) {
-    await page.keyboard.press('1'); // the first reason code (harassment): a confirm reason
-    await expect(c.reviewItems.first().getByTestId('review-reason')).toHaveValue('harassment');
+    const item = c.reviewItems.first();
+    if (done === 0) {
+      // c before a reason: what is missing is said in place, and the focus stays on the item.
+      await page.keyboard.press('c');
+      await expect(item.getByTestId('review-reason-problem')).toContainText('No reason chosen');
+      await expect(item).toBeFocused();
+      await expect(c.reviewItems).toHaveCount(10);
+    }
+    if (done === 1) {
+      // Esc brings the focus back from a field: the note, then the reason list.
+      await page.keyboard.press('n');
+      await expect(item.getByTestId('review-note')).toBeFocused();
+      await page.keyboard.press('Escape');
+      await expect(item).toBeFocused();
+      await page.keyboard.press('Tab'); // the selection box
+      await page.keyboard.press('x');
+      await expect(item.getByTestId('review-select')).toBeChecked();
+      await page.keyboard.press('x');
+      // Tab on into the reason list, where a keyboard user may land.
+      const reason = item.getByTestId('review-reason');
+      for (let i = 0; i < 8 && !(await reason.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+      await expect(reason).toBeFocused();
+      await page.keyboard.press('Escape');
+      await expect(item).toBeFocused();
+    }
+    await page.keyboard.press(insult);
+    await expect(item.getByTestId('review-reason')).toHaveValue('insult');
     await page.keyboard.press('c');
     await expect(c.reviewItems).toHaveCount(9 - done);
     await expect(c.reviewMessage).toContainText('Confirmed 1 item');
@@ -64,7 +101,22 @@ test('ten items are triaged with the keyboard alone, focus staying on the curren
     }
   }
   await expect(page.getByTestId('review-empty')).toBeVisible();
+
+  // The console remembers the tab: /console opens the queue again.
+  await page.goto('/console');
+  await expect(page.getByTestId('tab-reviews')).toHaveAttribute('aria-selected', 'true');
+  await expect(page).toHaveURL(/\/console\/review$/);
 });
+
+/** The number key of a reason code (its place in the server's list, 1–9). */
+async function reasonKey(page: Page, code: string): Promise<string> {
+  const res = await page.request.get('/api/v1/reviews/config');
+  const codes = ((await res.json()) as { data: { reason_codes: { code: string }[] } }).data.reason_codes.map((r) => r.code);
+  const n = codes.indexOf(code) + 1;
+  expect(n).toBeGreaterThan(0);
+  expect(n).toBeLessThan(10);
+  return String(n);
+}
 
 test("shortcuts act while the item's selection box has the focus", async ({ page, request }) => {
   const stamp = Date.now();
@@ -95,7 +147,7 @@ test('the Batch and Jobs tabs say whether a run feeds the review queue', async (
   await expect(page.getByTestId('batch-review-feed')).toContainText('go to the review queue up to the hourly quota');
   await expect(page.getByTestId('batch-review-feed')).toContainText('backlog');
   await c.tab('jobs');
-  await expect(page.getByTestId('jobs-review-feed')).toContainText('Jobs do not feed the review queue');
+  await expect(page.getByTestId('jobs-review-feed')).toContainText('Flagged rows of a job go to the review queue');
 });
 
 /**
@@ -143,7 +195,12 @@ for (const [name, size] of [
     await page.evaluate(() => window.scrollTo(0, 0));
     const top = await c.reviewItems.first().evaluate((el) => el.getBoundingClientRect().top);
     expect(top).toBeGreaterThan(0);
-    expect(top).toBeLessThan(size.height - 48); // the item's text starts on the first screen, not just its border
+    // More than a line of the first item's text is on the first screen: all of it, or its first four lines.
+    const text = await c.reviewItems
+      .first()
+      .getByTestId('review-text')
+      .evaluate((el) => el.getBoundingClientRect().toJSON() as DOMRect);
+    expect(Math.min(text.bottom, text.top + 4 * 20)).toBeLessThanOrEqual(size.height);
 
     // From the queue's tab: the first Tab stop is the way to the first item.
     await page.getByTestId('tab-reviews').focus();
@@ -157,6 +214,15 @@ for (const [name, size] of [
     // Keys act on it at once.
     await page.keyboard.press('x');
     await expect(c.reviewItems.first().getByTestId('review-select')).toBeChecked();
+
+    // The backlog count is a link to the backlog, which has its own way back to the queue.
+    await page.getByTestId('review-open-backlog').click();
+    await expect(page).toHaveURL(/\/console\/review\?status=backlog$/);
+    await expect(page.getByTestId('review-view')).toHaveAttribute('data-status', 'backlog');
+    await expect(page.getByTestId('review-back-to-queue')).toBeVisible();
+    await page.getByTestId('review-back-to-queue').click();
+    await expect(page).toHaveURL(/\/console\/review$/);
+    await expect(page.getByTestId('review-view')).toHaveCount(0);
   });
 }
 

@@ -1,11 +1,13 @@
 /**
- * Where flagged texts go and how the queue reads (docs/decisions/190, 191): a flagged text from a
- * Batch run reaches the review queue or the backlog, never neither (jobs do not feed the queue by
- * design, and the Jobs tab says so: console-keyboard.spec.ts); the queue lists the worst first
- * (threats, then severity) and shows claims, its own and another moderator's, without reordering.
+ * Where flagged texts go and how the queue reads (docs/decisions/190, 191, 205): a flagged text from a
+ * Batch run reaches the review queue or the backlog, never neither (a bulk job's rows: console-jobs.spec.ts);
+ * the queue lists the worst first (threats, then severity) and shows claims, its own and another
+ * moderator's, without reordering. Two browsers that typed no name are two moderators: each one's claim
+ * shows in the other without a reload, and neither can decide the other's claimed item.
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { ConsolePage } from './pages/console.page';
+import { expectNoAxeViolations } from './support/axe';
 
 type Listed = { review_id: string; text: string; status: string; priority: number };
 
@@ -77,14 +79,57 @@ test('the queue lists the worst first and shows claims, its own and another mode
   const other = await request.post(`/api/v1/reviews/${first}/claim`, { data: { moderator: 'Other Moderator' } });
   expect(other.ok()).toBe(true);
   await c.page.locator(`[data-testid="review-item"][data-review-id="${second}"]`).getByTestId('review-claim').click();
-  await expect(c.reviewMessage).toContainText('Claimed as');
+  await expect(c.reviewMessage).toContainText('Claimed by you');
   await c.searchReviews(`order ${stamp}`); // the same search again: a refresh
   const theirs = c.page.locator(`[data-testid="review-item"][data-review-id="${first}"]`);
   const mine = c.page.locator(`[data-testid="review-item"][data-review-id="${second}"]`);
   await expect(theirs.getByTestId('review-claimed')).toHaveAttribute('data-claimed-by', 'Other Moderator');
-  await expect(theirs.getByTestId('review-claimed')).toContainText('Claimed by Other Moderator');
+  await expect(theirs.getByTestId('review-claimed')).toContainText('Claimed by Other Moderator (not you)');
   await expect(theirs.getByTestId('review-confirm')).toBeDisabled();
   await expect(mine.getByTestId('review-claimed')).toHaveAttribute('data-mine', 'true');
   await expect(mine.getByTestId('review-claimed')).toContainText('Claimed by you');
   expect(await shown()).toEqual(order);
+});
+
+test('two browsers without typed names: a claim shows in the other without a reload, and neither decides the other’s item', async ({
+  page,
+  browser,
+  request,
+}, testInfo) => {
+  const stamp = Date.now();
+  const text = `You are a worthless idiot and everyone knows it, two browsers ${stamp}.`;
+  await ConsolePage.moderate(request, [text]);
+  const other = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
+  try {
+    const first = new ConsolePage(page);
+    const second = new ConsolePage(await other.newPage());
+    for (const c of [first, second]) {
+      await expect(async () => {
+        await c.page.goto(`/console/review?q=${encodeURIComponent(`two browsers ${stamp}`)}`);
+        await expect(c.reviewItems).toHaveCount(1, { timeout: 3_000 });
+      }).toPass({ timeout: 30_000 });
+      await expect(c.moderatorName).toHaveValue('moderator'); // nobody typed a name
+    }
+    // The first browser claims it; the second, left as it was, sees the claim arrive.
+    await first.reviewItems.first().getByTestId('review-claim').click();
+    await expect(first.reviewItems.first().getByTestId('review-claimed')).toContainText('Claimed by you');
+    const theirs = second.reviewItems.first();
+    await expect(theirs.getByTestId('review-claimed')).toContainText('Claimed by moderator (not you)');
+    await expect(theirs.getByTestId('review-confirm')).toBeDisabled();
+    await expect(theirs.getByTestId('review-claim')).toBeDisabled();
+    await expectNoAxeViolations(second.page, testInfo, 'a claim by another browser');
+    // The server refuses the second browser's decision too (its own identity cookie, the same typed name).
+    const id = (await theirs.getAttribute('data-review-id'))!;
+    const refused = await other.request.post(`/api/v1/reviews/${id}/decision`, {
+      data: { decision: 'confirm', moderator: 'moderator', reason_code: 'insult' },
+    });
+    expect(refused.status()).toBe(409);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('REVIEW_CLAIMED');
+    // The first decides it.
+    await first.decide(first.reviewItems.first(), 'confirm', 'insult');
+    await expect(first.reviewMessage).toContainText('Confirmed 1 item');
+    await second.waitForPreviewModels().catch(() => undefined);
+  } finally {
+    await other.close();
+  }
 });

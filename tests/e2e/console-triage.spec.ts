@@ -257,6 +257,9 @@ test.describe('console: review queue for triage', () => {
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
 
+    // From outside the list, j first goes to the current item, then on.
+    await page.keyboard.press('j');
+    await expect(c.reviewItems.nth(0)).toBeFocused();
     await page.keyboard.press('j');
     await expect(c.reviewItems.nth(1)).toHaveAttribute('data-focused', 'true');
     await page.keyboard.press('k');
@@ -266,9 +269,10 @@ test.describe('console: review queue for triage', () => {
     await page.keyboard.type('via keyboard');
     await page.keyboard.press('Escape');
     const firstId = await c.reviewItems.nth(0).getAttribute('data-review-id');
-    // Without a reason, `c` asks for one (and focuses the picker) instead of deciding.
+    // Without a reason, `c` says what is missing beside the reason list instead of deciding; the focus stays on the item.
     await page.keyboard.press('c');
-    await expect(c.reviewItems.nth(0).getByTestId('review-reason')).toBeFocused();
+    await expect(c.reviewItems.nth(0).getByTestId('review-reason-problem')).toContainText('No reason chosen');
+    await expect(c.reviewItems.nth(0)).toBeFocused();
     await c.reviewItems.nth(0).getByTestId('review-reason').selectOption('threat');
     await page.getByTestId('review-count').click();
     await page.keyboard.press('c');
@@ -298,7 +302,8 @@ test.describe('console: review queue for triage', () => {
     const panel = page.getByTestId('review-why-panel');
     // In words now: the model behind the sentence stays in data-model.
     await expect(panel.getByTestId('decided-by')).toHaveAttribute('data-model', /rules_v1|toxic_transformer_v1|sexism_lasso_v1/);
-    await expect(panel.getByTestId('rule-match').first()).toBeVisible();
+    // The spans are marked in the card's own text.
+    await expect(item.getByTestId('rule-match').first()).toBeVisible();
     expect(await panel.getByTestId('sexism-phrase').count()).toBeGreaterThan(0);
     await capture(page, testInfo, 'review-why-flagged');
   });
@@ -307,20 +312,17 @@ test.describe('console: review queue for triage', () => {
     const stamp = Date.now();
     const threat = `I am going to kill you tonight, race ${stamp}`;
     const insult = `You are a pathetic idiot, race ${stamp}`;
-    await ConsolePage.moderate(request, [threat, insult]);
+    const sexism = `Women are too emotional to be leaders, race ${stamp}`;
+    await ConsolePage.moderate(request, [threat, insult, sexism]);
     const c = new ConsolePage(page);
     await c.goto();
     await c.tab('reviews');
     await c.waitForReviewItem(threat);
     await c.waitForReviewItem(insult);
-    // Waiting may have searched for a text (the queue lists the worst first); the race is about the
-    // unfiltered list, so clear the search first.
-    const search = page.getByTestId('review-search');
-    if ((await search.inputValue()) !== '') {
-      const cleared = page.waitForResponse((r) => r.url().includes('/api/v1/reviews?') && !new URL(r.url()).searchParams.get('q'));
-      await search.fill('');
-      await cleared;
-    }
+    await c.waitForReviewItem(sexism);
+    // The race is between the list without a severity filter and the list with one; both search
+    // these texts, so the first page holds them whatever else the shared queue holds.
+    await c.searchReviews(`race ${stamp}`);
     const severityOf = (els: Element[]) => els.map((e) => e.querySelector('.badge:nth-of-type(2)')?.textContent ?? '');
     const before = await c.reviewItems.evaluateAll(severityOf);
     const target = before[0]!;

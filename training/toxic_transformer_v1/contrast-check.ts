@@ -10,7 +10,7 @@
 import { fileURLToPath } from 'node:url';
 import { ModelRegistry } from '@/lib/moderation/model-registry';
 import { defaultModelLoaders } from '@/lib/runtime/model-loaders';
-import { moderationScorer } from '@/scripts/eval-text/verdicts';
+import { moderationScorer } from '@/training/ml/verdicts';
 import { contrastCases } from './contrast-cases';
 
 async function main(): Promise<void> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { dynahateRows, dynahateSection } from '@/scripts/eval-text/dynahate';
-import type { Verdict } from '@/scripts/eval-text/verdicts';
+import type { Verdict } from '@/training/ml/verdicts';
 import { splitOf } from '@/training/corpora/toxicity-split';
 
 /** A word per number, in letters: the split key strips digits, so "row 1" and "row 2" would share a split. */

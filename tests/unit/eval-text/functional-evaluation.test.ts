@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateFunctionalSuite } from '@/scripts/eval-text/functional-evaluation';
 import type { SuiteCase } from '@/scripts/eval-text/functional-suite';
-import type { Verdict } from '@/scripts/eval-text/verdicts';
+import type { Verdict } from '@/training/ml/verdicts';
 
 const verdict = (flagged: boolean, extra: Partial<Verdict> = {}): Verdict => ({
   flagged,

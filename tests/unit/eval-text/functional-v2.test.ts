@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluateFunctionalSuite } from '@/scripts/eval-text/functional-evaluation';
 import type { SuiteCase } from '@/scripts/eval-text/functional-suite';
 import { evaluateFunctionalSuiteV2 } from '@/scripts/eval-text/functional-v2';
-import type { Verdict } from '@/scripts/eval-text/verdicts';
+import type { Verdict } from '@/training/ml/verdicts';
 
 const verdict = (flagged: boolean): Verdict => ({
   flagged,

@@ -3,7 +3,7 @@ import type { SuiteCase } from '@/scripts/eval-text/functional-suite';
 import { evaluateVerdictSuites, identitySection, selfHarmSection } from '@/scripts/eval-text/verdict-evaluation';
 import { parseVerdictArgs } from '@/scripts/eval-text/verdict-metrics';
 import type { VerdictSuite } from '@/scripts/eval-text/verdict-suites';
-import type { Verdict } from '@/scripts/eval-text/verdicts';
+import type { Verdict } from '@/training/ml/verdicts';
 
 const verdict = (summary: string, primaryIssue = summary === 'likely_safe' ? 'none' : 'identity_attack'): Verdict => ({
   flagged: summary !== 'likely_safe',

@@ -1,5 +1,7 @@
 /**
  * What the evaluation reads from one moderation: the ensemble's decision and the model scores.
+ * Here, in the lab, because the training checks (toxic_transformer_v1/contrast-check.ts) and the
+ * evaluation scripts (scripts/eval-text) both read it, and training/ never imports scripts/.
  * "Flagged" is `summary !== 'likely_safe'` (possibly_, likely_ or highly_harmful), the same line
  * the review queue and `npm run eval:ensemble` draw: the ensemble score reached 0.5, i.e. some
  * issue reached its served threshold (decision 075).
