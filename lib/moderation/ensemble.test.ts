@@ -155,7 +155,7 @@ describe('self_harm vs threat', () => {
   });
 });
 
-describe('the toxicity model\'s self-harm signal', () => {
+describe("the toxicity model's self-harm signal", () => {
   const withSignal: EnsemblePolicy = { ...policy, selfHarmThreshold: 0.6 };
 
   it('queues plain-words intent that no rule names as self_harm ("planning to take all my pills")', () => {
@@ -170,13 +170,13 @@ describe('the toxicity model\'s self-harm signal', () => {
     expect(combine(sexism(0.05), tox(), rules(), policy, { selfHarm: 0.99 }).summary).toBe('likely_safe');
   });
 
-  it('counts the threat head as the author\'s own harm when only the signal saw self-harm', () => {
+  it("counts the threat head as the author's own harm when only the signal saw self-harm", () => {
     const e = combine(sexism(0.05), tox({ threat: 0.97 }), rules(), withSignal, { selfHarm: 0.7 });
     expect(e.primary_issue).toBe('self_harm');
     expect(e.score).toBeCloseTo(toCommonScale(0.97, policy.toxicityThresholds.threat), 4);
   });
 
-  it('keeps the threshold through a policy version\'s overrides', () => {
+  it("keeps the threshold through a policy version's overrides", () => {
     expect(withOverrides(withSignal, { threat: 0.4 }).selfHarmThreshold).toBe(0.6);
   });
 });

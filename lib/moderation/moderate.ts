@@ -85,9 +85,7 @@ export async function moderate(
   const policy = withOverrides(models.policy, options.thresholds);
   const signals = detail.map(modelSignals);
   const ensembles = texts.map((_, i) => combine(sexism[i]!, toxicity[i]!, rules[i]!.label, policy, signals[i]));
-  const decisions = texts.map((_, i) =>
-    explainDecision(sexism[i]!, toxicity[i]!, rules[i]!.label, policy, ensembles[i]!, signals[i]),
-  );
+  const decisions = texts.map((_, i) => explainDecision(sexism[i]!, toxicity[i]!, rules[i]!.label, policy, ensembles[i]!, signals[i]));
   let tokens = detail.reduce((sum, d) => sum + (d.tokens ?? 0), 0);
   // Only explanations pay for the deciding sentence: its window's sentences are scored once more.
   const passages = options.explain

@@ -17,7 +17,7 @@ import { loadToxicityModel, type LoadedToxicityModel } from '@/lib/moderation/to
 import { loadToxicityTokenizer } from '@/lib/moderation/toxicity/load-toxicity-tokenizer';
 import { externalDataFileCount, externalDataFileNames } from '@/lib/moderation/toxicity/toxicity-model-files';
 import { preprocess } from '@/lib/moderation/preprocess';
-import { TOXICITY_HEADS, type ToxicityHead } from '@/lib/moderation/types';
+import { SELF_HARM_LABEL, TOXICITY_HEADS, type ToxicityHead } from '@/lib/moderation/types';
 import { MAX_THRESHOLD, scoreIds } from './evaluate';
 import { singleFileSha256, transformersJsConfig } from './onnx-external-data';
 
@@ -68,10 +68,10 @@ beforeAll(async () => {
 afterAll(() => served.dispose());
 
 describe('toxic_transformer_v1 folder', () => {
-  it('is a BERT sequence classifier with the five Vigil heads (then sexism) and the contract IO', () => {
+  it('is a BERT sequence classifier with the five Vigil heads (then sexism and self_harm) and the contract IO', () => {
     expect(config.model_type).toBe('bert');
     expect(config.architectures).toEqual(['BertForSequenceClassification']);
-    expect(Object.values(config.id2label)).toEqual([...TOXICITY_HEADS, 'sexism']);
+    expect(Object.values(config.id2label)).toEqual([...TOXICITY_HEADS, 'sexism', SELF_HARM_LABEL]);
     expect([...session.inputNames].sort()).toEqual(['attention_mask', 'input_ids', 'token_type_ids']);
     expect(session.outputNames).toEqual(['logits']);
   });

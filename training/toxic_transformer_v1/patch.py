@@ -21,8 +21,8 @@ and resumes from it. Selection is on validation only: the toxicity validation sp
 validation split and patch_val.jsonl. Writes .work/toxicity/model.onnx (fp32, 7 logits),
 hf_config.json and train-summary.json, as train.py does.
 
-  .work/venv/bin/python training/toxic_transformer_v1/patch.py
-Environment: TOX_THREADS (2), TOX_PATCH_REPLAY (replay rows), TOX_PATCH_PAIRS (pairs), TOX_PATCH_LR,
+  .work/venv/bin/python training/toxic_transformer_v1/patch.py   (patch.sh runs it; npm run train:toxicity-patch)
+Environment: TOX_PATCH_BASE (the model folder to start from), TOX_THREADS (2), TOX_PATCH_REPLAY (replay rows), TOX_PATCH_PAIRS (pairs), TOX_PATCH_LR,
 TOX_PATCH_EPOCHS, TOX_PATCH_MAX_LEN, TOX_PATCH_PAIR_WEIGHT, TOX_PATCH_KD_WEIGHT, TOX_SEED, TOX_LIMIT (smoke runs).
 """
 import json
@@ -46,7 +46,9 @@ HEADS = base.HEADS + ["self_harm"]
 TOX = base.TOXICITY
 SELF_HARM = len(HEADS) - 1
 WORK = base.WORK
-MODEL_DIR = os.path.join(base.ROOT, "models", "toxic_transformer_v1")
+# The model the patch starts from: patch.sh extracts the base weights from git history into
+# .work/toxicity/base; without TOX_PATCH_BASE, the folder that serves now.
+MODEL_DIR = os.environ.get("TOX_PATCH_BASE", os.path.join(base.ROOT, "models", "toxic_transformer_v1"))
 CKPT = os.path.join(WORK, "patch-ckpt.pt")
 
 CFG = dict(

@@ -16,8 +16,10 @@ const JIGSAW_MAP = {
 describe('parseToxicityConfig', () => {
   it('reads the shipped config.json', () => {
     const c = parseToxicityConfig(JSON.parse(readFileSync(join(process.cwd(), 'models/toxic_transformer_v1/config.json'), 'utf8')));
-    // The five API heads, then the sexism label that sexism_lasso_v1 reads (not an API head).
-    expect(c.labels).toEqual(['overall', 'insult', 'threat', 'identity_attack', 'profanity', 'sexism']);
+    // The five API heads, then the sexism label that sexism_lasso_v1 reads and the self-harm signal
+    // the ensemble reads (neither is an API head).
+    expect(c.labels).toEqual(['overall', 'insult', 'threat', 'identity_attack', 'profanity', 'sexism', 'self_harm']);
+    expect(c.selfHarmThreshold).toBeGreaterThan(0);
     expect(c.headMap).toEqual({ overall: [0], insult: [1], threat: [2], identity_attack: [3], profanity: [4] });
     expect(c.maxLength).toBe(128);
     expect(c.windowStride).toBe(96);

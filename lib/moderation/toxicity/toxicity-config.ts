@@ -131,9 +131,7 @@ export function parseToxicityConfig(raw: unknown): ToxicityModelConfig {
     ...(vigil?.model_version ? { modelVersion: vigil.model_version } : {}),
     ...(vigil?.artifact ? { artifact: vigil.artifact } : {}),
     ...(vigil?.encoder ? { encoder: vigil.encoder.name } : {}),
-    ...(index.has(SELF_HARM_LABEL) && vigil?.self_harm_threshold !== undefined
-      ? { selfHarmThreshold: vigil.self_harm_threshold }
-      : {}),
+    ...(index.has(SELF_HARM_LABEL) && vigil?.self_harm_threshold !== undefined ? { selfHarmThreshold: vigil.self_harm_threshold } : {}),
     ...(vigil?.lexical_stack ? { lexicalStack: { file: vigil.lexical_stack.file, artifact: vigil.lexical_stack.artifact } } : {}),
   };
 }
