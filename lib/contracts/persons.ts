@@ -28,7 +28,7 @@ export const METADATA_TOO_LARGE_MESSAGE = `must be at most ${MAX_METADATA_BYTES}
  * key or string, or nesting deeper than MAX_METADATA_DEPTH. Walked iteratively so a deep
  * document cannot overflow the stack here, and before anything serialises it.
  */
-function metadataProblem(root: unknown): string | undefined {
+export function metadataProblem(root: unknown): string | undefined {
   const stack: [unknown, number][] = [[root, 1]];
   while (stack.length > 0) {
     const [value, depth] = stack.pop()!;

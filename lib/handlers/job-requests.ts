@@ -19,6 +19,7 @@ import {
   type JobList,
 } from '@/lib/contracts/jobs';
 import { moderationRequestSchemas } from '@/lib/contracts/moderation';
+import { metadataProblem } from '@/lib/contracts/persons';
 import type { Principal } from '@/lib/auth/authorize-request';
 import { RateLimitedError } from '@/lib/errors/domain-error';
 import type { V1Context } from '@/lib/http/v1-route';
@@ -86,6 +87,9 @@ function metadataOf(raw: string | undefined): Record<string, unknown> | undefine
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw requestError(422, ['query', 'metadata'], 'model_attributes_type', 'metadata must be a JSON object.');
   }
+  // What jsonb cannot hold (a NUL, an unpaired surrogate) is the request's problem, not a 500 from the database.
+  const problem = metadataProblem(value);
+  if (problem) throw requestError(422, ['query', 'metadata'], 'value_error', `metadata ${problem}.`);
   if (Buffer.byteLength(JSON.stringify(value)) > MAX_JOB_METADATA_BYTES) {
     throw requestError(422, ['query', 'metadata'], 'string_too_long', `metadata is over ${MAX_JOB_METADATA_BYTES} bytes.`);
   }

@@ -10,7 +10,7 @@ import type { Database } from '@/lib/db/open-database';
 import { reviewItems } from '@/lib/db/schema';
 import { decodeCursor, encodeCursor, likeLiteral, olderThan, timestampUs, UUID } from './keyset-cursor';
 import { reviewErrors } from './review-errors';
-import { toReviewItem } from './review-item';
+import { claimHolds, toReviewItem } from './review-item';
 
 export function reviewQueueQueries(db: Database['db']) {
   return {
@@ -96,6 +96,8 @@ export function reviewQueueQueries(db: Database['db']) {
         .where(and(eq(reviewItems.id, id), eq(reviewItems.claimedBy, moderator)));
       const [row] = await db.select().from(reviewItems).where(eq(reviewItems.id, id)).limit(1);
       if (!row) throw reviewErrors.notFound(id);
+      // A claim still there is another moderator's: refused (409), not answered as if released.
+      if (row.claimedBy !== null && claimHolds(row.claimedAt, now)) throw reviewErrors.claimed(id, row.claimedBy, row.claimedAt!);
       return toReviewItem(row, now);
     },
 
