@@ -4,14 +4,13 @@
  * far less than 100 single calls.
  */
 import type { ModerationResponse } from '@/lib/contracts/moderation';
-import { boundTexts, type BoundedText, type WorkLimits } from './bound-work';
+import { boundAndPreprocess, type WorkLimits } from './bound-work';
 import type { ThresholdOverrides } from '@/lib/contracts/policy';
 import { combine, withOverrides } from './ensemble';
 import { detectLanguage } from './detect-language';
 import { explainDecision } from './explain-decision';
 import { decidingWindow, locateDecidingPassages } from './locate-deciding-passage';
 import type { LoadedModels } from './model-registry';
-import { preprocess } from './preprocess';
 import { MODEL_VERSIONS, TOXICITY_VERSION, type ToxicityDetail } from './types';
 
 export interface ModerateOptions {
@@ -55,10 +54,7 @@ export async function moderate(
   options: ModerateOptions = {},
 ): Promise<ModerationResponse[]> {
   const started = performance.now();
-  const bounded: BoundedText[] = options.limits
-    ? boundTexts(texts, options.limits, options.batchShares)
-    : texts.map((analyzed) => ({ analyzed }));
-  const pre = bounded.map((b) => preprocess(b.analyzed));
+  const { bounded, pre } = boundAndPreprocess(texts, options.limits, options.batchShares, models.toxicity.countTokens);
   const timed = options.onModelTime;
   const toxicityStarted = performance.now();
   const toxicityPromise = models.toxicity.scoreDetailed
