@@ -42,12 +42,12 @@ export const envSchema = z
     MAX_TEXT_CHARS: int(1, 1_000_000).default(10_000),
     MAX_BATCH_ITEMS: int(1, 10_000).default(100),
     /**
-     * Work caps (docs/decisions/050-bounded-work.md): the models read at most this many NFKC-normalised
-     * characters and whitespace tokens of a text, and a batch at most MAX_BATCH_NORMALIZED_CHARS in all;
+     * Work caps (docs/decisions/050-bounded-work.md, 202): the models read at most this many NFKC-normalised
+     * characters and transformer tokens of a text, and a batch at most MAX_BATCH_NORMALIZED_CHARS in all;
      * beyond, the text is cut (not refused) and the answer carries `meta.truncated`.
      */
     MAX_TEXT_NORMALIZED_CHARS: int(100, 10_000_000).default(12_000),
-    MAX_TEXT_TOKENS: int(10, 1_000_000).default(2_500),
+    MAX_TEXT_TOKENS: int(10, 1_000_000).default(4_000),
     MAX_BATCH_NORMALIZED_CHARS: int(1_000, 100_000_000).default(400_000),
     /** Request body limit for the JSON API, in bytes. */
     MAX_BODY_BYTES: int(1_024, 100 * 1024 * 1024).default(1_048_576),

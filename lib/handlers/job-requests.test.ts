@@ -14,6 +14,34 @@ vi.mock('@/lib/composition/job-service', () => ({
   },
 }));
 
+describe('POST /v1/jobs caps the nesting of metadata as person metadata is', () => {
+  // An object holding arrays: two characters a level, so 1,900 levels fit in the 4,096 bytes allowed.
+  const nested = (levels: number) => `{"a":${'['.repeat(levels - 1)}1${']'.repeat(levels - 1)}}`;
+  const create = async (metadata: string) => {
+    const request = new Request(`http://localhost/v1/jobs?metadata=${encodeURIComponent(metadata)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-ndjson' },
+      body: '{"text":"hello"}\n',
+    });
+    const err = await createJobRequest({ request, params: {} } as unknown as V1Context).catch((e: unknown) => e);
+    if (err instanceof Error && err.message === 'reached the job service') return { status: 202, body: undefined };
+    const res = v1ErrorResponse(err);
+    return { status: res.status, body: await res.json() };
+  };
+
+  it('takes 32 levels and answers 33 (or 1,900) with 422 naming the query parameter', async () => {
+    expect((await create(nested(32))).status).toBe(202);
+    for (const levels of [33, 1_900]) {
+      expect(await create(nested(levels))).toEqual({
+        status: 422,
+        body: {
+          detail: [{ loc: ['query', 'metadata'], msg: 'metadata must not be nested more than 32 levels deep.', type: 'value_error' }],
+        },
+      });
+    }
+  });
+});
+
 describe('POST /v1/jobs refuses a callback to an internal address when the job is created', () => {
   const create = async (callbackUrl: string) => {
     const request = new Request(`http://localhost/v1/jobs?callback_url=${encodeURIComponent(callbackUrl)}`, {

@@ -4,8 +4,10 @@
 // for TRACE, CONNECT and TRACK), PROPFIND and other WebDAV methods with a bare 400, and a standard
 // method the file lacks (PUT /v1/health) with a bare 405 without `Allow`. A path under /v1 or
 // /api/v1 that no route answers gets its family's 404 for the methods Next cannot route; the others
-// still reach Next (the /api/v1 JSON 404). CONNECT never gets here: Node's server hands it to a
-// 'connect' listener, and without one closes the socket.
+// still reach Next (the /api/v1 JSON 404). Outside the two families (pages, /metrics,
+// /openapi.json, static files) a method Next cannot route answers a plain 405 with
+// `Allow: GET, HEAD`: Next answered TRACE there with a 500 and a stack too. CONNECT never gets
+// here: Node's server hands it to a 'connect' listener, and without one closes the socket.
 // Plain JavaScript: server.mjs runs outside the Next bundles.
 import { randomUUID } from 'node:crypto';
 import { allowedMethods, matchRoute, UNMATCHED_ROUTE } from './route-table.mjs';
@@ -39,8 +41,8 @@ function errorBody(family, status, code, message) {
 export function rejectUndefinedMethod(req, res, log) {
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   const family = familyOf(path);
-  if (family === null) return false;
   const method = req.method ?? '';
+  if (family === null) return NEXT_ROUTED.has(method) ? false : rejectOutsideApi(req, res, log, method);
   const route = matchRoute(path);
   let status;
   let body;
@@ -57,12 +59,32 @@ export function rejectUndefinedMethod(req, res, log) {
     // The words of the /api/v1 catch-all (unknownApiV1Path in api-v1-error.ts).
     body = errorBody(family, status, 'NOT_FOUND', 'No /api/v1 endpoint at this path; see /openapi.json.');
   }
-  const incoming = req.headers['x-request-id'];
-  const requestId = typeof incoming === 'string' && SANE_ID.test(incoming.trim()) ? incoming.trim() : randomUUID();
+  const requestId = requestIdOf(req);
   headers['X-Request-Id'] = requestId;
   res.writeHead(status, headers);
   res.end(JSON.stringify(body));
   // The method is one of Node's parser's known methods (http.METHODS), never free text.
   log.info({ reqId: requestId, method, route: route?.template ?? UNMATCHED_ROUTE, status }, `${family} request`);
+  return true;
+}
+
+function requestIdOf(req) {
+  const incoming = req.headers['x-request-id'];
+  return typeof incoming === 'string' && SANE_ID.test(incoming.trim()) ? incoming.trim() : randomUUID();
+}
+
+/** A page, a static file, /metrics or /openapi.json: they answer GET and HEAD; other methods get a plain 405. */
+function rejectOutsideApi(req, res, log, method) {
+  const requestId = requestIdOf(req);
+  res.writeHead(405, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    Allow: 'GET, HEAD',
+    'X-Request-Id': requestId,
+  });
+  res.end('Method Not Allowed\n');
+  // The path is the client's text: the log names no route, as for any unmatched path.
+  log.info({ reqId: requestId, method, route: UNMATCHED_ROUTE, status: 405 }, 'request');
   return true;
 }

@@ -152,10 +152,38 @@ describe('what the guard leaves to Next', () => {
     expect(v1.status).toBe(404);
     expect(JSON.parse(v1.body)).toEqual({ detail: 'Not Found' });
     expect(lines.map((l) => l.fields.route)).toEqual(['unmatched', 'unmatched']);
-    // The /api/v1 catch-all answers these; pages and other paths are not the guard's.
+    // The /api/v1 catch-all answers these; a page's own methods are Next's.
     expect((await send('PUT', '/api/v1/no/such/path')).headers['x-answered-by']).toBe('next');
-    expect((await send('TRACE', '/console')).headers.allow).toBeUndefined();
+    expect((await send('POST', '/console')).headers['x-answered-by']).toBe('next');
     expect(lines).toHaveLength(2);
+  });
+});
+
+describe('outside the API families', () => {
+  it('TRACE and other methods Next cannot route answer a plain 405 with Allow on /metrics, /openapi.json, pages and static files, never 500', async () => {
+    const methods = http.METHODS.filter(
+      (m) => m !== 'CONNECT' && !['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'DELETE', 'PATCH'].includes(m),
+    );
+    for (const path of [
+      '/metrics',
+      '/openapi.json',
+      '/console',
+      '/',
+      '/favicon.ico',
+      '/_next/static/chunks/main.js',
+      '/ort/ort-wasm.wasm',
+    ]) {
+      for (const method of methods) {
+        const res = await send(method, path);
+        expect(res.status, `${method} ${path}`).toBe(405);
+        expect(res.headers.allow, `${method} ${path}`).toBe('GET, HEAD');
+      }
+    }
+    lines.length = 0;
+    const trace = await send('TRACE', '/metrics', { 'x-request-id': 'trace-metrics' });
+    expect(trace.body).toBe('Method Not Allowed\n');
+    expect(lines).toEqual([{ fields: { reqId: 'trace-metrics', method: 'TRACE', route: 'unmatched', status: 405 }, message: 'request' }]);
+    expect((await send('GET', '/metrics')).headers['x-answered-by']).toBe('next');
   });
 });
 

@@ -55,6 +55,21 @@ describe('readMultipart', () => {
     expect(seen.cancelled).toBe(false);
   });
 
+  it('names the body, not the image, when text makes the body too large (declared or streamed)', async () => {
+    const f = new FormData();
+    f.append('name', 'x'.repeat(1024 * 1024));
+    const message = /^The request body is larger than the limit of \d+ bytes/;
+    await expect(readMultipart(await streamed(f), limits)).rejects.toMatchObject({ status: 413, message: expect.stringMatching(message) });
+    const req = new Request('http://x/', { method: 'POST', body: f });
+    const declared = new Request(req, {
+      headers: { 'content-type': req.headers.get('content-type')!, 'content-length': String(11 * 1024 * 1024) },
+    });
+    const err = await readMultipart(declared, limits).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
+    expect((err as Error).message).toMatch(message);
+    expect((err as Error).message).not.toMatch(/^The image/);
+  });
+
   it('refuses a declared Content-Length over the limit before reading', async () => {
     const req = new Request('http://x/', { method: 'POST', body: withImage(10) });
     const big = new Request(req, { headers: { 'content-type': req.headers.get('content-type')!, 'content-length': '10000000' } });

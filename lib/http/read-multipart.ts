@@ -29,6 +29,12 @@ const MAX_PARTS = 20;
 const BODY_OVERHEAD_BYTES = 256 * 1024;
 
 const tooLarge = (limit: number) => new ApiV1Error('PAYLOAD_TOO_LARGE', `The image is larger than the limit of ${limit} bytes.`);
+/** The whole body over its limit, whatever part made it so (a text field of megabytes is no image). */
+const bodyTooLarge = (limit: number, maxFileBytes: number) =>
+  new ApiV1Error(
+    'PAYLOAD_TOO_LARGE',
+    `The request body is larger than the limit of ${limit} bytes (an image of at most ${maxFileBytes} bytes and short text fields).`,
+  );
 
 export async function readMultipart(request: Request, limits: MultipartLimits): Promise<MultipartForm> {
   const contentType = request.headers.get('content-type') ?? '';
@@ -37,7 +43,7 @@ export async function readMultipart(request: Request, limits: MultipartLimits): 
   }
   const maxBody = limits.maxFileBytes + BODY_OVERHEAD_BYTES;
   const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > maxBody) throw tooLarge(limits.maxFileBytes);
+  if (Number.isFinite(declared) && declared > maxBody) throw bodyTooLarge(maxBody, limits.maxFileBytes);
   if (!request.body) throw new ApiV1Error('VALIDATION_ERROR', "Field 'image': required.");
 
   const form: MultipartForm = { fields: new Map(), truncatedFields: new Set(), files: new Map() };
@@ -79,7 +85,7 @@ export async function readMultipart(request: Request, limits: MultipartLimits): 
     };
     body.on('data', (chunk: Buffer) => {
       received += chunk.length;
-      if (received > maxBody) fail(tooLarge(limits.maxFileBytes));
+      if (received > maxBody) fail(bodyTooLarge(maxBody, limits.maxFileBytes));
     });
     body.on('error', () => fail(new ApiV1Error('VALIDATION_ERROR', 'The request body could not be read.')));
     parser.on('field', (name, value, info) => {

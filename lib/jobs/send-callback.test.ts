@@ -2,7 +2,15 @@ import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { CallbackUrlError, callbackSecret, checkCallbackUrl, deliverCallback, postCallback, signCallback } from './send-callback';
+import {
+  CallbackAddressRefusedError,
+  CallbackUrlError,
+  callbackSecret,
+  checkCallbackUrl,
+  deliverCallback,
+  postCallback,
+  signCallback,
+} from './send-callback';
 
 const policy = { allowedHosts: ['hooks.internal'] };
 
@@ -66,8 +74,10 @@ describe('postCallback', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const { port } = server.address() as AddressInfo;
     try {
-      // https to a name that resolves to loopback is refused before any byte is sent.
-      await expect(postCallback(new URL(`https://localhost:${port}/`), '{}', {}, { allowedHosts: [] })).rejects.toThrow();
+      // https to a name that resolves to loopback is refused before any byte is sent, as a refusal.
+      await expect(postCallback(new URL(`https://localhost:${port}/`), '{}', {}, { allowedHosts: [] })).rejects.toBeInstanceOf(
+        CallbackAddressRefusedError,
+      );
       const allowed = { allowedHosts: [`127.0.0.1:${port}`] };
       expect(await postCallback(new URL(`http://127.0.0.1:${port}/`), '{}', {}, allowed)).toBe(200);
       expect(hits).toBe(1);
@@ -130,6 +140,34 @@ describe('deliverCallback', () => {
       },
     );
     expect(events).toEqual(['try 1', 'wait', 'try 2', 'wait', 'try 3']);
+  });
+
+  it('stops at the first try whose name resolved to a refused address, without waiting', async () => {
+    const tries: number[] = [];
+    const waits: number[] = [];
+    const delivered = await deliverCallback(
+      'https://rebinds-to-loopback.example/hook',
+      'j',
+      {},
+      {
+        policy,
+        secret: 's',
+        maxAttempts: 8,
+        baseDelayMs: 1_000,
+        sleep: async (ms) => {
+          waits.push(ms);
+        },
+        post: async () => {
+          throw new CallbackAddressRefusedError('callback_url resolves to a refused address');
+        },
+        onAttempt: (attempt) => {
+          tries.push(attempt);
+        },
+      },
+    );
+    expect(delivered).toBe(false);
+    expect(tries).toEqual([1]);
+    expect(waits).toEqual([]);
   });
 
   it('gives up after maxAttempts', async () => {

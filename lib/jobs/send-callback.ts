@@ -30,6 +30,17 @@ export class CallbackUrlError extends Error {
   }
 }
 
+/** The callback's name resolved to an address it may not reach: retrying would only be refused again. */
+export class CallbackAddressRefusedError extends CallbackUrlError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CallbackAddressRefusedError';
+  }
+}
+
+// request-filtering-agent's refusal: "DNS lookup 127.0.0.1(family:4, host:…) is not allowed. Because, …".
+const AGENT_REFUSAL = /^DNS lookup .* is not allowed\b/;
+
 const hostAllowed = (url: URL, policy: CallbackPolicy) =>
   policy.allowedHosts.includes(url.hostname.toLowerCase()) || policy.allowedHosts.includes(url.host.toLowerCase());
 
@@ -91,7 +102,13 @@ export function postCallback(url: URL, body: string, headers: Record<string, str
       },
     );
     req.on('timeout', () => req.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`)));
-    req.on('error', reject);
+    req.on('error', (err) =>
+      reject(
+        AGENT_REFUSAL.test(err.message)
+          ? new CallbackAddressRefusedError(`callback_url resolves to a refused address: ${err.message.slice(0, 200)}`)
+          : err,
+      ),
+    );
     req.end(body);
   }).finally(() => agent.destroy()) as Promise<number>;
 }
@@ -110,7 +127,11 @@ export interface DeliverOptions {
   onAttempt?: (attempt: number, outcome: number | Error) => void | Promise<void>;
 }
 
-/** Delivers until a 2xx answer or `maxAttempts` tries; resolves with whether it was delivered. */
+/**
+ * Delivers until a 2xx answer or `maxAttempts` tries; resolves with whether it was delivered. A
+ * name that resolved to a refused address ends the tries at once: the job's owner chose a host
+ * that points inside, and asking again only knocks on the same door.
+ */
 export async function deliverCallback(rawUrl: string, jobId: string, payload: unknown, o: DeliverOptions): Promise<boolean> {
   const post = o.post ?? postCallback;
   const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
@@ -131,6 +152,7 @@ export async function deliverCallback(rawUrl: string, jobId: string, payload: un
     }
     await o.onAttempt?.(attempt, outcome);
     if (typeof outcome === 'number' && outcome >= 200 && outcome < 300) return true;
+    if (outcome instanceof CallbackAddressRefusedError) return false;
     if (attempt < o.maxAttempts) await sleep(o.baseDelayMs * 2 ** (attempt - 1));
   }
   return false;

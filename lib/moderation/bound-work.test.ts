@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { batchBudgetMayBind, batchShares, boundTexts, normalizedLengths, type WorkLimits } from './bound-work';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { craftedTexts, fillTo } from '@/tests/fixtures/crafted-texts';
+import { encodeWindows } from './toxicity/encode-for-model';
+import { loadToxicityTokenizer } from './toxicity/load-toxicity-tokenizer';
+import { batchBudgetMayBind, batchShares, boundAndPreprocess, boundTexts, normalizedLengths, type WorkLimits } from './bound-work';
 
-const limits: WorkLimits = { maxTextNormalizedChars: 12_000, maxTextTokens: 2_500, maxBatchNormalizedChars: 400_000 };
+const limits: WorkLimits = { maxTextNormalizedChars: 12_000, maxTextTokens: 4_000, maxBatchNormalizedChars: 400_000 };
 const FDFA = '\uFDFA'; // NFKC: 18 characters, 4 words
 
 describe('boundTexts', () => {
@@ -17,10 +20,9 @@ describe('boundTexts', () => {
     expect(b!.truncated).toEqual({ reason: 'text_chars', analyzed_chars: b!.analyzed.length });
   });
 
-  it('cuts a text with too many tokens', () => {
-    const [b] = boundTexts(['ab '.repeat(3_000)], limits);
-    expect(b!.truncated?.reason).toBe('text_tokens');
-    expect(b!.analyzed.trim().split(/\s+/).length).toBe(2_500);
+  it('does not count whitespace words: the transformer tokens are what cost', () => {
+    const [b] = boundTexts(['ab '.repeat(3_000)], { ...limits, maxTextTokens: 10 });
+    expect(b).toEqual({ analyzed: 'ab '.repeat(3_000) });
   });
 
   it('shares the batch budget: short texts stay whole, long ones split the rest', () => {
@@ -71,5 +73,45 @@ describe('boundTexts', () => {
         limits,
       ),
     ).toBe(true);
+  });
+});
+
+describe('boundAndPreprocess: the transformer reads no more tokens of a crafted text than of ordinary ones', () => {
+  let tokenizer: Awaited<ReturnType<typeof loadToxicityTokenizer>>;
+  const count = (clean: readonly string[]) => clean.map((t) => tokenizer.encode(t, { add_special_tokens: false }).length);
+  const ordinary = fillTo(
+    'Thanks for the quick reply yesterday, the fix worked on my machine and I will test it again tomorrow. Honestly this is the worst service I have ever used, and support never answers! ',
+  );
+  /** Tokens in every window the transformer runs over what it reads of `text` (its work). */
+  const work = (text: string) => {
+    const { bounded, pre } = boundAndPreprocess([text], limits, undefined, count);
+    const { rows } = encodeWindows(tokenizer, [pre[0]!.clean], 128, 96);
+    return { bounded: bounded[0]!, tokens: count([pre[0]!.clean])[0]!, work: rows.reduce((n, r) => n + r.length, 0) };
+  };
+  let base: ReturnType<typeof work>;
+  beforeAll(async () => {
+    tokenizer = await loadToxicityTokenizer('models/toxic_transformer_v1');
+    base = work(ordinary);
+  });
+
+  it('reads ordinary text whole', () => {
+    expect(base.bounded.truncated).toBeUndefined();
+    expect(base.tokens).toBeLessThan(limits.maxTextTokens);
+  });
+
+  it.each([
+    ...craftedTexts(ordinary),
+    ['ordinary text, then punctuation', ordinary.slice(0, 5_000) + fillTo('?', 5_000)],
+    ['punctuation, then ordinary text', fillTo('.', 5_000) + ordinary.slice(0, 5_000)],
+  ])('%s: at most the token cap, and at most twice the work of ordinary text', (_, text) => {
+    const r = work(text);
+    expect(r.tokens).toBeLessThanOrEqual(limits.maxTextTokens);
+    expect(r.work).toBeLessThanOrEqual(2 * base.work);
+    expect(text.startsWith(r.bounded.analyzed)).toBe(true);
+    if (r.bounded.truncated?.reason === 'text_tokens') {
+      expect(r.bounded.truncated).toEqual({ reason: 'text_tokens', analyzed_chars: [...r.bounded.analyzed].length });
+      // Cut close to the cap, not far below it.
+      expect(r.tokens).toBeGreaterThan(0.9 * limits.maxTextTokens);
+    }
   });
 });

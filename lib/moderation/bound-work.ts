@@ -1,19 +1,25 @@
 /**
- * Bounds the work one request can cause (docs/decisions/050-bounded-work.md).
+ * Bounds the work one request can cause (docs/decisions/050-bounded-work.md, 202).
  *
  * The spec allows 10,000 characters per text, but what the models pay for is the *normalised*
  * text: NFKC expands some code points up to 18-fold (U+FDFA), so 10,000 raw characters can become
  * 180,000. Each text is therefore cut, before preprocessing, to the longest prefix whose NFKC form
- * stays within a character and a token cap, and a batch shares one budget of normalised
- * characters (short texts keep their full length, long ones share what is left evenly). Nothing
- * is rejected: the response's `meta.truncated` says how much of the text the models read.
+ * stays within a character cap, and a batch shares one budget of normalised characters (short
+ * texts keep their full length, long ones share what is left evenly).
+ *
+ * The transformer's cost is its tokens, and characters do not tell them: 10,000 characters of
+ * comments are about 2,500 tokens, while 10,000 "!", "k." or CJK characters are 10,000 (each one a
+ * token of its own) and took 4× as long. So the normalised text is also cut to at most
+ * `maxTextTokens` of the transformer's own tokens (`capModelTokens`), counted by its tokenizer.
+ * Nothing is rejected: the response's `meta.truncated` says how much of the text the models read.
  */
 
+import { type Preprocessed, preprocess } from './preprocess';
 import type { Env } from '@/lib/env';
 export interface WorkLimits {
   /** Most NFKC-normalised characters (UTF-16 units) of one text that the models read. */
   maxTextNormalizedChars: number;
-  /** Most whitespace-separated tokens of one normalised text that the models read. */
+  /** Most of the transformer's tokens (its tokenizer's, special tokens aside) of one normalised text that the models read. */
   maxTextTokens: number;
   /** Normalised characters the whole batch may cost; shared fairly between its texts. */
   maxBatchNormalizedChars: number;
@@ -25,15 +31,6 @@ export interface BoundedText {
   /** The prefix of the raw text the models read (the whole text when not truncated). */
   analyzed: string;
   truncated?: { reason: TruncationReason; analyzed_chars: number };
-}
-
-const TOKEN = /\S+/gu;
-
-function tokenCount(s: string, stopAfter: number): number {
-  TOKEN.lastIndex = 0;
-  let n = 0;
-  while (TOKEN.exec(s) !== null) if (++n > stopAfter) break;
-  return n;
 }
 
 function codePoints(s: string): number {
@@ -51,15 +48,12 @@ function splitsPair(s: string, end: number): boolean {
 }
 
 /**
- * The longest prefix of `text` whose NFKC form has at most `maxChars` units and `maxTokens`
- * tokens. Binary search over cut points: about log2(length) normalisations of at most the
- * whole text, which is native (ICU) work and far cheaper than what follows it.
+ * The longest prefix of `text` whose NFKC form has at most `maxChars` units. Binary search over
+ * cut points: about log2(length) normalisations of at most the whole text, which is native (ICU)
+ * work and far cheaper than what follows it.
  */
-function fittingPrefix(text: string, maxChars: number, maxTokens: number): string {
-  const fits = (end: number) => {
-    const n = text.slice(0, end).normalize('NFKC');
-    return n.length <= maxChars && tokenCount(n, maxTokens) <= maxTokens;
-  };
+function fittingPrefix(text: string, maxChars: number): string {
+  const fits = (end: number) => text.slice(0, end).normalize('NFKC').length <= maxChars;
   let lo = 0;
   let hi = text.length;
   while (lo < hi) {
@@ -126,12 +120,82 @@ export function boundTexts(texts: readonly string[], limits: WorkLimits, batchSh
   return texts.map((text, i) => {
     const n = lengths[i]!;
     const cap = shares[i]!;
-    const overTokens = n <= cap && tokenCount(text.normalize('NFKC'), limits.maxTextTokens) > limits.maxTextTokens;
-    if (n <= cap && !overTokens) return { analyzed: text };
-    const analyzed = fittingPrefix(text, cap, limits.maxTextTokens);
-    const reason: TruncationReason = overTokens ? 'text_tokens' : cap < perText[i]! ? 'batch_chars' : 'text_chars';
+    if (n <= cap) return { analyzed: text };
+    const analyzed = fittingPrefix(text, cap);
+    const reason: TruncationReason = cap < perText[i]! ? 'batch_chars' : 'text_chars';
     return { analyzed, truncated: { reason, analyzed_chars: codePoints(analyzed) } };
   });
+}
+
+/** Counts the transformer's tokens of each normalised text (`Preprocessed.clean`), special tokens aside. */
+export type CountTokens = (clean: readonly string[]) => number[];
+
+// A cut aims this much under the cap, and is kept once it reads this much of it.
+const TOKEN_AIM = 0.97;
+const TOKEN_ENOUGH = 0.9;
+// Each cut is normalised and counted; a few interpolations find one within [ENOUGH, 1] of the cap.
+const MAX_TOKEN_CUTS = 8;
+
+interface Cut {
+  analyzed: string;
+  length: number;
+  tokens: number;
+  pre?: Preprocessed;
+}
+
+/**
+ * Each text cut, where its normalised form holds more than `maxTokens` of the transformer's
+ * tokens, to a prefix that holds at most that many (and at least `TOKEN_ENOUGH` of them when a
+ * few tries find one), normalised. Tokens are not spread evenly ("fine words!!!!!!!!"), so the
+ * cut is found by interpolating between the longest prefix known to fit and the shortest known
+ * not to, each try normalised and counted. Every cut is a prefix of the text as written, so all
+ * three models read the same text and `meta.truncated` says how much of it (`text_tokens`). A try
+ * costs a normalisation and a tokenization, far less than the windows it saves.
+ */
+export function capModelTokens(
+  bounded: readonly BoundedText[],
+  pre: readonly Preprocessed[],
+  maxTokens: number,
+  count: CountTokens,
+): { bounded: BoundedText[]; pre: Preprocessed[] } {
+  const outBounded = [...bounded];
+  const outPre = [...pre];
+  count(pre.map((p) => p.clean)).forEach((tokens, i) => {
+    if (tokens <= maxTokens) return;
+    const whole = bounded[i]!.analyzed;
+    let fits: Cut = { analyzed: '', length: 0, tokens: 0 };
+    let over: Cut = { analyzed: whole, length: whole.normalize('NFKC').length, tokens };
+    for (let k = 0; k < MAX_TOKEN_CUTS && over.length - fits.length > 1; k++) {
+      const aim =
+        fits.length + Math.floor(((over.length - fits.length) * (maxTokens * TOKEN_AIM - fits.tokens)) / (over.tokens - fits.tokens));
+      const analyzed = fittingPrefix(whole, Math.min(over.length - 1, Math.max(fits.length + 1, aim)));
+      const read = preprocess(analyzed);
+      const cut = { analyzed, length: analyzed.normalize('NFKC').length, tokens: count([read.clean])[0]!, pre: read };
+      if (cut.tokens > maxTokens) over = cut;
+      else {
+        fits = cut;
+        if (cut.tokens >= maxTokens * TOKEN_ENOUGH) break;
+      }
+    }
+    outBounded[i] = { analyzed: fits.analyzed, truncated: { reason: 'text_tokens', analyzed_chars: codePoints(fits.analyzed) } };
+    outPre[i] = fits.pre ?? preprocess(fits.analyzed);
+  });
+  return { bounded: outBounded, pre: outPre };
+}
+
+/**
+ * What moderate() reads: each text bounded by characters (`boundTexts`), normalised, then bounded
+ * by the transformer's tokens when the model can count them (`capModelTokens`; fakes cannot).
+ */
+export function boundAndPreprocess(
+  texts: readonly string[],
+  limits: WorkLimits | undefined,
+  batchShareOf: readonly number[] | undefined,
+  count: CountTokens | undefined,
+): { bounded: BoundedText[]; pre: Preprocessed[] } {
+  const bounded: BoundedText[] = limits ? boundTexts(texts, limits, batchShareOf) : texts.map((analyzed) => ({ analyzed }));
+  const pre = bounded.map((b) => preprocess(b.analyzed));
+  return limits && count ? capModelTokens(bounded, pre, limits.maxTextTokens, count) : { bounded, pre };
 }
 
 /** The configured caps (MAX_TEXT_NORMALIZED_CHARS, MAX_TEXT_TOKENS, MAX_BATCH_NORMALIZED_CHARS), as every moderation call passes them. */

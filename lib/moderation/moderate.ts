@@ -4,7 +4,7 @@
  * far less than 100 single calls.
  */
 import type { ModerationResponse } from '@/lib/contracts/moderation';
-import { boundTexts, type BoundedText, type WorkLimits } from './bound-work';
+import { boundAndPreprocess, type WorkLimits } from './bound-work';
 import type { ThresholdOverrides } from '@/lib/contracts/policy';
 import { combine, type ModelSignals, withOverrides } from './ensemble';
 import { detectLanguage } from './detect-language';
@@ -61,10 +61,7 @@ export async function moderate(
   options: ModerateOptions = {},
 ): Promise<ModerationResponse[]> {
   const started = performance.now();
-  const bounded: BoundedText[] = options.limits
-    ? boundTexts(texts, options.limits, options.batchShares)
-    : texts.map((analyzed) => ({ analyzed }));
-  const pre = bounded.map((b) => preprocess(b.analyzed));
+  const { bounded, pre } = boundAndPreprocess(texts, options.limits, options.batchShares, models.toxicity.countTokens);
   const timed = options.onModelTime;
   const toxicityStarted = performance.now();
   const toxicityPromise = models.toxicity.scoreDetailed

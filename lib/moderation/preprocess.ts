@@ -16,6 +16,7 @@
  * linear in its input. See `normalise/bounded-nfkc.ts` and `GrowthBudget`.
  */
 import { boundedNfkc } from './normalise/bounded-nfkc';
+import { foldSpacingDiacritics } from './normalise/confusable-letters';
 import { whitespaceEdits } from './normalise/collapse-whitespace';
 import { foldHomoglyphs, homoglyphEdits } from './normalise/fold-homoglyphs';
 import { leetEdits } from './normalise/fold-leetspeak';
@@ -52,11 +53,12 @@ export interface CleanStep {
 
 /**
  * How `visible` is made, and what a decoded character reference goes through like the rest of it:
- * bounded NFKC with invisible characters removed (normalise/remove-invisible.ts). They are removed
- * before NFKC too, so a letter and the combining mark an invisible character separated compose as
+ * bounded NFKC with invisible characters removed (normalise/remove-invisible.ts), and the spacing
+ * diacritics that imitate a letter or an apostrophe ("i´ll") replaced by it first, since NFKC would
+ * split each into a space and a mark. Invisible characters are removed before NFKC too, so a letter and the combining mark an invisible character separated compose as
  * they would have without it (the review queue's text identity does the same).
  */
-const normaliseVisible = (s: string) => removeInvisible(boundedNfkc(stripInvisible(s)));
+const normaliseVisible = (s: string) => removeInvisible(boundedNfkc(foldSpacingDiacritics(stripInvisible(s))));
 
 /** The steps from `visible` to `clean`, in order (docs/architecture.md "What each model sees" lists them). */
 export const CLEAN_STEPS: readonly CleanStep[] = [

@@ -126,6 +126,8 @@ export interface ToxicityModel {
   score(texts: readonly Preprocessed[]): Promise<ToxicityScores[]>;
   /** The same run, with the logits of the labels outside the five heads (absent in fakes). */
   scoreDetailed?(texts: readonly Preprocessed[], options?: ScoreOptions): Promise<ToxicityDetail[]>;
+  /** Its tokenizer's tokens of each normalised text, special tokens aside: what reading it costs (bound-work.ts). */
+  countTokens?(clean: readonly string[]): number[];
 }
 
 export interface RulesEngine {

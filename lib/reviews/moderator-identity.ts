@@ -6,6 +6,13 @@
  */
 import type { Principal } from '@/lib/auth/authorize-request';
 
+const KEY_PREFIX = 'key:';
+
 export function moderatorOf(principal: Principal, typed: string): string {
-  return principal.keyId ? `key:${principal.keyId}` : typed;
+  return principal.keyId ? `${KEY_PREFIX}${principal.keyId}` : typed;
+}
+
+/** Whether `moderator` is a key's identity (a caller who proved a key), not a typed name. */
+export function isKeyModerator(moderator: string): boolean {
+  return moderator.startsWith(KEY_PREFIX);
 }

@@ -11,6 +11,7 @@ import { reviewDecisions, reviewItems, type ReviewItemRow } from '@/lib/db/schem
 import { toAuditEntry } from './audit-log';
 import { UUID } from './keyset-cursor';
 import { reviewErrors } from './review-errors';
+import { isKeyModerator } from './moderator-identity';
 import { claimHolds, toReviewItem } from './review-item';
 
 /** Who takes a decision back, and why (undo, reopen). */
@@ -129,6 +130,12 @@ export function reviewDecisionQueries(db: Database['db']) {
         if (!current.decidedAt || now.getTime() - current.decidedAt.getTime() > windowSeconds * 1000) {
           throw reviewErrors.undoNotPossible(
             `The decision on review item ${id} is older than ${windowSeconds} s and can no longer be undone (reopen it instead).`,
+          );
+        }
+        // With keys a decision is its key's: another key reopens it (and the log says so), it does not undo it.
+        if (isKeyModerator(by.moderator) && current.decidedBy !== by.moderator) {
+          throw reviewErrors.undoNotPossible(
+            `The decision on review item ${id} was made by ${current.decidedBy ?? 'another moderator'}; only they can undo it (reopen it instead).`,
           );
         }
       }),

@@ -134,7 +134,9 @@ describe('the review queue, worst first', () => {
     const [item] = (await store.list({ status: 'pending', q: 'medium sexism', limit: 1, offset: 0 })).items;
     const id = item!.review_id;
     await store.claim(id, ana, live(0));
-    expect((await store.release(id, bo.id, live(0))).claimed_by).toBe('ana'); // not bo's to release
+    // Not bo's to release: refused, and the claim stays ana's.
+    await expect(store.release(id, bo.id, live(0))).rejects.toSatisfy((e: unknown) => isReviewError(e, 'REVIEW_CLAIMED'));
+    expect((await store.get(id))!.claimed_by).toBe('ana');
     expect((await store.release(id, ana.id, live(0))).claimed_by).toBeNull();
     await store.claim(id, bo, live(-11)); // claimed eleven minutes ago: stale now
 

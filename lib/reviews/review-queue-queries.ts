@@ -11,7 +11,7 @@ import type { Database } from '@/lib/db/open-database';
 import { reviewItemJobs, reviewItems } from '@/lib/db/schema';
 import { decodeCursor, encodeCursor, likeLiteral, olderThan, timestampUs, UUID } from './keyset-cursor';
 import { reviewErrors } from './review-errors';
-import { toReviewItem } from './review-item';
+import { claimHolds, toReviewItem } from './review-item';
 
 /** Who claims: the principal id the claim belongs to, and the name it is shown with. */
 export interface Claimant {
@@ -116,6 +116,8 @@ export function reviewQueueQueries(db: Database['db']) {
         .where(and(eq(reviewItems.id, id), eq(reviewItems.claimedBy, claimant)));
       const item = await readItem(id, claimant, now);
       if (!item) throw reviewErrors.notFound(id);
+      // A claim still there is another caller's: refused (409), not answered as if released.
+      if (item.claimed_by !== null && !item.claimed_by_you) throw reviewErrors.claimed(id, item.claimed_by, new Date(item.claimed_at!));
       return item;
     },
 

@@ -239,6 +239,10 @@ describe('a method the route does not export', () => {
       expect(res, method).toMatchObject({ status: 405, allow: 'DELETE, GET, HEAD, OPTIONS, POST' });
       expect(errorEnvelopeSchema.parse(JSON.parse(res.body)).error.code).toBe('METHOD_NOT_ALLOWED');
     }
+    // Outside the route table too: Next answered these with a 500 and logged a stack.
+    for (const path of ['/metrics', '/openapi.json', '/console', '/favicon.ico']) {
+      expect(await sendMethod('TRACE', `${keyed.url}${path}`), path).toMatchObject({ status: 405, allow: 'GET, HEAD' });
+    }
   });
 });
 

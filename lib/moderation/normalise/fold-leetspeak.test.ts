@@ -16,6 +16,7 @@ describe('fold-leetspeak', () => {
     ['STUP1D', 'STUPID'],
     ['wh0r3', 'whore'],
     ['h4t3 y0u', 'hate you'],
+    ['i will 1ynch you', 'i will lynch you'],
   ])('reads %j as %j', (input, expected) => {
     expect(run(input)).toBe(expected);
   });
@@ -32,6 +33,7 @@ describe('fold-leetspeak', () => {
     'meet me at 5am',
     'hell! what a day',
     'xkcd 927',
+    'the 1st at 1am, 1kg and 1080p',
   ])('leaves %j alone', (input) => {
     expect(run(input)).toBe(input);
   });

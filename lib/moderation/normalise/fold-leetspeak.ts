@@ -19,6 +19,8 @@ const CONTEXT_PASSES = 3;
 const MAX_DIGIT_WORD = 3;
 const MIN_DIGIT_WORD_COUNT = 10_000;
 const LETTERS_THEN_DIGITS = /^[A-Za-z]+\d+$/;
+// "1ove", "1ynch": a leading 1 for an l (or i), unlike "1st" or "10pm", when it makes a word long enough.
+const ONES_THEN_LETTERS = /^1+[A-Za-z]+$/;
 const MIN_LENGTH_ENDING_IN_DIGITS = 4;
 /**
  * The letter each leet character stands for, shared with join-spaced-letters.ts. `1` is not here:
@@ -49,10 +51,10 @@ export function leetEdits(text: string): Edit[] {
     const token = { start: m.index, end: m.index + word.length, folded: false };
     tokens.push(token);
     if (!HAS_LEET.test(word) || !HAS_LETTER.test(word)) continue;
-    const endsInDigits = LETTERS_THEN_DIGITS.test(word);
+    const endsInDigits = LETTERS_THEN_DIGITS.test(word) || ONES_THEN_LETTERS.test(word);
     if (NUMBER_LIKE.test(word) && !endsInDigits) continue;
     const read = readLeet(word);
-    // "ki11" and "hell0" are words; "a1", "ps5" or "mp3" read as short "words" by accident.
+    // "ki11", "hell0" and "1ove" are words; "a1", "ps5", "mp3" or "1am" read as short "words" by accident.
     if (read === undefined || (endsInDigits && read.length < MIN_LENGTH_ENDING_IN_DIGITS)) continue;
     token.folded = true;
     edits.push({ start: token.start, end: token.end, text: read });

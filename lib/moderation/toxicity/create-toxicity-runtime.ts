@@ -21,7 +21,7 @@ import {
   WorkCancelledError,
 } from '../types';
 import { aggregateWindows, highestWindows } from './aggregate-windows';
-import { charSpansOfTokens, encodeWindows, padByLength } from './encode-for-model';
+import { charSpansOfTokens, contentTokenCounts, encodeWindows, padByLength } from './encode-for-model';
 import type { LexicalStack } from './lexical-stack';
 import type { ToxicityModelConfig } from './toxicity-config';
 
@@ -101,6 +101,7 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
     get lastRunMs() {
       return lastRunMs;
     },
+    countTokens: (clean) => contentTokenCounts(tokenizer, clean),
     async score(texts: readonly Preprocessed[]): Promise<ToxicityScores[]> {
       return (await runtime.scoreDetailed(texts)).map((d) => d.scores);
     },

@@ -45,6 +45,11 @@ export function encodeForModel(tokenizer: PreTrainedTokenizer, texts: readonly s
   });
 }
 
+/** How many tokens each text is, special tokens aside: what its windows will hold. */
+export function contentTokenCounts(tokenizer: PreTrainedTokenizer, texts: readonly string[]): number[] {
+  return texts.map((text) => tokenizer.encode(text, { add_special_tokens: false }).length);
+}
+
 /** One model input row of a windowed text; `owner` is the text's index in the caller's input. */
 export interface TextWindows {
   rows: number[][];
