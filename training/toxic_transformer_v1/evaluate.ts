@@ -296,7 +296,8 @@ async function selfHarmSignal(session: ort.InferenceSession, k: number, val: rea
   const patchScores = (await scoreIds(session, patch)).map((s) => s[k]!);
   const byCorpus: Record<string, { n: number; flagged: number }> = {};
   patch.forEach((r, i) => {
-    const c = (byCorpus[r.c] ??= { n: 0, flagged: 0 });
+    byCorpus[r.c] ??= { n: 0, flagged: 0 };
+    const c = byCorpus[r.c]!;
     c.n++;
     if (patchScores[i]! >= threshold) c.flagged++;
   });

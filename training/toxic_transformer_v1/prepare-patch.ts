@@ -95,14 +95,23 @@ export function patchSentences(spec: PatchSpec, groups: readonly IdentityGroup[]
   }
   for (const f of spec.mentionFrames) {
     for (const slur of spec.mentionSlurs) {
-      out.push({ text: f.replaceAll('{slur}', slur), labels: { overall: 0, insult: 0, threat: 0, identity_attack: 0, self_harm: 0 }, corpus: 'patch_mention' });
+      out.push({
+        text: f.replaceAll('{slur}', slur),
+        labels: { overall: 0, insult: 0, threat: 0, identity_attack: 0, self_harm: 0 },
+        corpus: 'patch_mention',
+      });
     }
   }
-  for (const t of spec.selfHarmIntent) out.push({ text: t, labels: { self_harm: 1, threat: 0, identity_attack: 0 }, corpus: 'patch_self_harm' });
-  for (const t of spec.selfHarmEncouragement) out.push({ text: t, labels: { self_harm: 1, overall: 1, identity_attack: 0 }, corpus: 'patch_self_harm' });
-  for (const t of spec.selfHarmFigurative) out.push({ text: t, labels: { self_harm: 0, overall: 0, threat: 0, insult: 0, identity_attack: 0 }, corpus: 'patch_figurative' });
-  for (const t of spec.veiledThreats) out.push({ text: t, labels: { threat: 1, overall: 1, self_harm: 0, identity_attack: 0 }, corpus: 'patch_threat' });
-  for (const t of spec.threatLookalikes) out.push({ text: t, labels: { threat: 0, overall: 0, insult: 0, self_harm: 0, identity_attack: 0 }, corpus: 'patch_lookalike' });
+  for (const t of spec.selfHarmIntent)
+    out.push({ text: t, labels: { self_harm: 1, threat: 0, identity_attack: 0 }, corpus: 'patch_self_harm' });
+  for (const t of spec.selfHarmEncouragement)
+    out.push({ text: t, labels: { self_harm: 1, overall: 1, identity_attack: 0 }, corpus: 'patch_self_harm' });
+  for (const t of spec.selfHarmFigurative)
+    out.push({ text: t, labels: { self_harm: 0, overall: 0, threat: 0, insult: 0, identity_attack: 0 }, corpus: 'patch_figurative' });
+  for (const t of spec.veiledThreats)
+    out.push({ text: t, labels: { threat: 1, overall: 1, self_harm: 0, identity_attack: 0 }, corpus: 'patch_threat' });
+  for (const t of spec.threatLookalikes)
+    out.push({ text: t, labels: { threat: 0, overall: 0, insult: 0, self_harm: 0, identity_attack: 0 }, corpus: 'patch_lookalike' });
   return out;
 }
 
