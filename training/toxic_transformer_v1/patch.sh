@@ -12,19 +12,13 @@ cd "$(dirname "$0")/../.."
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE}
 export TOX_THREADS=${TOX_THREADS:-2}
-VENV=.work/venv
-REQ=training/toxic_transformer_v1/requirements.txt
 BASE_COMMIT=${TOX_PATCH_BASE_COMMIT:-16e1541}
 BASE=.work/toxicity/base
 started=$(date +%s)
 
-echo "== 0/7 Python environment ($VENV) and the base model (commit $BASE_COMMIT -> $BASE)"
-if [ ! -x "$VENV/bin/python" ]; then "${VIGIL_PYTHON:-python3}" -m venv "$VENV"; fi
-if ! cmp -s "$REQ" "$VENV/.requirements.txt"; then
-  "$VENV/bin/pip" install --disable-pip-version-check -q -r "$REQ"
-  cp "$REQ" "$VENV/.requirements.txt"
-fi
-PY=$VENV/bin/python
+echo "== 0/7 Python environment (.work/venv) and the base model (commit $BASE_COMMIT -> $BASE)"
+# shellcheck source=python-env.sh
+source training/toxic_transformer_v1/python-env.sh
 mkdir -p "$BASE/onnx"
 git show "$BASE_COMMIT:models/toxic_transformer_v1/config.json" > "$BASE/config.json"
 for f in model_quantized.onnx model_quantized.onnx_data model_quantized.onnx_data_1; do
@@ -37,12 +31,7 @@ echo "== 2/7 patch rows: written contrast rows, self-harm tweets, counterfactual
 npx tsx training/toxic_transformer_v1/prepare-patch.ts ${VIGIL_DATA_DIR:+--data "$VIGIL_DATA_DIR"}
 echo "== 3/7 patch the base model + export .work/toxicity/model.onnx (log: .work/toxicity/patch.log)"
 TOX_PATCH_BASE="$BASE" "$PY" training/toxic_transformer_v1/patch.py 2>&1 | grep --line-buffered -v 'Warning' | tee .work/toxicity/patch.log
-echo "== 4/7 int8 weights, float32 arithmetic -> onnx/model_quantized.onnx + its data files"
-"$PY" training/toxic_transformer_v1/quantize.py .work/toxicity/model.onnx models/toxic_transformer_v1/onnx/model_quantized.onnx
-echo "== 5/7 thresholds (and the self-harm threshold) from validation -> config.json; metrics.json"
-npx tsx training/toxic_transformer_v1/evaluate.ts
-echo "== 6/7 lexical stack -> lexical-stack.json, config.json, metrics.json"
-npx tsx training/toxic_transformer_v1/train-stack.ts
-echo "== 7/7 long-text windows -> config.json window_aggregation; metrics.json long_texts"
-npx tsx training/toxic_transformer_v1/long-text-aggregation.ts --write
+STEP=4 TOTAL=7
+# shellcheck source=finish.sh
+source training/toxic_transformer_v1/finish.sh
 echo "train:toxicity-patch done in $(($(date +%s) - started)) s"
