@@ -11,7 +11,6 @@ import { detectLanguage } from './detect-language';
 import { explainDecision } from './explain-decision';
 import { decidingWindow, locateDecidingPassages } from './locate-deciding-passage';
 import type { LoadedModels } from './model-registry';
-import { preprocess } from './preprocess';
 import { MODEL_VERSIONS, SELF_HARM_LABEL, TOXICITY_VERSION, type ToxicityDetail } from './types';
 
 export interface ModerateOptions {

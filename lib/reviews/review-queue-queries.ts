@@ -11,7 +11,7 @@ import type { Database } from '@/lib/db/open-database';
 import { reviewItemJobs, reviewItems } from '@/lib/db/schema';
 import { decodeCursor, encodeCursor, likeLiteral, olderThan, timestampUs, UUID } from './keyset-cursor';
 import { reviewErrors } from './review-errors';
-import { claimHolds, toReviewItem } from './review-item';
+import { toReviewItem } from './review-item';
 
 /** Who claims: the principal id the claim belongs to, and the name it is shown with. */
 export interface Claimant {
