@@ -129,10 +129,14 @@ describe('audit log, reason codes, reopen and the per-key quota', () => {
         })
       ).status,
     ).toBe(200);
-    const undone = undoEnvelopeSchema.parse(await (await call(`/api/v1/reviews/${id}/undo`, { method: 'POST', key: KEY_B })).json());
+    // Only the key that decided may undo its decision; another key is refused and writes nothing.
+    const refused = await call(`/api/v1/reviews/${id}/undo`, { method: 'POST', key: KEY_B });
+    expect(refused.status).toBe(409);
+    expect(errorEnvelopeSchema.parse(await refused.json()).error.code).toBe('UNDO_NOT_POSSIBLE');
+    const undone = undoEnvelopeSchema.parse(await (await call(`/api/v1/reviews/${id}/undo`, { method: 'POST' })).json());
     if (!undone.success) throw new Error('expected success');
     // With keys, the moderator is the key that undid it, not a default name.
-    expect(undone.data.entry).toMatchObject({ action: 'undone', decision: 'confirm', moderator: `key:${keyId(KEY_B)}`, text: item!.text });
+    expect(undone.data.entry).toMatchObject({ action: 'undone', decision: 'confirm', moderator: `key:${keyId(KEY_A)}`, text: item!.text });
     expect((await call(`/api/v1/reviews/${id}/reopen`, { method: 'POST' })).status).toBe(409);
     await call(`/api/v1/reviews/${id}/decision`, {
       method: 'POST',
@@ -150,7 +154,13 @@ describe('audit log, reason codes, reopen and the per-key quota', () => {
   });
 
   it('filters the audit log on the server, pages it to the first entry and exports what the filters select', async () => {
-    expect((await audit(`moderator=${encodeURIComponent(`key:${keyId(KEY_B)}`)}`)).entries.map((e) => e.action)).toEqual(['undone']);
+    expect((await audit(`moderator=${encodeURIComponent(`key:${keyId(KEY_A)}`)}`)).entries.map((e) => e.action)).toEqual([
+      'reopened',
+      'decided',
+      'undone',
+      'decided',
+    ]);
+    expect((await audit(`moderator=${encodeURIComponent(`key:${keyId(KEY_B)}`)}`)).total).toBe(0);
     expect((await audit('action=reopened')).total).toBe(1);
     expect((await audit('verdict=overturn')).entries.map((e) => e.action)).toEqual(['reopened', 'decided']);
     expect((await audit('q=pretext')).total).toBe(1);
