@@ -18,6 +18,7 @@
 import type * as Transformers from '@huggingface/transformers';
 import { moderate } from '@/lib/moderation/moderate';
 import type { LoadedModels, ToxicityRuntime } from '@/lib/moderation/model-registry';
+import { shippedPolicy } from '@/lib/moderation/ensemble';
 import { createRulesEngine } from '@/lib/moderation/rules';
 import { createSexismModel } from '@/lib/moderation/sexism/sexism-model';
 import { parseSexismArtifact } from '@/lib/moderation/sexism/sexism-artifact';
@@ -213,7 +214,7 @@ async function load(preference: BackendPreference): Promise<Loaded> {
       sexism,
       toxicity: toxicity.runtime,
       rules,
-      policy: { sexismThreshold: sexism.threshold, toxicityThresholds: toxicity.runtime.thresholds },
+      policy: shippedPolicy(sexism, toxicity.runtime),
     };
     // Warm-up: the first run allocates kernels and buffers; keep it out of the first user timing.
     await moderate(models, ['warm-up']);

@@ -31,6 +31,21 @@ export interface ModelSignals {
 }
 
 /**
+ * The models' own thresholds as the ensemble reads them: the server's model registry and the browser
+ * Worker build the shipped policy with this one function, so both read the self-harm signal alike.
+ */
+export function shippedPolicy(
+  sexism: { readonly threshold: number },
+  toxicity: { readonly thresholds: ToxicityScores; readonly selfHarmThreshold?: number },
+): EnsemblePolicy {
+  return {
+    sexismThreshold: sexism.threshold,
+    toxicityThresholds: toxicity.thresholds,
+    ...(toxicity.selfHarmThreshold === undefined ? {} : { selfHarmThreshold: toxicity.selfHarmThreshold }),
+  };
+}
+
+/**
  * The shipped policy with a policy version's overrides applied (docs/decisions/172): a category
  * the overrides do not name keeps its shipped threshold.
  */

@@ -8,7 +8,7 @@
  */
 import type { RulesEngine, SexismModel, ToxicityModel } from './types';
 import { RULES_VERSION, SEXISM_VERSION, TOXICITY_VERSION } from './types';
-import type { EnsemblePolicy } from './ensemble';
+import { type EnsemblePolicy, shippedPolicy } from './ensemble';
 import { ModelsUnavailableError } from '@/lib/errors/unavailable-errors';
 
 export interface ToxicityRuntime extends ToxicityModel {
@@ -131,11 +131,7 @@ export class ModelRegistry {
         sexism: sexism.value,
         toxicity: toxicity.value,
         rules: rules.value,
-        policy: {
-          sexismThreshold: sexism.value.threshold,
-          toxicityThresholds: toxicity.value.thresholds,
-          ...(toxicity.value.selfHarmThreshold === undefined ? {} : { selfHarmThreshold: toxicity.value.selfHarmThreshold }),
-        },
+        policy: shippedPolicy(sexism.value, toxicity.value),
       };
     }
     throw modelsUnavailableError(this.status());

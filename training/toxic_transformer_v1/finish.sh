@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # The steps train.sh and patch.sh share after a run has exported .work/toxicity/model.onnx: int8 weights
-# (files under 20 MB) -> thresholds and metrics -> lexical stack -> long-text windows. Sourced by both,
+# (files under 20 MB) -> thresholds and metrics -> long-text windows. The lexical stack is a separate
+# step (npm run train:toxicity-stack) until the browser preview applies it as the server does. Sourced by both,
 # from the repository root, with PY set to the pinned venv's interpreter and STEP to the next step number.
 echo "== $STEP/$TOTAL int8 weights, float32 arithmetic -> onnx/model_quantized.onnx + its data files (each under 20 MB)"
 "$PY" training/toxic_transformer_v1/quantize.py .work/toxicity/model.onnx models/toxic_transformer_v1/onnx/model_quantized.onnx
 echo "== $((STEP + 1))/$TOTAL thresholds (and the self-harm threshold) from validation -> config.json; metrics.json; reproduce fixture"
 npx tsx training/toxic_transformer_v1/evaluate.ts
-echo "== $((STEP + 2))/$TOTAL lexical stack: n-gram models on train, stackers and thresholds on validation -> lexical-stack.json, config.json, metrics.json"
-npx tsx training/toxic_transformer_v1/train-stack.ts
-echo "== $((STEP + 3))/$TOTAL how long texts read their windows, chosen on validation -> config.json window_aggregation; metrics.json long_texts"
+echo "== $((STEP + 2))/$TOTAL how long texts read their windows, chosen on validation -> config.json window_aggregation; metrics.json long_texts"
 npx tsx training/toxic_transformer_v1/long-text-aggregation.ts --write
