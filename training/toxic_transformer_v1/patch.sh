@@ -2,7 +2,7 @@
 # npm run train:toxicity-patch: the shipped toxic_transformer_v1 is a base model patched on the CPU.
 # The base is the full fine-tune of train.py (train.sh; about 3 hours on a 2-core AVX2 CPU), whose int8
 # weights (artifact 86ba157580b8) are read from git history, so this step needs neither a GPU nor the
-# 3-hour run: prepare (TS) -> patch rows (TS) -> patch.py (Python/torch, about 25 minutes at 1.9 s a
+# 3-hour run: prepare (TS) -> patch rows (TS) -> patch.py (Python/torch, 1,198 s at 1.5-1.9 s a
 # step on an idle 2-core AVX2 EPYC, 50 minutes when the machine is shared; it checkpoints and resumes)
 # -> int8 weights -> thresholds and metrics -> long-text windows.
 # Env: VIGIL_DATA_DIR, VIGIL_PYTHON, TOX_THREADS, TOX_PATCH_BASE_COMMIT (the commit that holds the base
