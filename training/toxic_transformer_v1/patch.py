@@ -22,7 +22,7 @@ validation split and patch_val.jsonl. Writes .work/toxicity/model.onnx (fp32, 7 
 hf_config.json and train-summary.json, as train.py does.
 
   .work/venv/bin/python training/toxic_transformer_v1/patch.py   (patch.sh runs it; npm run train:toxicity-patch)
-Environment: TOX_PATCH_BASE (the model folder to start from), TOX_THREADS (2), TOX_PATCH_REPLAY (replay rows), TOX_PATCH_PAIRS (pairs), TOX_PATCH_LR, TOX_PATCH_HEAD_LR (the new self_harm output),
+Environment: TOX_PATCH_BASE (the model folder to start from), TOX_THREADS (2), TOX_PATCH_REPLAY (replay rows), TOX_PATCH_PAIRS (pairs), TOX_PATCH_LR,
 TOX_PATCH_EPOCHS, TOX_PATCH_MAX_LEN, TOX_PATCH_PAIR_WEIGHT, TOX_PATCH_KD_WEIGHT, TOX_SEED, TOX_LIMIT (smoke runs).
 """
 import json
@@ -56,9 +56,6 @@ CFG = dict(
     pairs=int(os.environ.get("TOX_PATCH_PAIRS", 5000)),
     patch_repeat=3,
     lr=float(os.environ.get("TOX_PATCH_LR", 2e-5)),
-    # the new self_harm output starts from random weights: at the encoder's rate it barely moves in one
-    # short run (its probabilities stayed within 0.2-0.4), so it trains at its own, higher rate
-    head_lr=float(os.environ.get("TOX_PATCH_HEAD_LR", 1e-3)),
     epochs=float(os.environ.get("TOX_PATCH_EPOCHS", 1)),
     max_len=int(os.environ.get("TOX_PATCH_MAX_LEN", 96)),
     batch_size=32,
@@ -144,32 +141,6 @@ def load_served(device):
         model.classifier.weight[SELF_HARM].normal_(0.0, 0.02)
         model.classifier.bias[SELF_HARM] = math.log(0.05 / 0.95)
     return model.to(device)
-
-
-class SplitHead(torch.nn.Module):
-    """The classifier as two parts while training: the six served outputs and the new self_harm one,
-    so that the new one can have its own learning rate; `fold()` gives back one Linear for export."""
-
-    def __init__(self, linear):
-        super().__init__()
-        n = linear.out_features - 1
-        self.served = torch.nn.Linear(linear.in_features, n)
-        self.new = torch.nn.Linear(linear.in_features, 1)
-        with torch.no_grad():
-            self.served.weight.copy_(linear.weight[:n])
-            self.served.bias.copy_(linear.bias[:n])
-            self.new.weight.copy_(linear.weight[n:])
-            self.new.bias.copy_(linear.bias[n:])
-
-    def forward(self, x):
-        return torch.cat([self.served(x), self.new(x)], dim=-1)
-
-    def fold(self):
-        out = torch.nn.Linear(self.served.in_features, self.served.out_features + 1)
-        with torch.no_grad():
-            out.weight.copy_(torch.cat([self.served.weight, self.new.weight]))
-            out.bias.copy_(torch.cat([self.served.bias, self.new.bias]))
-        return out
 
 
 def onnx_logits(sess, rows, batch_size=64):
@@ -353,12 +324,10 @@ def main():
     log(f"{len(items)} training items ({sum(1 for it in items if it[4] is not None)} with a swapped twin), cfg {CFG}")
     log("pos_weight", dict(zip(HEADS, [round(float(x), 2) for x in pos_weight])))
 
-    model.classifier = SplitHead(model.classifier)
-    params = [(n, p) for n, p in model.named_parameters() if p.requires_grad and not n.startswith("classifier.new.")]
+    params = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
     decay = [p for n, p in params if p.dim() >= 2 and "embeddings" not in n]
     rest = [p for n, p in params if not (p.dim() >= 2 and "embeddings" not in n)]
-    opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.01}, {"params": rest, "weight_decay": 0.0},
-                             {"params": list(model.classifier.new.parameters()), "weight_decay": 0.0, "lr": CFG["head_lr"]}], lr=CFG["lr"])
+    opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.01}, {"params": rest, "weight_decay": 0.0}], lr=CFG["lr"])
     order = base.batches([(it[0],) for it in items], CFG["batch_size"], True, rnd)
     total = max(1, int(len(order) * CFG["epochs"]))
     order = (order * math.ceil(CFG["epochs"]))[:total]
@@ -391,7 +360,6 @@ def main():
             torch.save({"cfg": CFG, "items": len(items), "model": model.state_dict(), "opt": opt.state_dict(),
                         "sched": sched.state_dict(), "step": step, "seconds": time.time() - t0}, CKPT)
     seconds = time.time() - t0
-    model.classifier = model.classifier.fold()
     metrics = evaluate(model, device, sets, thresholds)
     log("validation:", json.dumps(metrics))
     model.eval()

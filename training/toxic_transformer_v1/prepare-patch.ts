@@ -51,13 +51,6 @@ interface PatchSpec {
   selfHarmFigurative: string[];
   veiledThreats: string[];
   threatLookalikes: string[];
-  selfPride: string[];
-  neighbourPraise: string[];
-  selfHarmPlans: string[];
-  selfHarmWhen: string[];
-  selfHarmStatements: string[];
-  encouragementFrames: string[];
-  encouragementActs: string[];
 }
 
 interface Sentence {
@@ -91,8 +84,6 @@ export function patchSentences(spec: PatchSpec, groups: readonly IdentityGroup[]
       [spec.nounPraise, 'patch_praise'],
       [spec.slogans, 'patch_slogan'],
       [spec.nounSlogans, 'patch_slogan'],
-      [spec.selfPride, 'patch_pride'],
-      [spec.neighbourPraise, 'patch_praise'],
     ] as const) {
       for (const f of frames) {
         if (!hasNounForms(f, g)) continue;
@@ -113,15 +104,7 @@ export function patchSentences(spec: PatchSpec, groups: readonly IdentityGroup[]
   }
   for (const t of spec.selfHarmIntent)
     out.push({ text: t, labels: { self_harm: 1, threat: 0, identity_attack: 0 }, corpus: 'patch_self_harm' });
-  for (const plan of spec.selfHarmPlans) {
-    for (const when of spec.selfHarmWhen) {
-      out.push({ text: `${plan} ${when}.`, labels: { self_harm: 1, threat: 0, identity_attack: 0 }, corpus: 'patch_self_harm' });
-    }
-  }
-  for (const t of spec.selfHarmStatements)
-    out.push({ text: t, labels: { self_harm: 1, threat: 0, identity_attack: 0 }, corpus: 'patch_self_harm' });
-  const encouragement = spec.encouragementFrames.flatMap((f) => spec.encouragementActs.map((act) => f.replaceAll('{act}', act)));
-  for (const t of [...spec.selfHarmEncouragement, ...encouragement])
+  for (const t of spec.selfHarmEncouragement)
     out.push({ text: t, labels: { self_harm: 1, overall: 1, identity_attack: 0 }, corpus: 'patch_self_harm' });
   for (const t of spec.selfHarmFigurative)
     out.push({ text: t, labels: { self_harm: 0, overall: 0, threat: 0, insult: 0, identity_attack: 0 }, corpus: 'patch_figurative' });
