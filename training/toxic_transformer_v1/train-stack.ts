@@ -93,22 +93,29 @@ function crossFitted(val: readonly Row[], e: readonly number[], l: readonly numb
   return { all: measure(idx), jigsaw: measure(jig) };
 }
 
-/** Step 1's models, cached per train set (they depend on nothing else), so a rerun skips the slowest fit. */
-export function fullNgramModels(train: readonly Row[]): NgramModels {
-  const key = [GROUP_WORDS.join(' '), ...train.map((r) => `${r.t}|${r.y.join()}|${r.m.join()}`)].join('\n');
+/**
+ * n-gram models, cached per train set, heads and feature set (they depend on nothing else: not on the
+ * encoder), so refitting the stack for new encoder weights skips the slowest fits.
+ */
+function cachedNgramModels(train: readonly Row[], heads: readonly ToxicityHead[], union?: TfidfUnion): NgramModels {
+  const subset = union ? [heads.join(' '), JSON.stringify(union.toJSON())] : []; // the full fit keeps its first key
+  const key = [GROUP_WORDS.join(' '), ...subset, ...train.map((r) => `${r.t}|${r.y.join()}|${r.m.join()}`)].join('\n');
   const file = join(WORK, 'stack-cache', `ngram-${fnv1a(key)}.json`);
   if (existsSync(file)) {
     const c = JSON.parse(readFileSync(file, 'utf8')) as { union: TfidfUnionState; heads: ({ weights: number[]; bias: number } | null)[] };
     return { union: TfidfUnion.fromJSON(c.union), heads: c.heads.map((h) => h && { weights: Float64Array.from(h.weights), bias: h.bias }) };
   }
-  const full = fitNgramModels(train, TOXICITY_HEADS, log);
+  const fit = fitNgramModels(train, heads, log, union);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(
     file,
-    JSON.stringify({ union: full.union.toJSON(), heads: full.heads.map((h) => h && { weights: Array.from(h.weights), bias: h.bias }) }),
+    JSON.stringify({ union: fit.union.toJSON(), heads: fit.heads.map((h) => h && { weights: Array.from(h.weights), bias: h.bias }) }),
   );
-  return full;
+  return fit;
 }
+
+/** Step 1's models: every head on the full feature set. */
+export const fullNgramModels = (train: readonly Row[]): NgramModels => cachedNgramModels(train, TOXICITY_HEADS);
 
 const unitStackers = (heads: readonly ToxicityHead[]): Partial<Record<ToxicityHead, StackWeights>> =>
   Object.fromEntries(heads.map((h) => [h, { encoder_weight: 1, lexical_weight: 0, stack_bias: 0 }]));
@@ -152,7 +159,7 @@ async function fitLexicalStack(): Promise<LexicalStackArtifact> {
 
   // 2. Prune to the chosen heads' largest weights and refit on the kept features.
   const keep = prunedFeatures(full, chosen, KEEP_PER_HEAD);
-  const pruned = fitNgramModels(train, chosen, log, restrictedUnion(full.union, keep));
+  const pruned = cachedNgramModels(train, chosen, restrictedUnion(full.union, keep));
 
   // 3. Stackers on all of validation.
   const probe2 = buildArtifact(pruned, unitStackers(chosen), artifact, {});
