@@ -11,7 +11,8 @@ import { parseCsvRecords } from '@/training/ml/csv';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { dedupeKey, splitOf, type Split } from '@/training/corpora/toxicity-split';
 import type { LabelledText } from './datasets';
-import { aucOrNull, type MetricRow, type Section } from './metric-row';
+import { balancedAccuracy } from '@/training/ml/metrics';
+import { aucOrNull, type MetricRow, rate, type Section } from './metric-row';
 import type { Scorer, Verdict } from '@/training/ml/verdicts';
 
 export const DYNAHATE_FILE = 'text/dynahate_dev.csv';
@@ -94,6 +95,51 @@ export async function dynahateSection(rows: readonly DynahateRow[], scorer: Scor
       { ...testOverall, target: { op: '>=', value: DYNAHATE_TEST_AUC_TARGET }, headline: true },
       testEnsemble,
       ...aucRows('dynahate.all', 'all rows, partly trained on', rows, v),
+    ],
+  };
+}
+
+/** The issue's bar for the API's verdict on DynaHate's never-trained rows. */
+export const DYNAHATE_TEST_BALANCED_ACCURACY_TARGET = 0.68;
+
+/**
+ * DynaHate dev's test-split rows (never trained on) as the API answers them: a row is called hate when
+ * the verdict is flagged (`summary` other than `likely_safe`). Not-hate includes non-hateful abuse the
+ * service is meant to flag, so the harmless rows' flag rate is partly right; the balanced accuracy is
+ * the number compared across models.
+ */
+export async function dynahateVerdictSection(rows: readonly DynahateRow[], scorer: Scorer): Promise<Section> {
+  const test = rows.filter((r) => r.split === 'test');
+  const v = await scorer(test.map((r) => r.text));
+  const labels = test.map((r) => r.label);
+  const flagged = v.map((x) => x.flagged);
+  const of = (y: number) => rate(flagged.filter((_, i) => labels[i] === y));
+  return {
+    id: 'verdicts_dynahate',
+    title: 'DynaHate dev test-split rows, as the API answers',
+    intro: `\`${DYNAHATE_FILE}\`'s ${test.length} rows in the toxicity test split (never trained on); flagged = summary not \`likely_safe\`.`,
+    rows: [
+      {
+        key: 'verdicts.dynahate.test.balanced_accuracy',
+        metric: 'DynaHate test-split rows, balanced accuracy of the verdict',
+        value: balancedAccuracy(labels, flagged.map(Number)),
+        target: { op: '>=', value: DYNAHATE_TEST_BALANCED_ACCURACY_TARGET },
+        n: test.length,
+      },
+      {
+        key: 'verdicts.dynahate.test.hate_flagged',
+        metric: 'hate rows flagged',
+        value: of(1),
+        percent: true,
+        n: labels.filter((y) => y === 1).length,
+      },
+      {
+        key: 'verdicts.dynahate.test.not_hate_flagged',
+        metric: 'not-hate rows flagged',
+        value: of(0),
+        percent: true,
+        n: labels.filter((y) => y === 0).length,
+      },
     ],
   };
 }

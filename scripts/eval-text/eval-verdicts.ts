@@ -4,13 +4,14 @@
  * through moderate(), prints one table (with the previous run's values beside it) and writes the
  * metrics, the wrong verdicts per category and the reported failures as JSON.
  *
- *   npm run eval:verdicts [-- --models DIR] [-- --toxicity DIR] [-- --out FILE] [-- --against FILE] [-- --no-write] [-- --show-errors]
+ *   npm run eval:verdicts [-- --models DIR] [-- --toxicity DIR] [-- --out FILE] [-- --against FILE] [-- --data DIR] [-- --no-write] [-- --show-errors]
  *
  * --models sets MODELS_DIR (a folder holding sexism_lasso_v1/ and toxic_transformer_v1/), --toxicity
  * sets TOXICITY_MODEL_DIR (one candidate toxicity folder), for this run only; environment variables
  * of the same names work too. --out defaults to docs/verdicts-metrics.json; --against (default: the
  * out file as it was before the run) gives the "before" column. --show-errors prints the wrong cases'
  * texts to the console (never to the file: the suites are for measuring, not for writing training rows).
+ * With the shared data (../shared/data or --data), DynaHate dev's test-split rows are scored too.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -19,6 +20,8 @@ import { ModelRegistry } from '@/lib/moderation/model-registry';
 import { resolveToxicityModelDir } from '@/lib/moderation/toxicity/resolve-toxicity-model-dir';
 import { defaultModelLoaders } from '@/lib/runtime/model-loaders';
 import { machineLine } from '../lib/cpu-flags';
+import { resolveDataDir } from '@/training/corpora/data-dir';
+import { DYNAHATE_FILE, dynahateVerdictSection, loadDynahateDev } from './dynahate';
 import { targetMet } from './metric-row';
 import { formatValue } from './quality-report';
 import { gitState, modelInfo } from './served-models';
@@ -48,6 +51,9 @@ async function main(): Promise<void> {
   const scorer = moderationScorer(await registry.models());
   const suites = readVerdictSuites();
   const result = await evaluateVerdictSuites(suites, readReportedFailures(), scorer);
+  // DynaHate's never-trained rows, where the shared data is present (the suites above need none).
+  const dataDir = resolveDataDir(args.data ? ['--data', args.data] : []);
+  if (existsSync(join(dataDir, DYNAHATE_FILE))) result.sections.push(await dynahateVerdictSection(loadDynahateDev(dataDir), scorer));
   const seconds = Math.round((Date.now() - started) / 100) / 10;
 
   const e = env();

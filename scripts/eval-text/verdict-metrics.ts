@@ -12,14 +12,16 @@ export interface VerdictArgs {
   toxicity?: string;
   out?: string;
   against?: string;
+  /** The shared data folder (for DynaHate's rows). */
+  data?: string;
   write: boolean;
   showErrors: boolean;
 }
 
 export const VERDICT_USAGE =
-  'usage: npm run eval:verdicts -- [--models DIR] [--toxicity DIR] [--out FILE] [--against FILE] [--no-write] [--show-errors]';
+  'usage: npm run eval:verdicts -- [--models DIR] [--toxicity DIR] [--out FILE] [--against FILE] [--data DIR] [--no-write] [--show-errors]';
 
-const VALUE_OPTIONS = { '--models': 'models', '--toxicity': 'toxicity', '--out': 'out', '--against': 'against' } as const;
+const VALUE_OPTIONS = { '--models': 'models', '--toxicity': 'toxicity', '--out': 'out', '--against': 'against', '--data': 'data' } as const;
 
 /** Parses the options; an unknown option, a missing value or a folder that is not there is an error naming it. */
 export function parseVerdictArgs(argv: readonly string[]): VerdictArgs {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { dynahateVerdictSection, type DynahateRow } from '@/scripts/eval-text/dynahate';
 import type { SuiteCase } from '@/scripts/eval-text/functional-suite';
 import { evaluateVerdictSuites, identitySection, selfHarmSection } from '@/scripts/eval-text/verdict-evaluation';
 import { parseVerdictArgs } from '@/scripts/eval-text/verdict-metrics';
@@ -116,5 +117,23 @@ describe('eval:verdicts options', () => {
     expect(() => parseVerdictArgs(['--model', 'x'])).toThrow(/unknown option --model/);
     expect(() => parseVerdictArgs(['--out'])).toThrow(/--out needs a value/);
     expect(() => parseVerdictArgs(['--toxicity', '/no/such/folder'])).toThrow(/--toxicity \/no\/such\/folder: no such folder/);
+  });
+});
+
+describe('DynaHate as the API answers', () => {
+  it('scores only the never-trained test-split rows, a flag being any summary but likely_safe', async () => {
+    const row = (text: string, label: 0 | 1, split: DynahateRow['split']): DynahateRow => ({ text, clean: text, label, split });
+    const rows = [row('h1', 1, 'test'), row('h2', 1, 'test'), row('n1', 0, 'test'), row('n2', 0, 'test'), row('t1', 1, 'train')];
+    const seen: string[] = [];
+    const scorer = async (texts: readonly string[]) => {
+      seen.push(...texts);
+      // both hate rows flagged, one of the two not-hate rows flagged
+      return texts.map((t) => verdict(t === 'n2' ? 'likely_safe' : 'possibly_harmful'));
+    };
+    const section = await dynahateVerdictSection(rows, scorer);
+    expect(seen).toEqual(['h1', 'h2', 'n1', 'n2']);
+    expect(value(section.rows, 'verdicts.dynahate.test.balanced_accuracy')).toBeCloseTo(0.75);
+    expect(value(section.rows, 'verdicts.dynahate.test.hate_flagged')).toBe(1);
+    expect(value(section.rows, 'verdicts.dynahate.test.not_hate_flagged')).toBe(0.5);
   });
 });
