@@ -132,6 +132,26 @@ describe('POST /v1/moderate/text', () => {
     expect(r.ensemble.primary_issue).toBe('threat');
   });
 
+  // Sentences users reported answered wrong, through the served models: counter-speech that quotes a
+  // slur, self-harm intent in plain words, a veiled threat, encouragement of suicide, a figurative
+  // "killing me". (This test necessarily quotes a slur: use and mention cannot be told apart without it.)
+  it('answers counter-speech, plain-words self-harm, a veiled threat and a figurative phrase as users expect', async () => {
+    const texts = [
+      'Calling someone a "faggot" is never okay.',
+      "I'm planning to take all my pills and never wake up.",
+      'Nobody would care if you ended it all tonight.',
+      'You will regret crossing me, I promise you that.',
+      'this workout is killing me',
+    ];
+    const res = await postJson(`${server.url}/v1/moderate/batch`, { texts });
+    const [mention, intent, encouragement, veiled, figurative] = batchResponseSchema.parse(await res.json()).results.map((r) => r.ensemble);
+    expect(mention).toMatchObject({ summary: 'likely_safe', primary_issue: 'none' });
+    expect(intent).toMatchObject({ primary_issue: 'self_harm' });
+    expect(intent!.summary).not.toBe('likely_safe');
+    for (const threat of [encouragement, veiled]) expect(threat).toMatchObject({ summary: 'highly_harmful', primary_issue: 'threat' });
+    expect(figurative).toMatchObject({ summary: 'likely_safe', primary_issue: 'none' });
+  });
+
   it('scores an insult higher than a benign sentence, also when obfuscated', async () => {
     const benign = await moderateOne('Thanks for the helpful answer, it worked.');
     const toxic = await moderateOne('You are a stupid worthless idiot');
