@@ -44,6 +44,16 @@ describe('rocAuc', () => {
   it('is NaN with a single class', () => {
     expect(rocAuc([1, 1], [0.1, 0.2])).toBeNaN();
   });
+
+  // A NaN score never equals itself, so walking groups of tied scores never left its group: the
+  // stack's report (n-gram scores are NaN on unstacked heads) spun forever. Now it is refused at once.
+  it('refuses a NaN score instead of looping, here and in every ranking metric', () => {
+    const y = [0, 1, 0, 1];
+    const s = [0.2, Number.NaN, 0.4, 0.9];
+    expect(() => rocAuc(y, s)).toThrow(/NaN at 1/);
+    expect(() => averagePrecision(y, s)).toThrow(/NaN at 1/);
+    expect(() => bestMacroF1Threshold(y, s)).toThrow(/NaN at 1/);
+  });
 });
 
 describe('averagePrecision', () => {

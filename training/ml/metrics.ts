@@ -102,6 +102,10 @@ export function threshold(scores: ArrayLike<number>, t: number): Uint8Array {
 
 /** Indices sorted by score descending; ties keep index order, so results are deterministic. */
 function orderByScoreDesc(scores: ArrayLike<number>): Int32Array {
+  // A NaN never equals itself, so the tie walks below would never leave its group: refuse it.
+  for (let i = 0; i < scores.length; i++) {
+    if (Number.isNaN(scores[i])) throw new Error(`scores must be numbers, got NaN at ${i}`);
+  }
   const idx = new Int32Array(scores.length);
   for (let i = 0; i < idx.length; i++) idx[i] = i;
   idx.sort((a, b) => (scores[b] as number) - (scores[a] as number) || a - b);

@@ -112,7 +112,8 @@ function headMetrics(rows: readonly Labelled[], scores: number[][]) {
     const labels = sel.map((i) => (rows[i]!.y[h]! >= 0.5 ? 1 : 0));
     const s = sel.map((i) => scores[i]![h]!);
     const positives = labels.reduce<number>((a, b) => a + b, 0);
-    if (positives < 5 || positives > labels.length - 5) return;
+    // A head the scorer does not have (the n-gram model's unstacked heads score NaN) has no figures.
+    if (positives < 5 || positives > labels.length - 5 || s.some(Number.isNaN)) return;
     res[head] = { roc_auc: r4(rocAuc(labels, s)), pr_auc: r4(averagePrecision(labels, s)), n: labels.length, positives };
   });
   const aucs = Object.values(res).map((v) => v.roc_auc);
