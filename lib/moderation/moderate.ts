@@ -11,6 +11,7 @@ import { detectLanguage } from './detect-language';
 import { explainDecision } from './explain-decision';
 import { decidingWindow, locateDecidingPassages } from './locate-deciding-passage';
 import type { LoadedModels } from './model-registry';
+import { readMentionsMasked } from './read-mentions-masked';
 import { MODEL_VERSIONS, SELF_HARM_LABEL, TOXICITY_VERSION, type ToxicityDetail } from './types';
 
 export interface ModerateOptions {
@@ -69,7 +70,11 @@ export async function moderate(
   const rulesStarted = performance.now();
   const rules = pre.map((p) => models.rules.evaluate(p));
   const rulesEnded = performance.now();
-  const detail = await toxicityPromise;
+  // A text whose slurs are all only mentioned is read again with them masked (read-mentions-masked.ts).
+  const detail = await readMentionsMasked(models.toxicity, pre, rules, await toxicityPromise, {
+    maxTokensPerRun: options.maxTokensPerRun,
+    cancelled: options.cancelled,
+  });
   const toxicityEnded = performance.now();
   // sexism_lasso_v1 reads the encoder's sexism logit as a feature, so it runs after the transformer.
   const encoderLabel = models.sexism.encoderLabel;

@@ -46,6 +46,7 @@ export function createSlurUseClassifier(): SlurUseClassifier {
   const reclaimed = before(slurContext.reclaimed_before);
   const aimed = before(slurContext.aimed_before);
   const aimedAfter = after(slurContext.aimed_after);
+  const addressed = after(slurContext.addressed_after);
 
   return (lexical, view, slurs) => {
     const quotes = slurs.length > 0 ? findQuotedPassages(lexical) : [];
@@ -59,6 +60,8 @@ export function createSlurUseClassifier(): SlurUseClassifier {
       const slurKey = view.keys[first]!;
 
       const decide = (): SlurMention | undefined => {
+        // "the word X describes you", "I called him a X because he is one": aimed at someone, however it is introduced.
+        if (at.after(addressed, slurKey)) return undefined;
         if (at.before(named, slurKey)) return 'named';
         if (previous?.mention && at.joinedTo(previous.last)) return previous.mention;
         const opensSentence = at.first === at.sentenceStart || at.before(leadIn, slurKey);
