@@ -156,13 +156,13 @@ export function swapGroups(text: string, groups: readonly IdentityGroup[], r: ()
   return changed ? out : undefined;
 }
 
-function row(tok: PreTrainedTokenizer, text: string, labels: Labels, corpus: string): string {
+export function row(tok: PreTrainedTokenizer, text: string, labels: Labels, corpus: string): string {
   const clean = preprocess(text).clean;
   const { y, m } = dense(labels);
   return JSON.stringify({ t: clean, ids: encodeForModel(tok, [clean], MAX_LENGTH)[0]!, y, m, c: corpus, j: 0 });
 }
 
-function writeLines(name: string, lines: readonly string[]): void {
+export function writeLines(name: string, lines: readonly string[]): void {
   writeFileSync(join(WORK_DIR, name), lines.length ? `${lines.join('\n')}\n` : '');
   console.log(`wrote ${name}: ${lines.length} rows`);
 }
