@@ -16,8 +16,9 @@ Training rows (all from training splits):
 * ordinary comments: a seeded sample of the toxicity training split's rows labelled not toxic, as 0.
 Selection (validation only): for each (C, weight of written rows, weight of ordinary comments) in a small
 grid, the threshold evaluate.ts would set (the macro-F1 threshold on the tweets' validation split, raised
-until at most 0.5 % of the toxicity validation rows labelled not toxic reach it), then the mean of the
-tweets' validation recall and the written validation rows' accuracy at that threshold. The best fit's
+until at most 0.5 % of the toxicity validation rows labelled not toxic reach it), then the mean of three
+parts at that threshold: the tweets' validation recall, the written validation intent recall, and the share
+of written validation rows that only look like self-harm (figurative, safe-context, everyday) left unflagged. The best fit's
 row replaces the graph's, which is saved as the split int8 model again (split_external_data.py).
 
 Usage: .work/venv/bin/python training/toxic_transformer_v1/self_harm_head.py
@@ -45,7 +46,7 @@ CLASSIFIER_W, CLASSIFIER_B = "model.classifier.weight", "model.classifier.bias"
 MAX_LENGTH = 128
 # At most this share of ordinary validation comments may reach the threshold (evaluate.ts SELF_HARM_MAX_BENIGN_RATE).
 MAX_BENIGN_RATE = 0.005
-GRID_C = [0.01, 0.1, 1.0]
+GRID_C = [0.01, 0.1, 1.0, 10.0]
 GRID_WRITTEN = [1.0, 5.0, 20.0]
 GRID_ORDINARY = [0.2, 1.0]
 SEED = 20261207
@@ -124,6 +125,8 @@ def main():
         Y[name] = np.array([0 if name.startswith("ordinary") else int(r["y"][k] >= 0.5) for r in rows])
         print(f"{name}: {len(rows)} rows, {int(Y[name].sum())} self-harm", flush=True)
 
+    # Written validation rows that look like self-harm but are not: figurative, safe-context and everyday rows.
+    LOOKALIKE = np.array([r["c"] in ("self_harm_head", "patch_figurative") and r["y"][k] < 0.5 for r in sets["written_val"]])
     w_old = onnx.numpy_helper.to_array(next(t for t in graph.initializer if t.name == CLASSIFIER_W)).copy()
     b_old = onnx.numpy_helper.to_array(next(t for t in graph.initializer if t.name == CLASSIFIER_B)).copy()
 
@@ -136,14 +139,17 @@ def main():
         yw, sw = Y["written_val"], score["written_val"]
         recall = float(((st >= t) & (yt == 1)).sum() / max(1, yt.sum()))
         written = float(((sw >= t) == (yw == 1)).mean())
+        intent = float(((sw >= t) & (yw == 1)).sum() / max(1, yw.sum()))
+        kept = float(((sw < t) & LOOKALIKE).sum() / max(1, LOOKALIKE.sum()))
         return {
             "threshold": round(t, 4),
             "tweets_val_auc": round(float(roc_auc_score(yt, st)), 4),
             "tweets_val_recall": round(recall, 4),
             "tweets_val_fpr": round(float(((st >= t) & (yt == 0)).sum() / max(1, (yt == 0).sum())), 4),
             "written_val_accuracy": round(written, 4),
-            "written_val_intent_recall": round(float(((sw >= t) & (yw == 1)).sum() / max(1, yw.sum())), 4),
-            "objective": round((recall + written) / 2, 4),
+            "written_val_intent_recall": round(intent, 4),
+            "written_val_lookalikes_unflagged": round(kept, 4),
+            "objective": round((recall + intent + kept) / 3, 4),
         }
 
     report = {"served": evaluate(w_old[k], b_old[k]), "grid": []}
