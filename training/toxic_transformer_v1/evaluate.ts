@@ -278,8 +278,10 @@ const SELF_HARM_MAX_BENIGN_RATE = 0.005;
  * The `self_harm` label's threshold, from validation only: the macro-F1-optimal threshold on the
  * self-harm validation split (selfharm_val.jsonl, prepare-patch.ts), raised until at most
  * SELF_HARM_MAX_BENIGN_RATE of the toxicity validation rows labelled not toxic reach it, so ordinary
- * comments ("this workout is killing me") stay below it. Reports the split's ROC-AUC and recall, and
- * the patch validation sentences' accuracy (intent and encouragement against figurative uses).
+ * comments stay below it, and until none of the written validation sentences that only look like
+ * self-harm reaches it (figurative, safe-context and everyday rows of patch_val.jsonl and
+ * selfharm_head_val.jsonl labelled 0: "this workout is killing me"). Reports the split's ROC-AUC and
+ * recall, and the written validation sentences' accuracy per corpus.
  */
 async function selfHarmSignal(session: ort.InferenceSession, k: number, val: readonly Row[], valScores: readonly number[][]) {
   const sh = readRows('selfharm_val.jsonl');
@@ -292,9 +294,11 @@ async function selfHarmSignal(session: ort.InferenceSession, k: number, val: rea
     .map(([, s]) => s)
     .sort((a, b) => a - b);
   const guard = benign[Math.min(benign.length - 1, Math.floor((1 - SELF_HARM_MAX_BENIGN_RATE) * benign.length))]!;
-  const threshold = r4(Math.min(MAX_THRESHOLD, Math.max(f1.threshold, guard + 1e-4)));
-  const patch = readRows('patch_val.jsonl').filter((r) => r.m[k] === 1);
+  const headRows = existsSync(join(WORK, 'selfharm_head_val.jsonl')) ? readRows('selfharm_head_val.jsonl') : [];
+  const patch = [...readRows('patch_val.jsonl'), ...headRows].filter((r) => r.m[k] === 1);
   const patchScores = (await scoreIds(session, patch)).map((s) => s[k]!);
+  const lookalike = Math.max(0, ...patchScores.filter((_, i) => patch[i]!.y[k]! < 0.5));
+  const threshold = r4(Math.min(MAX_THRESHOLD, Math.max(f1.threshold, guard + 1e-4, lookalike + 1e-4)));
   const byCorpus: Record<string, { n: number; flagged: number }> = {};
   patch.forEach((r, i) => {
     byCorpus[r.c] ??= { n: 0, flagged: 0 };
@@ -307,6 +311,7 @@ async function selfHarmSignal(session: ort.InferenceSession, k: number, val: rea
     threshold,
     f1_threshold: r4(f1.threshold),
     benign_guard: r4(guard),
+    lookalike_guard: r4(lookalike),
     self_harm_validation: {
       n: sh.length,
       positives,

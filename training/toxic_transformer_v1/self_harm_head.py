@@ -13,7 +13,8 @@ Training rows (all from training splits):
 * the suicidal-intention tweets (selfharm_train.jsonl, prepare-patch.ts), intent 1 / 0;
 * the written rows of self-harm-head.json (selfharm_head_train.jsonl, prepare-self-harm-head.ts) and of
   patch-training.json that carry a `self_harm` label (patch_train.jsonl);
-* ordinary comments: a seeded sample of the toxicity training split's rows labelled not toxic, as 0.
+* ordinary comments: a seeded sample of the toxicity training split's rows labelled not toxic, as 0;
+* hard negatives: every such row that uses a word of death or self-harm (HARD_WORDS), as 0, at HARD_WEIGHT.
 Selection (validation only): for each (C, weight of written rows, weight of ordinary comments) in a small
 grid, the threshold evaluate.ts would set (the macro-F1 threshold on the tweets' validation split, raised
 until at most 0.5 % of the toxicity validation rows labelled not toxic reach it), then the mean of three
@@ -26,6 +27,7 @@ Env: TOX_THREADS (default 2), TOX_SELF_HARM_ORDINARY (ordinary comments sampled,
 """
 import json
 import os
+import re
 import sys
 
 import numpy as np
@@ -50,6 +52,10 @@ GRID_C = [0.01, 0.1, 1.0, 10.0]
 GRID_WRITTEN = [1.0, 5.0, 20.0]
 GRID_ORDINARY = [0.2, 1.0]
 SEED = 20261207
+# Hard negatives: training comments labelled not toxic that use a word of death or self-harm ("my phone
+# died", "killing time", "cut the onions"), all of them, at HARD_WEIGHT.
+HARD_WORDS = re.compile(r"\b(die|dying|dead|death|kill|killing|suicide|suicidal|overdose|pills?|hang|cut|jump)\b", re.I)
+HARD_WEIGHT = 5.0
 
 
 def read(name, keep=lambda r: True):
@@ -115,6 +121,7 @@ def main():
         "tweets_train": read("selfharm_train.jsonl"),
         "written_train": read("selfharm_head_train.jsonl") + read("patch_train.jsonl", has_label),
         "ordinary_train": ordinary,
+        "hard_train": read("train.jsonl", lambda r: benign(r) and HARD_WORDS.search(r["t"]) is not None),
         "tweets_val": read("selfharm_val.jsonl"),
         "written_val": read("selfharm_head_val.jsonl") + read("patch_val.jsonl", has_label),
         "ordinary_val": read("val.jsonl", benign),
@@ -122,7 +129,7 @@ def main():
     X, Y = {}, {}
     for name, rows in sets.items():
         X[name] = features(session, rows)
-        Y[name] = np.array([0 if name.startswith("ordinary") else int(r["y"][k] >= 0.5) for r in rows])
+        Y[name] = np.array([0 if name.startswith(("ordinary", "hard")) else int(r["y"][k] >= 0.5) for r in rows])
         print(f"{name}: {len(rows)} rows, {int(Y[name].sum())} self-harm", flush=True)
 
     # Written validation rows that look like self-harm but are not: figurative, safe-context and everyday rows.
@@ -154,14 +161,19 @@ def main():
 
     report = {"served": evaluate(w_old[k], b_old[k]), "grid": []}
     print("served row:", report["served"], flush=True)
-    Xtr = np.concatenate([X["tweets_train"], X["written_train"], X["ordinary_train"]])
-    Ytr = np.concatenate([Y["tweets_train"], Y["written_train"], Y["ordinary_train"]])
+    Xtr = np.concatenate([X["tweets_train"], X["written_train"], X["ordinary_train"], X["hard_train"]])
+    Ytr = np.concatenate([Y["tweets_train"], Y["written_train"], Y["ordinary_train"], Y["hard_train"]])
     best = None
     for c in GRID_C:
         for ww in GRID_WRITTEN:
             for wo in GRID_ORDINARY:
                 sw = np.concatenate(
-                    [np.ones(len(X["tweets_train"])), np.full(len(X["written_train"]), ww), np.full(len(X["ordinary_train"]), wo)]
+                    [
+                        np.ones(len(X["tweets_train"])),
+                        np.full(len(X["written_train"]), ww),
+                        np.full(len(X["ordinary_train"]), wo),
+                        np.full(len(X["hard_train"]), HARD_WEIGHT),
+                    ]
                 )
                 fit = LogisticRegression(C=c, max_iter=2000, tol=1e-6).fit(Xtr, Ytr, sample_weight=sw)
                 m = evaluate(fit.coef_[0], fit.intercept_[0])
