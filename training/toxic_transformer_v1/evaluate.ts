@@ -278,9 +278,9 @@ const SELF_HARM_MAX_BENIGN_RATE = 0.005;
  * The `self_harm` label's threshold, from validation only: the macro-F1-optimal threshold on the
  * self-harm validation split (selfharm_val.jsonl, prepare-patch.ts), raised until at most
  * SELF_HARM_MAX_BENIGN_RATE of the toxicity validation rows labelled not toxic reach it, so ordinary
- * comments stay below it, and until none of the written validation sentences that only look like
- * self-harm reaches it (figurative, safe-context and everyday rows of patch_val.jsonl and
- * selfharm_head_val.jsonl labelled 0: "this workout is killing me"). Reports the split's ROC-AUC and
+ * comments stay below it, and, with TOX_SELF_HARM_LOOKALIKE_GUARD=1, until none of the written
+ * validation sentences labelled not self-harm reaches it (figurative, safe-context and everyday rows of
+ * patch_val.jsonl and selfharm_head_val.jsonl: "this workout is killing me"). Reports the split's ROC-AUC and
  * recall, and the written validation sentences' accuracy per corpus.
  */
 async function selfHarmSignal(session: ort.InferenceSession, k: number, val: readonly Row[], valScores: readonly number[][]) {
@@ -294,10 +294,12 @@ async function selfHarmSignal(session: ort.InferenceSession, k: number, val: rea
     .map(([, s]) => s)
     .sort((a, b) => a - b);
   const guard = benign[Math.min(benign.length - 1, Math.floor((1 - SELF_HARM_MAX_BENIGN_RATE) * benign.length))]!;
-  const headRows = existsSync(join(WORK, 'selfharm_head_val.jsonl')) ? readRows('selfharm_head_val.jsonl') : [];
+  // Only for a refitted self-harm output (self-harm-head.sh sets it): the served model's threshold was set without it.
+  const guardLookalikes = process.env.TOX_SELF_HARM_LOOKALIKE_GUARD === '1';
+  const headRows = guardLookalikes && existsSync(join(WORK, 'selfharm_head_val.jsonl')) ? readRows('selfharm_head_val.jsonl') : [];
   const patch = [...readRows('patch_val.jsonl'), ...headRows].filter((r) => r.m[k] === 1);
   const patchScores = (await scoreIds(session, patch)).map((s) => s[k]!);
-  const lookalike = Math.max(0, ...patchScores.filter((_, i) => patch[i]!.y[k]! < 0.5));
+  const lookalike = guardLookalikes ? Math.max(0, ...patchScores.filter((_, i) => patch[i]!.y[k]! < 0.5)) : 0;
   const threshold = r4(Math.min(MAX_THRESHOLD, Math.max(f1.threshold, guard + 1e-4, lookalike + 1e-4)));
   const byCorpus: Record<string, { n: number; flagged: number }> = {};
   patch.forEach((r, i) => {
@@ -311,7 +313,7 @@ async function selfHarmSignal(session: ort.InferenceSession, k: number, val: rea
     threshold,
     f1_threshold: r4(f1.threshold),
     benign_guard: r4(guard),
-    lookalike_guard: r4(lookalike),
+    ...(guardLookalikes ? { lookalike_guard: r4(lookalike) } : {}),
     self_harm_validation: {
       n: sh.length,
       positives,
