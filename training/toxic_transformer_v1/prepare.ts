@@ -402,7 +402,7 @@ function writeNounValidation(tok: PreTrainedTokenizer): void {
  * `.work/toxicity/contrast_val.jsonl`: the validation-only contrast sentences (contrast-cases.ts), with
  * y[0] = 1 for the harmful categories, for train.py's model-only stand-in of the ship check.
  */
-function writeContrastValidation(tok: PreTrainedTokenizer): void {
+export function writeContrastValidation(tok: PreTrainedTokenizer): void {
   const lines = contrastCases().map((c) => {
     const clean = preprocess(c.text).clean;
     return JSON.stringify({
