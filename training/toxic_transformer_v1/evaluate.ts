@@ -280,7 +280,7 @@ const SELF_HARM_MAX_BENIGN_RATE = 0.005;
  * SELF_HARM_MAX_BENIGN_RATE of the toxicity validation rows labelled not toxic reach it, so ordinary
  * comments stay below it, and, with TOX_SELF_HARM_LOOKALIKE_GUARD=1, until none of the written
  * validation sentences labelled not self-harm reaches it (figurative, safe-context and everyday rows of
- * patch_val.jsonl and selfharm_head_val.jsonl: "this workout is killing me"). Reports the split's ROC-AUC and
+ * patch_val.jsonl and selfharm_head_val.jsonl, and selfharm_figurative_val.jsonl: "this workout is killing me"). Reports the split's ROC-AUC and
  * recall, and the written validation sentences' accuracy per corpus.
  */
 async function selfHarmSignal(session: ort.InferenceSession, k: number, val: readonly Row[], valScores: readonly number[][]) {
@@ -296,7 +296,9 @@ async function selfHarmSignal(session: ort.InferenceSession, k: number, val: rea
   const guard = benign[Math.min(benign.length - 1, Math.floor((1 - SELF_HARM_MAX_BENIGN_RATE) * benign.length))]!;
   // Only for a refitted self-harm output (self-harm-head.sh sets it): the served model's threshold was set without it.
   const guardLookalikes = process.env.TOX_SELF_HARM_LOOKALIKE_GUARD === '1';
-  const headRows = guardLookalikes && existsSync(join(WORK, 'selfharm_head_val.jsonl')) ? readRows('selfharm_head_val.jsonl') : [];
+  const headRows = guardLookalikes
+    ? ['selfharm_head_val.jsonl', 'selfharm_figurative_val.jsonl'].flatMap((name) => (existsSync(join(WORK, name)) ? readRows(name) : []))
+    : [];
   const patch = [...readRows('patch_val.jsonl'), ...headRows].filter((r) => r.m[k] === 1);
   const patchScores = (await scoreIds(session, patch)).map((s) => s[k]!);
   const lookalike = guardLookalikes ? Math.max(0, ...patchScores.filter((_, i) => patch[i]!.y[k]! < 0.5)) : 0;

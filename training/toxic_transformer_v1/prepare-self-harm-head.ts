@@ -3,7 +3,9 @@
  * from the serving tokenizer, for the refit of the model's `self_harm` output (self_harm_head.py).
  * Intent and encouragement are 1 on `self_harm`, figurative and safe uses and everyday plans 0; 15 %
  * of the sentences, by a hash of the sentence, are validation rows (selection only).
- * Writes `.work/toxicity/selfharm_head_{train,val}.jsonl`, in prepare-patch.ts's row format.
+ * Writes `.work/toxicity/selfharm_head_{train,val}.jsonl`, in prepare-patch.ts's row format, and
+ * `selfharm_figurative_val.jsonl`: self-harm-validation.json filled (validation only, all 0 on
+ * `self_harm`: figurative wording, fiction, recovery, support and news that only look like self-harm).
  *
  *   tsx training/toxic_transformer_v1/prepare-self-harm-head.ts
  */
@@ -48,6 +50,27 @@ export function selfHarmHeadSentences(spec: SelfHarmHeadSpec): { text: string; s
   return out;
 }
 
+export interface SelfHarmValidationSpec {
+  frames: string[];
+  chores: string[];
+  treats: string[];
+  feelings: string[];
+  lines: string[];
+}
+
+/** self-harm-validation.json's sentences: every frame filled with every filler of its slot, then the lines. */
+export function selfHarmValidationSentences(spec: SelfHarmValidationSpec): string[] {
+  const slots: Record<string, readonly string[]> = { chore: spec.chores, treat: spec.treats, feeling: spec.feelings };
+  const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+  const filled = spec.frames.flatMap((frame) => {
+    const slot = /\{(\w+)\}/.exec(frame)?.[1]?.toLowerCase();
+    const fillers = slot ? slots[slot] : undefined;
+    if (!slot || !fillers) throw new Error(`self-harm-validation.json: frame without a known slot: ${frame}`);
+    return fillers.map((f) => frame.replace(`{${slot}}`, f).replace(`{${capitalise(slot)}}`, capitalise(f)));
+  });
+  return [...new Set([...filled, ...spec.lines])];
+}
+
 async function main(): Promise<void> {
   const tok = await loadToxicityTokenizer(MODEL_DIR);
   const spec = JSON.parse(readFileSync(join(TRAINING_DIR, 'self-harm-head.json'), 'utf8')) as SelfHarmHeadSpec;
@@ -58,6 +81,11 @@ async function main(): Promise<void> {
   }
   writeLines('selfharm_head_train.jsonl', train);
   writeLines('selfharm_head_val.jsonl', val);
+  const validation = JSON.parse(readFileSync(join(TRAINING_DIR, 'self-harm-validation.json'), 'utf8')) as SelfHarmValidationSpec;
+  writeLines(
+    'selfharm_figurative_val.jsonl',
+    selfHarmValidationSentences(validation).map((text) => row(tok, text, { self_harm: 0 }, 'self_harm_validation')),
+  );
 }
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);

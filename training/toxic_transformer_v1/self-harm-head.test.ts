@@ -1,8 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { contentTrigrams, findTemplateFiles, normaliseFrame } from '@/scripts/eval-text/template-overlap';
 import { TRAINING_DIR } from './model-dir';
-import { type SelfHarmHeadSpec, selfHarmHeadSentences } from './prepare-self-harm-head';
+import {
+  type SelfHarmHeadSpec,
+  type SelfHarmValidationSpec,
+  selfHarmHeadSentences,
+  selfHarmValidationSentences,
+} from './prepare-self-harm-head';
 
 const spec: SelfHarmHeadSpec = {
   intent: ['I am done with living.'],
@@ -40,5 +46,35 @@ describe('self-harm head rows', () => {
     const rows = selfHarmHeadSentences(file);
     expect(rows.filter((r) => r.selfHarm === 1).length).toBeGreaterThan(200);
     expect(rows.filter((r) => r.selfHarm === 0).length).toBeGreaterThan(200);
+  });
+});
+
+describe('self-harm validation sentences', () => {
+  it('fills each frame with every filler of its slot, capitalised where the slot is', () => {
+    const rows = selfHarmValidationSentences({
+      frames: ['{Chore} is the end of me.', 'I would die for {treat}.'],
+      chores: ['ironing'],
+      treats: ['tea', 'cake'],
+      feelings: [],
+      lines: ['My phone died.'],
+    });
+    expect(rows).toEqual(['Ironing is the end of me.', 'I would die for tea.', 'I would die for cake.', 'My phone died.']);
+  });
+
+  it('refuses a frame whose slot it does not know', () => {
+    expect(() => selfHarmValidationSentences({ frames: ['{mood} again'], chores: [], treats: [], feelings: [], lines: [] })).toThrow(
+      /without a known slot/,
+    );
+  });
+
+  it('the committed file shares no content trigram with the training rows', () => {
+    const validation = JSON.parse(readFileSync(join(TRAINING_DIR, 'self-harm-validation.json'), 'utf8')) as SelfHarmValidationSpec;
+    const head = JSON.parse(readFileSync(join(TRAINING_DIR, 'self-harm-head.json'), 'utf8')) as SelfHarmHeadSpec;
+    const patch = findTemplateFiles().filter((f) => f.path.endsWith('patch-training.json'));
+    const trigrams = (t: string) => [...contentTrigrams(normaliseFrame(t, new Set()))];
+    const training = new Set([...selfHarmHeadSentences(head).map((r) => r.text), ...patch.flatMap((f) => f.frames)].flatMap(trigrams));
+    const rows = selfHarmValidationSentences(validation);
+    expect(rows.length).toBeGreaterThan(90);
+    expect(rows.filter((t) => trigrams(t).some((x) => training.has(x)))).toEqual([]);
   });
 });

@@ -19,7 +19,7 @@ Selection (validation only): for each (C, weight of written rows, weight of ordi
 grid, the threshold evaluate.ts would set (the macro-F1 threshold on the tweets' validation split, raised
 until at most 0.5 % of the toxicity validation rows labelled not toxic reach it), then the mean of three
 parts at that threshold: the tweets' validation recall, the written validation intent recall, and the share
-of written validation rows that only look like self-harm (figurative, safe-context, everyday) left unflagged. The best fit's
+of written validation rows that only look like self-harm (figurative, safe-context, everyday; with self-harm-validation.json's sentences) left unflagged. The best fit's
 row replaces the graph's, which is saved as the split int8 model again (split_external_data.py).
 
 Usage: .work/venv/bin/python training/toxic_transformer_v1/self_harm_head.py
@@ -123,7 +123,7 @@ def main():
         "ordinary_train": ordinary,
         "hard_train": read("train.jsonl", lambda r: benign(r) and HARD_WORDS.search(r["t"]) is not None),
         "tweets_val": read("selfharm_val.jsonl"),
-        "written_val": read("selfharm_head_val.jsonl") + read("patch_val.jsonl", has_label),
+        "written_val": read("selfharm_head_val.jsonl") + read("patch_val.jsonl", has_label) + read("selfharm_figurative_val.jsonl"),
         "ordinary_val": read("val.jsonl", benign),
     }
     X, Y = {}, {}
@@ -133,7 +133,7 @@ def main():
         print(f"{name}: {len(rows)} rows, {int(Y[name].sum())} self-harm", flush=True)
 
     # Written validation rows that look like self-harm but are not: figurative, safe-context and everyday rows.
-    LOOKALIKE = np.array([r["c"] in ("self_harm_head", "patch_figurative") and r["y"][k] < 0.5 for r in sets["written_val"]])
+    LOOKALIKE = np.array([r["c"] in ("self_harm_head", "patch_figurative", "self_harm_validation") and r["y"][k] < 0.5 for r in sets["written_val"]])
     w_old = onnx.numpy_helper.to_array(next(t for t in graph.initializer if t.name == CLASSIFIER_W)).copy()
     b_old = onnx.numpy_helper.to_array(next(t for t in graph.initializer if t.name == CLASSIFIER_B)).copy()
 
