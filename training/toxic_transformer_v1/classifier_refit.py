@@ -19,7 +19,7 @@ The objective, over the served graph's own pooled features f (computed once, cac
 * a pull towards the served weights, ANCHOR x ||W - W_served||^2.
 
 Selection (validation only; fixed before the run, docs/experiments/toxicity-history.md L1): every
-grid point's validation mean ROC-AUC over prepare.ts's six heads, the flag rate of the validation-only
+grid point's validation mean ROC-AUC over the five API rows (evaluate.ts's mean), the flag rate of the validation-only
 benign sentences (identity_val.jsonl and the not-harmful categories of contrast_val.jsonl), the flag rate
 of contrast_val.jsonl's harmful categories, and DynaHate's validation rows' balanced accuracy. "Flagged"
 is any of the five rows reaching a threshold with the served threshold's false-positive rate on the
@@ -46,7 +46,6 @@ from self_harm_head import CLASSIFIER_B, CLASSIFIER_W, CONFIG, MODEL, POOLED, WO
 from split_external_data import save_split
 
 ROWS = [0, 1, 2, 3, 4]  # overall, insult, threat, identity_attack, profanity: the rows the API reads
-N_HEADS = 6  # prepare.ts's labels (the six validation AUCs)
 SOFT_WEIGHT = 0.6  # patch.py's soft-target weight
 ANCHOR = 1e-3
 SEED = 20261207
@@ -135,7 +134,7 @@ def fpr_thresholds(p_val, y_val, m_val, p_served, thresholds):
 def measure(W, b, X, Y, M, cats, p_served_val, served_thresholds):
     p = {n: sigmoid(X[n] @ W.T + b) for n in ("val", "identity_val", "contrast_val")}
     aucs = []
-    for h in range(N_HEADS):
+    for h in ROWS:
         keep = M["val"][:, h] == 1
         aucs.append(roc_auc_score(Y["val"][keep, h] >= 0.5, p["val"][keep, h]))
     t = fpr_thresholds(p["val"], Y["val"], M["val"], p_served_val, served_thresholds)
