@@ -22,7 +22,7 @@ validation split and patch_val.jsonl. Writes .work/toxicity/model.onnx (fp32, 7 
 hf_config.json and train-summary.json, as train.py does.
 
   .work/venv/bin/python training/toxic_transformer_v1/patch.py   (patch.sh runs it; npm run train:toxicity-patch)
-Environment: TOX_PATCH_BASE (the model folder to start from), TOX_THREADS (2), TOX_PATCH_REPLAY (replay rows), TOX_PATCH_PAIRS (pairs), TOX_PATCH_PAIRS_FROM (all, nontoxic), TOX_PATCH_LR,
+Environment: TOX_PATCH_BASE (the model folder to start from), TOX_THREADS (2), TOX_PATCH_REPLAY (replay rows), TOX_PATCH_PAIRS (pairs), TOX_PATCH_PAIRS_FROM (all, nontoxic), TOX_PATCH_REPEAT (3), TOX_PATCH_LR,
 TOX_PATCH_EPOCHS, TOX_PATCH_MAX_LEN, TOX_PATCH_PAIR_WEIGHT, TOX_PATCH_KD_WEIGHT, TOX_SEED, TOX_LIMIT (smoke runs).
 """
 import json
@@ -57,7 +57,8 @@ CFG = dict(
     # "all": pairs of any row; "nontoxic": only rows labelled not toxic (pairing on non-toxic rows only,
     # so a hateful row's label is not copied onto the group it is swapped to)
     pairs_from=os.environ.get("TOX_PATCH_PAIRS_FROM", "all"),
-    patch_repeat=3,
+    # how many times each written row of patch-training.json is seen
+    patch_repeat=int(os.environ.get("TOX_PATCH_REPEAT", 3)),
     lr=float(os.environ.get("TOX_PATCH_LR", 2e-5)),
     epochs=float(os.environ.get("TOX_PATCH_EPOCHS", 1)),
     max_len=int(os.environ.get("TOX_PATCH_MAX_LEN", 96)),
