@@ -38,11 +38,10 @@ import sys
 
 import numpy as np
 import onnx
-import onnxruntime as ort
 import torch
 from sklearn.metrics import roc_auc_score
 
-from self_harm_head import CLASSIFIER_B, CLASSIFIER_W, CONFIG, MODEL, POOLED, WORK, features, read
+from self_harm_head import CLASSIFIER_B, CLASSIFIER_W, CONFIG, MODEL, WORK, features, read, session_with_pooled
 from split_external_data import save_split
 
 ROWS = [0, 1, 2, 3, 4]  # overall, insult, threat, identity_attack, profanity: the rows the API reads
@@ -55,15 +54,6 @@ GRID = {
     "pair_weight": [0.0, 1.0, 10.0],
 }
 HARMFUL_CONTRAST = {"hateful", "plain_hate", "implicit_threat", "reported_endorsed"}
-
-
-def session_with_pooled(model, threads):
-    probe = onnx.ModelProto()
-    probe.CopyFrom(model)
-    probe.graph.output.append(onnx.helper.make_tensor_value_info(POOLED, onnx.TensorProto.FLOAT, None))
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = threads
-    return ort.InferenceSession(probe.SerializeToString(), opts, providers=["CPUExecutionProvider"])
 
 
 def load_sets():

@@ -63,6 +63,16 @@ def read(name, keep=lambda r: True):
         return [r for r in (json.loads(line) for line in f if line.strip()) if keep(r)]
 
 
+def session_with_pooled(model, threads):
+    """An onnxruntime session of the served graph with the pooler's tanh added as a second output."""
+    probe = onnx.ModelProto()
+    probe.CopyFrom(model)
+    probe.graph.output.append(onnx.helper.make_tensor_value_info(POOLED, onnx.TensorProto.FLOAT, None))
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    return ort.InferenceSession(probe.SerializeToString(), opts, providers=["CPUExecutionProvider"])
+
+
 def features(session, rows, batch=64):
     """Pooled features [n, 384] of token-id rows, in row order (batched by length to pad little)."""
     order = sorted(range(len(rows)), key=lambda i: len(rows[i]["ids"]))
@@ -103,12 +113,7 @@ def main():
     n_ordinary = int(os.environ.get("TOX_SELF_HARM_ORDINARY", "30000"))
     model = onnx.load(MODEL)
     graph = model.graph
-    probe = onnx.ModelProto()
-    probe.CopyFrom(model)
-    probe.graph.output.append(onnx.helper.make_tensor_value_info(POOLED, onnx.TensorProto.FLOAT, None))
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = threads
-    session = ort.InferenceSession(probe.SerializeToString(), opts, providers=["CPUExecutionProvider"])
+    session = session_with_pooled(model, threads)
 
     labels = json.load(open(CONFIG))["id2label"]
     k = [int(i) for i, name in labels.items() if name == "self_harm"][0]
