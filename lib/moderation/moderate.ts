@@ -11,7 +11,9 @@ import { detectLanguage } from './detect-language';
 import { explainDecision } from './explain-decision';
 import { decidingWindow, locateDecidingPassages } from './locate-deciding-passage';
 import type { LoadedModels } from './model-registry';
+import type { Preprocessed } from './preprocess';
 import { readMentionsMasked } from './read-mentions-masked';
+import { figurativeSelfHarmOnly } from './self-harm-figurative';
 import { MODEL_VERSIONS, SELF_HARM_LABEL, TOXICITY_VERSION, type ToxicityDetail } from './types';
 
 export interface ModerateOptions {
@@ -49,10 +51,13 @@ export interface ModerateOptions {
 
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 
-/** The toxicity model's `self_harm` label (a logit in `auxiliary`), as a probability, when it has one. */
-function modelSignals(detail: ToxicityDetail): ModelSignals {
+/**
+ * The toxicity model's `self_harm` label (a logit in `auxiliary`), as a probability, when it has one
+ * and the text's words of death are not all figurative (self-harm-figurative.ts).
+ */
+function modelSignals(detail: ToxicityDetail, pre: Preprocessed): ModelSignals {
   const logit = detail.auxiliary[SELF_HARM_LABEL];
-  return logit === undefined ? {} : { selfHarm: 1 / (1 + Math.exp(-logit)) };
+  return logit === undefined || figurativeSelfHarmOnly(pre.clean) ? {} : { selfHarm: 1 / (1 + Math.exp(-logit)) };
 }
 
 export async function moderate(
@@ -84,7 +89,7 @@ export async function moderate(
   const sexismEnded = performance.now();
   const toxicity = detail.map((d) => d.scores);
   const policy = withOverrides(models.policy, options.thresholds);
-  const signals = detail.map(modelSignals);
+  const signals = detail.map((d, i) => modelSignals(d, pre[i]!));
   const ensembles = texts.map((_, i) => combine(sexism[i]!, toxicity[i]!, rules[i]!.label, policy, signals[i]));
   const decisions = texts.map((_, i) => explainDecision(sexism[i]!, toxicity[i]!, rules[i]!.label, policy, ensembles[i]!, signals[i]));
   let tokens = detail.reduce((sum, d) => sum + (d.tokens ?? 0), 0);

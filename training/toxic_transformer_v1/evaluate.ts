@@ -29,6 +29,7 @@ import * as ort from 'onnxruntime-node';
 import { encodeForModel } from '@/lib/moderation/toxicity/encode-for-model';
 import { loadToxicityTokenizer } from '@/lib/moderation/toxicity/load-toxicity-tokenizer';
 import { preprocess } from '@/lib/moderation/preprocess';
+import { figurativeSelfHarmOnly } from '@/lib/moderation/self-harm-figurative';
 import { averagePrecision, bestMacroF1Threshold, rocAuc } from '@/training/ml/metrics';
 import { SELF_HARM_LABEL, TOXICITY_HEADS } from '@/lib/moderation/types';
 import { parseLexicalStack, type LexicalStackArtifact } from '@/lib/moderation/toxicity/lexical-stack';
@@ -284,12 +285,14 @@ const SELF_HARM_MAX_BENIGN_RATE = 0.005;
  * recall, and the written validation sentences' accuracy per corpus.
  */
 async function selfHarmSignal(session: ort.InferenceSession, k: number, val: readonly Row[], valScores: readonly number[][]) {
+  // As served: the signal of a text whose words of death are all figurative is not read (moderate.ts).
+  const asServed = (r: Row, s: number) => (figurativeSelfHarmOnly(r.t) ? 0 : s);
   const sh = readRows('selfharm_val.jsonl');
-  const shScores = (await scoreIds(session, sh)).map((s) => s[k]!);
+  const shScores = (await scoreIds(session, sh)).map((s, i) => asServed(sh[i]!, s[k]!));
   const labels = sh.map((r) => (r.y[k]! >= 0.5 ? 1 : 0));
   const f1 = bestMacroF1Threshold(labels, shScores);
   const benign = val
-    .map((r, i) => [r, valScores[i]![k]!] as const)
+    .map((r, i) => [r, asServed(r, valScores[i]![k]!)] as const)
     .filter(([r]) => r.m[0] === 1 && r.y[0]! < 0.5)
     .map(([, s]) => s)
     .sort((a, b) => a - b);
@@ -300,7 +303,7 @@ async function selfHarmSignal(session: ort.InferenceSession, k: number, val: rea
     ? ['selfharm_head_val.jsonl', 'selfharm_figurative_val.jsonl'].flatMap((name) => (existsSync(join(WORK, name)) ? readRows(name) : []))
     : [];
   const patch = [...readRows('patch_val.jsonl'), ...headRows].filter((r) => r.m[k] === 1);
-  const patchScores = (await scoreIds(session, patch)).map((s) => s[k]!);
+  const patchScores = (await scoreIds(session, patch)).map((s, i) => asServed(patch[i]!, s[k]!));
   const lookalike = guardLookalikes ? Math.max(0, ...patchScores.filter((_, i) => patch[i]!.y[k]! < 0.5)) : 0;
   const threshold = r4(Math.min(MAX_THRESHOLD, Math.max(f1.threshold, guard + 1e-4, lookalike + 1e-4)));
   const byCorpus: Record<string, { n: number; flagged: number }> = {};
