@@ -26,7 +26,7 @@ describe('validation-only contrast set', () => {
     const training = files.filter((f) => !f.endsWith('-validation.json')).map(read);
     const validation = files.filter((f) => f.endsWith('-validation.json')).map(read);
     expect(training.length).toBeGreaterThanOrEqual(2);
-    expect(validation.length).toBe(3);
+    expect(validation.length).toBe(4);
     const groupWords = new Set([...training, ...validation].flatMap((t) => t?.groupWords ?? []));
     const trainTrigrams = new Map<string, string>();
     for (const t of training) {

@@ -1,14 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contentTrigrams, findTemplateFiles, normaliseFrame } from '@/scripts/eval-text/template-overlap';
 import { TRAINING_DIR } from './model-dir';
-import {
-  type SelfHarmHeadSpec,
-  type SelfHarmValidationSpec,
-  selfHarmHeadSentences,
-  selfHarmValidationSentences,
-} from './prepare-self-harm-head';
+import { type SelfHarmHeadSpec, selfHarmHeadSentences, selfHarmValidationSentences } from './prepare-self-harm-head';
 
 const spec: SelfHarmHeadSpec = {
   intent: ['I am done with living.'],
@@ -65,16 +59,5 @@ describe('self-harm validation sentences', () => {
     expect(() => selfHarmValidationSentences({ frames: ['{mood} again'], chores: [], treats: [], feelings: [], lines: [] })).toThrow(
       /without a known slot/,
     );
-  });
-
-  it('the committed file shares no content trigram with the training rows', () => {
-    const validation = JSON.parse(readFileSync(join(TRAINING_DIR, 'self-harm-validation.json'), 'utf8')) as SelfHarmValidationSpec;
-    const head = JSON.parse(readFileSync(join(TRAINING_DIR, 'self-harm-head.json'), 'utf8')) as SelfHarmHeadSpec;
-    const patch = findTemplateFiles().filter((f) => f.path.endsWith('patch-training.json'));
-    const trigrams = (t: string) => [...contentTrigrams(normaliseFrame(t, new Set()))];
-    const training = new Set([...selfHarmHeadSentences(head).map((r) => r.text), ...patch.flatMap((f) => f.frames)].flatMap(trigrams));
-    const rows = selfHarmValidationSentences(validation);
-    expect(rows.length).toBeGreaterThan(90);
-    expect(rows.filter((t) => trigrams(t).some((x) => training.has(x)))).toEqual([]);
   });
 });
