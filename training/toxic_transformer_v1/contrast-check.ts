@@ -1,7 +1,8 @@
 /**
  * The ship check between two toxicity models: the served ensemble's accuracy on the validation-only
  * contrast sentences of `contrast-validation.json` (negation, counter-speech, anger at objects and
- * swearing, against plainly hateful sentences). It exists so that a retrain that adds contrastive
+ * swearing, first-person, short-slogan and short-praise sentences naming a group, against plainly
+ * hateful sentences). It exists so that a retrain that adds contrastive
  * training frames is chosen on sentences neither model trained on, and not on the evaluation suite.
  *
  *   npx tsx --conditions=react-server training/toxic_transformer_v1/contrast-check.ts
