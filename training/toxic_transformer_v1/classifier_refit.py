@@ -41,8 +41,7 @@ import onnx
 import torch
 from sklearn.metrics import roc_auc_score
 
-from self_harm_head import CLASSIFIER_B, CLASSIFIER_W, CONFIG, MODEL, WORK, features, read, session_with_pooled
-from split_external_data import save_split
+from self_harm_head import CONFIG, MODEL, WORK, classifier, features, read, save_classifier, session_with_pooled
 
 ROWS = [0, 1, 2, 3, 4]  # overall, insult, threat, identity_attack, profanity: the rows the API reads
 SOFT_WEIGHT = 0.6  # patch.py's soft-target weight
@@ -196,8 +195,7 @@ def main():
         Y[name], M[name] = labels(sets[name], 7)
     cats = {"val": [r["c"] for r in sets["val"]], "contrast_val": [r["c"] for r in sets["contrast_val"]]}
     replay_named = np.array([r["named"] for r in sets["replay"]])
-    W0 = onnx.numpy_helper.to_array(next(t for t in graph.initializer if t.name == CLASSIFIER_W)).copy()
-    b0 = onnx.numpy_helper.to_array(next(t for t in graph.initializer if t.name == CLASSIFIER_B)).copy()
+    W0, b0 = classifier(graph)
     names = [config["id2label"][str(h)] for h in ROWS]
     # The encoder's own thresholds (insult and profanity are served on the lexical stack's scores).
     metrics = json.load(open(os.path.join(os.path.dirname(CONFIG), "metrics.json")))
@@ -221,7 +219,6 @@ def main():
         key = (m["benign_flag_rate"], -m["val_mean_auc"])
         if ok and (best is None or key < best[0]):
             best = (key, g, m, W, b)
-    os.makedirs(os.path.join(WORK, "refit-cache"), exist_ok=True)
     out = os.path.join(WORK, "classifier-refit.json")
     if best is None:
         report["chosen"] = None
@@ -231,12 +228,7 @@ def main():
     _, g, m, W, b = best
     report["chosen"] = {**g, **m}
     print("chosen:", report["chosen"], flush=True)
-    for t in graph.initializer:
-        if t.name == CLASSIFIER_W:
-            t.CopyFrom(onnx.numpy_helper.from_array(W, CLASSIFIER_W))
-        elif t.name == CLASSIFIER_B:
-            t.CopyFrom(onnx.numpy_helper.from_array(b, CLASSIFIER_B))
-    new_artifact, files = save_split(model, MODEL)
+    new_artifact, files = save_classifier(model, W, b)
     report["artifact"] = new_artifact
     json.dump(report, open(out, "w"), indent=1)
     print(f"wrote {MODEL} (artifact {new_artifact}; {', '.join(f'{n} {s} B' for n, s in files)}) and {out}")

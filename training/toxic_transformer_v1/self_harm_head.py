@@ -73,6 +73,22 @@ def session_with_pooled(model, threads):
     return ort.InferenceSession(probe.SerializeToString(), opts, providers=["CPUExecutionProvider"])
 
 
+def classifier(graph):
+    """The float32 classifier's weight [7, 384] and bias [7], as copies."""
+    get = lambda name: onnx.numpy_helper.to_array(next(t for t in graph.initializer if t.name == name)).copy()
+    return get(CLASSIFIER_W), get(CLASSIFIER_B)
+
+
+def save_classifier(model, w, b):
+    """Puts a new classifier into the served graph and saves it as the split int8 model; (artifact, files)."""
+    for t in model.graph.initializer:
+        if t.name == CLASSIFIER_W:
+            t.CopyFrom(onnx.numpy_helper.from_array(w, CLASSIFIER_W))
+        elif t.name == CLASSIFIER_B:
+            t.CopyFrom(onnx.numpy_helper.from_array(b, CLASSIFIER_B))
+    return save_split(model, MODEL)
+
+
 def features(session, rows, batch=64):
     """Pooled features [n, 384] of token-id rows, in row order (batched by length to pad little)."""
     order = sorted(range(len(rows)), key=lambda i: len(rows[i]["ids"]))
@@ -139,8 +155,7 @@ def main():
 
     # Written validation rows that look like self-harm but are not: figurative, safe-context and everyday rows.
     LOOKALIKE = np.array([r["c"] in ("self_harm_head", "patch_figurative", "self_harm_validation") and r["y"][k] < 0.5 for r in sets["written_val"]])
-    w_old = onnx.numpy_helper.to_array(next(t for t in graph.initializer if t.name == CLASSIFIER_W)).copy()
-    b_old = onnx.numpy_helper.to_array(next(t for t in graph.initializer if t.name == CLASSIFIER_B)).copy()
+    w_old, b_old = classifier(graph)
 
     def evaluate(w, b):
         score = {n: 1 / (1 + np.exp(-(X[n] @ w + b))) for n in ("tweets_val", "written_val", "ordinary_val")}
@@ -193,12 +208,7 @@ def main():
     w_new, b_new = w_old.copy(), b_old.copy()
     w_new[k] = fit.coef_[0].astype(np.float32)
     b_new[k] = np.float32(fit.intercept_[0])
-    for t in graph.initializer:
-        if t.name == CLASSIFIER_W:
-            t.CopyFrom(onnx.numpy_helper.from_array(w_new, CLASSIFIER_W))
-        elif t.name == CLASSIFIER_B:
-            t.CopyFrom(onnx.numpy_helper.from_array(b_new, CLASSIFIER_B))
-    artifact, files = save_split(model, MODEL)
+    artifact, files = save_classifier(model, w_new, b_new)
     report["artifact"] = artifact
     report["rows"] = {n: int(len(v)) for n, v in Y.items()}
     with open(os.path.join(WORK, "self-harm-head.json"), "w") as f:
