@@ -4,9 +4,9 @@
  * depends on which group is named, not on what is said of it. A text that names a group and reaches a
  * toxicity threshold is read again with each group word swapped for the same form of each reference
  * group ("Christian lives matter.", "Ling is a kind Buddhist."). Each head keeps the lower of its first
- * score and a blend of it with the references' mean, in logits:
+ * score and a blend of it with the highest reference, in logits:
  *
- *   score = min(p, σ(w · logit(p) + (1 − w) · mean_r logit(p_r)))
+ *   score = min(p, σ(w · logit(p) + (1 − w) · max_r logit(p_r)))
  *
  * An attack reads as one whatever group it names ("X are vermin" stays an attack for every X), so it
  * keeps its score; a sentence that is only flagged for naming this group is lowered towards what the
@@ -74,12 +74,13 @@ const logit = (p: number) => {
 };
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
-/** Each head's lower of `first` and its blend with the references' mean logit. */
+/** Each head's lower of `first` and its blend with the highest reference logit. */
 export function blendWithReferences(first: ToxicityScores, references: readonly ToxicityScores[], weight: number): ToxicityScores {
   const out = { ...first };
+  if (weight >= 1 || references.length === 0) return out;
   for (const h of TOXICITY_HEADS) {
-    const mean = references.reduce((s, r) => s + logit(r[h]), 0) / references.length;
-    out[h] = Math.min(first[h], sigmoid(weight * logit(first[h]) + (1 - weight) * mean));
+    const highest = Math.max(...references.map((r) => logit(r[h])));
+    out[h] = Math.min(first[h], sigmoid(weight * logit(first[h]) + (1 - weight) * highest));
   }
   return out;
 }
