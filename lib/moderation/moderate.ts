@@ -12,7 +12,6 @@ import { explainDecision } from './explain-decision';
 import { decidingWindow, locateDecidingPassages } from './locate-deciding-passage';
 import type { LoadedModels } from './model-registry';
 import type { Preprocessed } from './preprocess';
-import { readGroupsSwapped } from './read-groups-swapped';
 import { readMentionsMasked } from './read-mentions-masked';
 import { figurativeSelfHarmOnly } from './self-harm-figurative';
 import { MODEL_VERSIONS, SELF_HARM_LABEL, TOXICITY_VERSION, type ToxicityDetail } from './types';
@@ -48,11 +47,6 @@ export interface ModerateOptions {
    * absent or empty: the shipped thresholds.
    */
   thresholds?: ThresholdOverrides;
-  /**
-   * Weight of a group-naming text's first reading against its readings with other groups
-   * (read-groups-swapped.ts); absent: the shipped weight. Only the validation selection sets it.
-   */
-  groupReadingWeight?: number;
 }
 
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
@@ -82,13 +76,9 @@ export async function moderate(
   const rules = pre.map((p) => models.rules.evaluate(p));
   const rulesEnded = performance.now();
   // A text whose slurs are all only mentioned is read again with them masked (read-mentions-masked.ts).
-  const scoreOptions = { maxTokensPerRun: options.maxTokensPerRun, cancelled: options.cancelled };
-  const policy = withOverrides(models.policy, options.thresholds);
-  const masked = await readMentionsMasked(models.toxicity, pre, rules, await toxicityPromise, scoreOptions);
-  // A text flagged for naming a group is read again with other groups (read-groups-swapped.ts).
-  const detail = await readGroupsSwapped(models.toxicity, pre, masked, policy.toxicityThresholds, {
-    ...scoreOptions,
-    ...(options.groupReadingWeight === undefined ? {} : { weight: options.groupReadingWeight }),
+  const detail = await readMentionsMasked(models.toxicity, pre, rules, await toxicityPromise, {
+    maxTokensPerRun: options.maxTokensPerRun,
+    cancelled: options.cancelled,
   });
   const toxicityEnded = performance.now();
   // sexism_lasso_v1 reads the encoder's sexism logit as a feature, so it runs after the transformer.
@@ -98,6 +88,7 @@ export async function moderate(
   const sexism = models.sexism.score(pre, encoder);
   const sexismEnded = performance.now();
   const toxicity = detail.map((d) => d.scores);
+  const policy = withOverrides(models.policy, options.thresholds);
   const signals = detail.map((d, i) => modelSignals(d, pre[i]!));
   const ensembles = texts.map((_, i) => combine(sexism[i]!, toxicity[i]!, rules[i]!.label, policy, signals[i]));
   const decisions = texts.map((_, i) => explainDecision(sexism[i]!, toxicity[i]!, rules[i]!.label, policy, ensembles[i]!, signals[i]));
