@@ -37,7 +37,8 @@ export class BrowserInferencePage {
     this.adapter = page.getByTestId('adapter');
 
     const record = (where: string) => (msg: ConsoleMessage) => {
-      if (msg.type() === 'error') this.consoleErrors.push(`${where}: ${msg.text()}`);
+      // A Worker's failed fetch is not a page response: the message's location names the resource.
+      if (msg.type() === 'error') this.consoleErrors.push(`${where}: ${msg.text()} (${msg.location().url})`);
     };
     page.on('console', record('page'));
     page.on('pageerror', (err) => this.consoleErrors.push(`pageerror: ${err.message}`));
