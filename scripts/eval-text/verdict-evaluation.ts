@@ -179,6 +179,25 @@ export function selfHarmSection(suite: VerdictSuite, verdicts: readonly Verdict[
         (c) => c.category === 'self_harm_safe_context',
         safe,
       ),
+      // A second set of intent and of figurative or safe-context sentences, written later and apart
+      // from the first, so that a change designed after the first set's results is judged on both.
+      flagRow(
+        s,
+        'verdicts.self_harm.intent_recall_2',
+        'self-harm intent flagged (second set)',
+        (c) => c.category === 'self_harm_intent_2',
+        {
+          ...recall,
+          headline: false,
+        },
+      ),
+      flagRow(
+        s,
+        'verdicts.self_harm.safe_flag_rate_2',
+        'figurative and safe-context wording flagged (second set)',
+        (c) => c.category === 'self_harm_safe_2',
+        safe,
+      ),
       balancedRow(s, 'verdicts.self_harm.balanced_accuracy', 'self-harm suite: balanced accuracy'),
     ],
   };

@@ -36,6 +36,8 @@ const CATEGORIES: Record<VerdictSuite['id'], Record<string, 'harmful' | 'not_har
     self_harm_encouragement: 'harmful',
     self_harm_figurative: 'not_harmful',
     self_harm_safe_context: 'not_harmful',
+    self_harm_intent_2: 'harmful',
+    self_harm_safe_2: 'not_harmful',
   },
   veiled_threat: { veiled_threat: 'harmful', threat_lookalike: 'not_harmful' },
 };
@@ -44,9 +46,9 @@ describe('verdict suites', () => {
   const suites = readVerdictSuites();
   const all = suites.flatMap((s) => s.cases);
 
-  it('hold a few hundred to 1,500 cases, unique ids and texts, no unfilled placeholder', () => {
+  it('hold a thousand to 1,600 cases, unique ids and texts, no unfilled placeholder', () => {
     expect(all.length).toBeGreaterThanOrEqual(1000);
-    expect(all.length).toBeLessThanOrEqual(1500);
+    expect(all.length).toBeLessThanOrEqual(1600);
     expect(new Set(all.map((c) => c.id)).size).toBe(all.length);
     expect(new Set(all.map((c) => c.text)).size).toBe(all.length);
     for (const c of all) expect(c.text, c.id).not.toMatch(/[{}]/);
