@@ -13,7 +13,7 @@ import { decidingWindow, locateDecidingPassages } from './locate-deciding-passag
 import type { LoadedModels } from './model-registry';
 import type { Preprocessed } from './preprocess';
 import { readMentionsMasked } from './read-mentions-masked';
-import { figurativeSelfHarmOnly } from './self-harm-figurative';
+import { figurativeSelfHarmOnly, readFigurativeIdiomsRemoved } from './self-harm-figurative';
 import { MODEL_VERSIONS, SELF_HARM_LABEL, TOXICITY_VERSION, type ToxicityDetail } from './types';
 
 export interface ModerateOptions {
@@ -76,10 +76,10 @@ export async function moderate(
   const rules = pre.map((p) => models.rules.evaluate(p));
   const rulesEnded = performance.now();
   // A text whose slurs are all only mentioned is read again with them masked (read-mentions-masked.ts).
-  const detail = await readMentionsMasked(models.toxicity, pre, rules, await toxicityPromise, {
-    maxTokensPerRun: options.maxTokensPerRun,
-    cancelled: options.cancelled,
-  });
+  const scoreOptions = { maxTokensPerRun: options.maxTokensPerRun, cancelled: options.cancelled };
+  const masked = await readMentionsMasked(models.toxicity, pre, rules, await toxicityPromise, scoreOptions);
+  // A text whose words of death are all figurative is read again without its idioms (self-harm-figurative.ts).
+  const detail = await readFigurativeIdiomsRemoved(models.toxicity, pre, masked, scoreOptions);
   const toxicityEnded = performance.now();
   // sexism_lasso_v1 reads the encoder's sexism logit as a feature, so it runs after the transformer.
   const encoderLabel = models.sexism.encoderLabel;

@@ -56,20 +56,38 @@ export async function readMentionsMasked(
   detail: readonly ToxicityDetail[],
   options?: ScoreOptions,
 ): Promise<ToxicityDetail[]> {
-  const masked = pre.map((p, i) => maskMentionedSlurs(p, rules[i]!));
-  const which = masked.flatMap((m, i) => (m ? [i] : []));
+  return readAgainKeepingLower(
+    toxicity,
+    pre.map((p, i) => maskMentionedSlurs(p, rules[i]!)),
+    detail,
+    options,
+  );
+}
+
+/**
+ * A second reading of some texts (`again[i]`, undefined for a text read once): each head of `detail[i]`
+ * keeps the lower of its two scores. Windows, peaks and the auxiliary logits stay the first reading's;
+ * `tokens` adds the second's. The second readings run as one batch.
+ */
+export async function readAgainKeepingLower(
+  toxicity: ToxicityModel,
+  again: readonly (Preprocessed | undefined)[],
+  detail: readonly ToxicityDetail[],
+  options?: ScoreOptions,
+): Promise<ToxicityDetail[]> {
+  const which = again.flatMap((m, i) => (m ? [i] : []));
   if (which.length === 0) return [...detail];
-  const inputs = which.map((i) => masked[i]!);
+  const inputs = which.map((i) => again[i]!);
   const second = toxicity.scoreDetailed
     ? await toxicity.scoreDetailed(inputs, options)
     : (await toxicity.score(inputs)).map((scores): ToxicityDetail => ({ scores, auxiliary: {} }));
   const out = [...detail];
   which.forEach((i, k) => {
     const first = detail[i]!;
-    const again = second[k]!;
+    const next = second[k]!;
     const scores = { ...first.scores };
-    for (const h of TOXICITY_HEADS) scores[h] = Math.min(first.scores[h], again.scores[h]);
-    out[i] = { ...first, scores, ...(first.tokens === undefined ? {} : { tokens: first.tokens + (again.tokens ?? 0) }) };
+    for (const h of TOXICITY_HEADS) scores[h] = Math.min(first.scores[h], next.scores[h]);
+    out[i] = { ...first, scores, ...(first.tokens === undefined ? {} : { tokens: first.tokens + (next.tokens ?? 0) }) };
   });
   return out;
 }

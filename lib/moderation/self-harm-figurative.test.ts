@@ -4,7 +4,7 @@ import { ModelRegistry, type ToxicityRuntime } from './model-registry';
 import { moderate } from './moderate';
 import { preprocess } from './preprocess';
 import { createRulesEngine } from './rules/rules-engine';
-import { figurativeSelfHarmOnly } from './self-harm-figurative';
+import { figurativeSelfHarmOnly, withoutFigurativeIdioms } from './self-harm-figurative';
 import { SELF_HARM_LABEL, type ToxicityScores } from './types';
 
 const figurative = (text: string) => figurativeSelfHarmOnly(preprocess(text).clean);
@@ -67,5 +67,48 @@ describe('moderate() and figurative wording', () => {
     expect(idiom!.ensemble.summary).toBe('likely_safe');
     expect(plan!.ensemble.primary_issue).toBe('self_harm');
     expect(plan!.ensemble.summary).not.toBe('likely_safe');
+  });
+});
+
+describe('withoutFigurativeIdioms', () => {
+  it('removes the idioms of a text whose words of death are all figurative', () => {
+    expect(withoutFigurativeIdioms('I could die of embarrassment, honestly.')).toBe('I could , honestly.');
+    expect(withoutFigurativeIdioms('This workout is killing me!')).toBe('This workout !');
+    expect(withoutFigurativeIdioms('I’m bored to death, you absolute idiot.')).toBe("I'm , you absolute idiot.");
+  });
+
+  it('reads a text once when a word of harm stands outside the idiom, or the idiom can be said of a victim', () => {
+    expect(withoutFigurativeIdioms("This week is killing me, I'm taking all my pills tonight.")).toBeUndefined();
+    expect(withoutFigurativeIdioms("I'll find your dog and kill it.")).toBeUndefined();
+    expect(withoutFigurativeIdioms('I could murder a man for less.')).toBeUndefined();
+    expect(withoutFigurativeIdioms('A lovely walk by the river.')).toBeUndefined();
+  });
+});
+
+/** A transformer whose `overall` head, like the served one's, reads any word of death as abuse, and `insult` reads insults. */
+const deathWordReader: ToxicityRuntime = {
+  version: 'toxic_transformer_v1',
+  thresholds: { overall: 0.5, insult: 0.5, threat: 0.5, identity_attack: 0.5, profanity: 0.5 },
+  score: async (texts) => texts.map((t) => heads(t.clean)),
+  scoreDetailed: async (texts) => texts.map((t) => ({ scores: heads(t.clean), auxiliary: {} })),
+};
+function heads(text: string): ToxicityScores {
+  return { ...low, overall: /die|kill|death|idiot/i.test(text) ? 0.9 : 0.02, insult: /idiot/i.test(text) ? 0.9 : 0.02 };
+}
+
+describe('moderate() and the heads on figurative wording', () => {
+  it('lets the rest of the text decide: an idiom alone is safe, an insult beside it is not', async () => {
+    const models = await new ModelRegistry(
+      fakeLoaders({ rules: async () => createRulesEngine(), toxicity: async () => deathWordReader }),
+    ).models();
+    const [idiom, insult, threat] = await moderate(models, [
+      'I could die of embarrassment.',
+      "I'm bored to death, you absolute idiot.",
+      "I'll find your dog and kill it.",
+    ]);
+    expect(idiom!.ensemble.summary).toBe('likely_safe');
+    expect(idiom!.label.toxicity.overall).toBeLessThan(0.5);
+    expect(insult!.ensemble.primary_issue).toBe('insult');
+    expect(threat!.ensemble.summary).not.toBe('likely_safe');
   });
 });

@@ -142,14 +142,15 @@ describe('POST /v1/moderate/text', () => {
       'Nobody would care if you ended it all tonight.',
       'You will regret crossing me, I promise you that.',
       'this workout is killing me',
+      'I could die of embarrassment',
     ];
     const res = await postJson(`${server.url}/v1/moderate/batch`, { texts });
-    const [mention, intent, encouragement, veiled, figurative] = batchResponseSchema.parse(await res.json()).results.map((r) => r.ensemble);
+    const [mention, intent, encouragement, veiled, ...figurative] = batchResponseSchema.parse(await res.json()).results.map((r) => r.ensemble);
     expect(mention).toMatchObject({ summary: 'likely_safe', primary_issue: 'none' });
     expect(intent).toMatchObject({ primary_issue: 'self_harm' });
     expect(intent!.summary).not.toBe('likely_safe');
     for (const threat of [encouragement, veiled]) expect(threat).toMatchObject({ summary: 'highly_harmful', primary_issue: 'threat' });
-    expect(figurative).toMatchObject({ summary: 'likely_safe', primary_issue: 'none' });
+    for (const f of figurative) expect(f).toMatchObject({ summary: 'likely_safe', primary_issue: 'none' });
   });
 
   it('scores an insult higher than a benign sentence, also when obfuscated', async () => {
