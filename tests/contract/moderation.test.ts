@@ -145,7 +145,9 @@ describe('POST /v1/moderate/text', () => {
       'I could die of embarrassment',
     ];
     const res = await postJson(`${server.url}/v1/moderate/batch`, { texts });
-    const [mention, intent, encouragement, veiled, ...figurative] = batchResponseSchema.parse(await res.json()).results.map((r) => r.ensemble);
+    const [mention, intent, encouragement, veiled, ...figurative] = batchResponseSchema
+      .parse(await res.json())
+      .results.map((r) => r.ensemble);
     expect(mention).toMatchObject({ summary: 'likely_safe', primary_issue: 'none' });
     expect(intent).toMatchObject({ primary_issue: 'self_harm' });
     expect(intent!.summary).not.toBe('likely_safe');
