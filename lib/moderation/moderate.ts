@@ -12,6 +12,7 @@ import { explainDecision } from './explain-decision';
 import { decidingWindow, locateDecidingPassages } from './locate-deciding-passage';
 import type { LoadedModels } from './model-registry';
 import type { Preprocessed } from './preprocess';
+import { readGroupsSwapped } from './read-groups-swapped';
 import { readMentionsMasked } from './read-mentions-masked';
 import { figurativeSelfHarmOnly, readFigurativeIdiomsRemoved } from './self-harm-figurative';
 import { MODEL_VERSIONS, SELF_HARM_LABEL, TOXICITY_VERSION, type ToxicityDetail } from './types';
@@ -47,6 +48,11 @@ export interface ModerateOptions {
    * absent or empty: the shipped thresholds.
    */
   thresholds?: ThresholdOverrides;
+  /**
+   * Weight of a group-naming text's first reading against its readings with other groups
+   * (read-groups-swapped.ts); absent: the shipped weight. Only the validation selection sets it.
+   */
+  groupReadingWeight?: number;
 }
 
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
@@ -79,7 +85,13 @@ export async function moderate(
   const scoreOptions = { maxTokensPerRun: options.maxTokensPerRun, cancelled: options.cancelled };
   const masked = await readMentionsMasked(models.toxicity, pre, rules, await toxicityPromise, scoreOptions);
   // A text whose words of death are all figurative is read again without its idioms (self-harm-figurative.ts).
-  const detail = await readFigurativeIdiomsRemoved(models.toxicity, pre, masked, scoreOptions);
+  const figurative = await readFigurativeIdiomsRemoved(models.toxicity, pre, masked, scoreOptions);
+  // A text flagged for naming a group is read again with other groups (read-groups-swapped.ts).
+  const policy = withOverrides(models.policy, options.thresholds);
+  const detail = await readGroupsSwapped(models.toxicity, pre, figurative, policy.toxicityThresholds, {
+    ...scoreOptions,
+    ...(options.groupReadingWeight === undefined ? {} : { weight: options.groupReadingWeight }),
+  });
   const toxicityEnded = performance.now();
   // sexism_lasso_v1 reads the encoder's sexism logit as a feature, so it runs after the transformer.
   const encoderLabel = models.sexism.encoderLabel;
@@ -88,7 +100,6 @@ export async function moderate(
   const sexism = models.sexism.score(pre, encoder);
   const sexismEnded = performance.now();
   const toxicity = detail.map((d) => d.scores);
-  const policy = withOverrides(models.policy, options.thresholds);
   const signals = detail.map((d, i) => modelSignals(d, pre[i]!));
   const ensembles = texts.map((_, i) => combine(sexism[i]!, toxicity[i]!, rules[i]!.label, policy, signals[i]));
   const decisions = texts.map((_, i) => explainDecision(sexism[i]!, toxicity[i]!, rules[i]!.label, policy, ensembles[i]!, signals[i]));

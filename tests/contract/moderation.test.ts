@@ -135,6 +135,20 @@ describe('POST /v1/moderate/text', () => {
   // Sentences users reported answered wrong, through the served models: counter-speech that quotes a
   // slur, self-harm intent in plain words, a veiled threat, encouragement of suicide, a figurative
   // "killing me". (This test necessarily quotes a slur: use and mention cannot be told apart without it.)
+  it('answers a kind sentence naming a group as safe whatever the group, and an attack on a group as harmful', async () => {
+    const texts = [
+      'Ling is a kind gay.',
+      'Mei is a fun homosexual.',
+      'Sam is a great white.',
+      'Gays are disgusting.',
+      'Jews control the banks.',
+    ];
+    const res = await postJson(`${server.url}/v1/moderate/batch`, { texts });
+    const verdicts = batchResponseSchema.parse(await res.json()).results.map((r) => r.ensemble);
+    for (const kind of verdicts.slice(0, 3)) expect(kind).toMatchObject({ summary: 'likely_safe', primary_issue: 'none' });
+    for (const attack of verdicts.slice(3)) expect(attack).toMatchObject({ summary: 'highly_harmful', primary_issue: 'identity_attack' });
+  });
+
   it('answers counter-speech, plain-words self-harm, a veiled threat and a figurative phrase as users expect', async () => {
     const texts = [
       'Calling someone a "faggot" is never okay.',
