@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { fakeLoaders } from '@/tests/fixtures/fake-moderation-models';
 import { ModelRegistry, type ToxicityRuntime } from './model-registry';
 import { moderate } from './moderate';
-import { blendWithReferences, REFERENCE_GROUPS, swapGroupWords } from './read-groups-swapped';
+import { blendWithReferences, readGroupsSwapped, REFERENCE_GROUPS, swapGroupWords } from './read-groups-swapped';
+import { preprocess } from './preprocess';
 import { createRulesEngine } from './rules/rules-engine';
 import type { ToxicityScores } from './types';
 
@@ -79,5 +80,24 @@ describe('moderate() and the group a text names', () => {
     const [alone] = await moderate(m, ['Ling is a kind gay.']);
     const batch = await moderate(m, ['Gays are vermin.', 'Ling is a kind gay.', 'What a lovely day.']);
     expect(batch[1]).toEqual({ ...alone, meta: { ...alone!.meta, processing_time_ms: batch[1]!.meta.processing_time_ms } });
+  });
+});
+
+describe('readGroupsSwapped', () => {
+  it('reads a text of more than one window once: three more readings of a long text would cost several times the first', async () => {
+    let calls = 0;
+    const model = {
+      ...groupBiased,
+      scoreDetailed: async (texts: Parameters<NonNullable<ToxicityRuntime['scoreDetailed']>>[0]) => {
+        calls += texts.length;
+        return texts.map((t) => ({ scores: read(t.clean), auxiliary: {} }));
+      },
+    };
+    const pre = [preprocess('Ling is a kind gay.'), preprocess('Ling is a kind gay. And a long text goes on.')];
+    const first = { scores: read('gay'), auxiliary: {} };
+    const out = await readGroupsSwapped(model, pre, [first, { ...first, windows: [first.scores, first.scores] }], groupBiased.thresholds);
+    expect(calls).toBe(REFERENCE_GROUPS.length);
+    expect(out[0]!.scores.overall).toBeLessThan(0.5);
+    expect(out[1]!.scores.overall).toBe(0.9);
   });
 });

@@ -12,7 +12,8 @@
  * keeps its first reading: an attack on a group is specific to that group (a stereotype is about one
  * group), and lowering it towards other groups loses such hate (docs/decisions/219-group-blind-heads-read-with-other-groups.md).
  *
- * Only texts that name a group and reach one of those thresholds pay for the extra readings, in one batch.
+ * Only texts of one window (126 pieces) that name a group and reach one of those thresholds pay for the
+ * extra readings, in one batch; longer texts are read once.
  */
 import lexicon from './lexicons/group-words.json';
 import { preprocess, type Preprocessed } from './preprocess';
@@ -127,8 +128,8 @@ export function blendWithReferences(first: ToxicityScores, references: readonly 
 }
 
 /**
- * `detail` with each text that names a group and reaches a group-blind head's threshold (`thresholds`,
- * the policy in force) blended with its readings for the reference groups. Windows, peaks and the
+ * `detail` with each one-window text that names a group and reaches a group-blind head's threshold
+ * (`thresholds`, the policy in force) blended with its readings for the reference groups. Windows, peaks and the
  * auxiliary logits stay the first reading's; `tokens` adds the extra readings'.
  */
 export async function readGroupsSwapped(
@@ -140,8 +141,14 @@ export async function readGroupsSwapped(
 ): Promise<ToxicityDetail[]> {
   const weight = options.weight ?? FIRST_READING_WEIGHT;
   if (weight >= 1) return [...detail];
+  // One window at most: reading a long text three more times would cost several times its first
+  // reading, and the sentences this reading is for are short.
   const which = detail.flatMap((d, i) =>
-    GROUP_BLIND_HEADS.some((h) => d.scores[h] >= thresholds[h]) && swapGroupWords(pre[i]!.visible, REFERENCE_GROUPS[0]!) ? [i] : [],
+    (d.windows?.length ?? 1) <= 1 &&
+    GROUP_BLIND_HEADS.some((h) => d.scores[h] >= thresholds[h]) &&
+    swapGroupWords(pre[i]!.visible, REFERENCE_GROUPS[0]!)
+      ? [i]
+      : [],
   );
   if (which.length === 0) return [...detail];
   const inputs = which.flatMap((i) => REFERENCE_GROUPS.map((r) => preprocess(swapGroupWords(pre[i]!.visible, r)!)));
