@@ -104,7 +104,8 @@ test('the review card shows the deciding passage, and why flagged highlights the
 
   // Collapsed, the card shows the passage that decided, not the text's first 280 characters.
   await expect(item.getByTestId('review-text')).toHaveAttribute('data-excerpt', 'deciding');
-  await expect(item.getByTestId('review-text')).toContainText('kill you tonight');
+  // Once the explanation has arrived, the marks' labels ("(rule: threat)") sit between the words.
+  await expect(item.getByTestId('review-text')).toContainText(/kill you( \(rule: threat\))? tonight/);
   await expect(item.getByTestId('review-text')).not.toContainText(stamp);
   // The current item's explanation is fetched, so the passage shows what in it decided.
   await expect(item.getByTestId('review-text')).toHaveAttribute('data-marked', 'true');
