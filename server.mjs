@@ -4,7 +4,7 @@
 import http from 'node:http';
 import next from 'next';
 import pino from 'pino';
-import { rejectMalformedPath } from './lib/socket-guards/reject-malformed-path.mjs';
+import { dropApiTrailingSlash, rejectMalformedPath } from './lib/socket-guards/reject-malformed-path.mjs';
 import { rejectUndefinedMethod } from './lib/http/method-not-allowed.mjs';
 import { allowedHosts, rejectForeignHost } from './lib/socket-guards/check-host.mjs';
 import { capConnectionsPerClient, connectionsCheckingInterval, perClientConnectionCap } from './lib/socket-guards/connection-limits.mjs';
@@ -66,6 +66,7 @@ const server = http.createServer(
     // While draining, a keep-alive socket that just answered would hold server.close() open.
     res.on('close', () => stopping && setImmediate(closeIdleSockets));
     if (rejectMalformedPath(req, res)) return;
+    dropApiTrailingSlash(req);
     // A method the route does not export: 405 with Allow from the route table (Next: TRACE answered 500).
     if (rejectUndefinedMethod(req, res, log)) return;
     handle(req, res).catch((err) => {

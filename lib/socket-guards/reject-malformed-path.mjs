@@ -32,3 +32,19 @@ export function rejectMalformedPath(req, res) {
   res.end(JSON.stringify(body));
   return true;
 }
+
+/**
+ * Serves an API path with one trailing slash (`/v1/moderate/text/`) as the path without it,
+ * in place of Next's 308: that redirect echoed the whole target twice (Location and Refresh),
+ * so a 10 kB query overflowed a client's 16 kB header limit and the client saw a dropped
+ * connection (tests/contract/fuzz.test.ts, seed 1360006920: `/api/v1/persons/%2e%2e`, which a
+ * client resolves to `/api/v1/`). Pages keep the redirect: a browser's address bar should show
+ * the canonical path. Runs after rejectMalformedPath, so at most one slash ends the path.
+ */
+export function dropApiTrailingSlash(req) {
+  const url = req.url ?? '/';
+  const cut = url.indexOf('?');
+  const path = cut === -1 ? url : url.slice(0, cut);
+  if (path.length < 2 || !path.endsWith('/') || !/^\/(api|v1)\//.test(path)) return;
+  req.url = path.slice(0, -1) + (cut === -1 ? '' : url.slice(cut));
+}

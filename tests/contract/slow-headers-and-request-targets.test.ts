@@ -162,6 +162,21 @@ describe('forwarded headers, request targets, Host values and refused uploads', 
     expect(res.headers.get('location')).toBeNull();
   });
 
+  it('serves an API path with a trailing slash as without it, not by a redirect that echoes a long query', async () => {
+    const res = await fetch(`${server.url}/api/v1/persons/?x=${'a'.repeat(10_000)}`, {
+      headers: { authorization: `Bearer ${KEY}` },
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('location')).toBeNull();
+    // `/api/v1/persons/..` reaches the server as `/api/v1/`: answered, never a dropped connection.
+    const dotted = await fetch(`${server.url}/api/v1/persons/%2e%2e?severity=${'a'.repeat(10_100)}`, { method: 'PATCH', body: '{}' });
+    expect(dotted.status).toBe(404);
+    // Pages keep their canonical path.
+    const page = await fetch(`${server.url}/console/`, { redirect: 'manual' });
+    expect(page.status).toBe(308);
+  });
+
   it('refuses a Host header with an allowed prefix and a foreign rest', async () => {
     const res = await rawExchange(`GET /v1/health HTTP/1.1\r\nHost: ${host()}@evil.example\r\nConnection: close\r\n\r\n`);
     expect(res.status).toBe(403);
