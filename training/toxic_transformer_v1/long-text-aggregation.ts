@@ -25,6 +25,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { aggregateWindows } from '@/lib/moderation/toxicity/aggregate-windows';
 import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
@@ -179,7 +180,10 @@ async function main() {
   }
 }
 
-main().catch((e: unknown) => {
-  console.error(e);
-  process.exit(1);
-});
+// Imported (buildLongTexts) by measures that read the same texts through moderate(): run only as a script.
+const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain)
+  main().catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });
