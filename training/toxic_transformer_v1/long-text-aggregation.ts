@@ -63,6 +63,9 @@ interface Built {
   harmAtEnd: string[];
 }
 
+/** The seed of each split's long texts. */
+export const LONG_TEXT_SEEDS = { val: 20261128, test: 20261129 } as const;
+
 /** The long texts of one split (seeded, the same for every run). */
 export function buildLongTexts(rows: readonly Row[], seed: number, n = TEXTS_PER_KIND): Built {
   const rand = rng(seed);
@@ -134,9 +137,9 @@ export function choosePenalty(measures: readonly Measure[]): Measure {
 async function main() {
   const model = await loadToxicityModel({ intraOpThreads: 2, maxBatch: 32 });
   try {
-    const val = await measureSplit(model, buildLongTexts(readRows('val.jsonl'), 20261128));
+    const val = await measureSplit(model, buildLongTexts(readRows('val.jsonl'), LONG_TEXT_SEEDS.val));
     const chosen = choosePenalty(val.measures);
-    const test = await measureSplit(model, buildLongTexts(readRows('test.jsonl'), 20261129));
+    const test = await measureSplit(model, buildLongTexts(readRows('test.jsonl'), LONG_TEXT_SEEDS.test));
     const testAt = (p: number) => test.measures.find((m) => m.penalty === p)!;
     const report = {
       rule: `smallest penalty with validation long benign texts flagged <= ${MAX_BENIGN_FLAGGED} and harm kept >= ${MIN_KEPT}; else 0 (the plain maximum)`,

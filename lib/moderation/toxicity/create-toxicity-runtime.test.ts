@@ -40,19 +40,14 @@ function fakeModel(numLabels: number, calls: Call[] = [], wrongShape = false) {
 }
 
 const JIGSAW = { '0': 'toxic', '1': 'severe_toxic', '2': 'obscene', '3': 'threat', '4': 'insult', '5': 'identity_hate' };
-const config = parseToxicityConfig({
-  id2label: JIGSAW,
-  vigil: {
-    max_length: 8,
-    head_map: {
-      overall: ['toxic', 'severe_toxic'],
-      insult: ['insult'],
-      threat: ['threat'],
-      identity_attack: ['identity_hate'],
-      profanity: ['obscene'],
-    },
-  },
-});
+const HEAD_MAP = {
+  overall: ['toxic', 'severe_toxic'],
+  insult: ['insult'],
+  threat: ['threat'],
+  identity_attack: ['identity_hate'],
+  profanity: ['obscene'],
+};
+const config = parseToxicityConfig({ id2label: JIGSAW, vigil: { max_length: 8, head_map: HEAD_MAP } });
 
 /**
  * One token per character ('z' is token 9, anything else 7) and a model that flags a row holding a 9
@@ -189,6 +184,39 @@ describe('createToxicityRuntime', () => {
     // One window: no penalty.
     expect(short!.windows).toHaveLength(1);
     expect(short!.scores.threat).toBe(short!.windows![0]!.threat);
+  });
+
+  it("lowers each window's self_harm logit by the folder's offset for its length, and no other label's", async () => {
+    const vigil = { max_length: 8, head_map: HEAD_MAP };
+    const labels = { ...JIGSAW, '6': 'sexism', '7': 'self_harm' };
+    const plain = parseToxicityConfig({ id2label: labels, vigil });
+    const read = parseToxicityConfig({
+      id2label: labels,
+      vigil: {
+        ...vigil,
+        self_harm_length_offsets: [
+          [4, 0],
+          [8, 1],
+        ],
+      },
+    });
+    const texts = ['ab', 'abcd', 'abcdef'].map((t) => preprocess(t));
+    const before = await createToxicityRuntime({
+      tokenizer: fakeTokenizer,
+      model: fakeModel(8).model,
+      config: plain,
+      Tensor,
+    }).scoreDetailed(texts);
+    const after = await createToxicityRuntime({ tokenizer: fakeTokenizer, model: fakeModel(8).model, config: read, Tensor }).scoreDetailed(
+      texts,
+    );
+    // Rows of 4, 6 and 8 tokens (special tokens included): offsets 0, 0.5 and 1.
+    expect(after.map((d, i) => d.auxiliary.self_harm! - before[i]!.auxiliary.self_harm!)).toEqual(
+      [0, -0.5, -1].map((x) => expect.closeTo(x, 5)),
+    );
+    expect(after[0]!.auxiliary.self_harm).toBe(before[0]!.auxiliary.self_harm);
+    expect(after.map((d) => d.auxiliary.sexism)).toEqual(before.map((d) => d.auxiliary.sexism));
+    expect(after.map((d) => d.scores)).toEqual(before.map((d) => d.scores));
   });
 
   it("stacks each window's encoder logit with the n-gram logit of that window's own text, the same alone and in a batch", async () => {

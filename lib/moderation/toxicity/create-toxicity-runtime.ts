@@ -11,6 +11,7 @@
 import type { PreTrainedModel, PreTrainedTokenizer, Tensor } from '@huggingface/transformers';
 import type { Preprocessed } from '../preprocess';
 import {
+  SELF_HARM_LABEL,
   TOXICITY_HEADS,
   TOXICITY_VERSION,
   type ScoreOptions,
@@ -23,6 +24,7 @@ import {
 import { aggregateWindows, highestWindows } from './aggregate-windows';
 import { charSpansOfTokens, contentTokenCounts, encodeWindows, padByLength } from './encode-for-model';
 import type { LexicalStack } from './lexical-stack';
+import { lengthOffset } from './self-harm-length';
 import type { ToxicityModelConfig } from './toxicity-config';
 
 export interface ToxicityRuntimeParts {
@@ -89,6 +91,7 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
   // Labels no API head reads (e.g. `sexism`): their raw logits are handed on in `auxiliary`.
   const mapped = new Set(Object.values(config.headMap).flat());
   const auxiliary = config.labels.map((_, k) => k).filter((k) => !mapped.has(k));
+  const selfHarmIndex = config.labels.indexOf(SELF_HARM_LABEL);
   let disposed = false;
   let lastRunMs = 0;
 
@@ -155,11 +158,13 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
           if (lexicalStack) windowLogits[text]![windowOf[row]!] = headLogits(data, r * numLabels, config);
           else windows[text]![windowOf[row]!] = headScores(data, r * numLabels, config);
           tokens[text]! += rows[row]!.length;
-          // Labels outside the heads (the sexism logit) keep the highest window's logit.
+          // Labels outside the heads (the sexism logit) keep the highest window's logit; `self_harm`'s
+          // is first read at the window's length (self-harm-length.ts).
           const aux = auxiliaries[text]!;
           for (const k of auxiliary) {
             const label = config.labels[k]!;
-            const z = data[r * numLabels + k]!;
+            const raw = data[r * numLabels + k]!;
+            const z = k === selfHarmIndex ? raw - lengthOffset(config.selfHarmLengthOffsets, rows[row]!.length) : raw;
             aux[label] = label in aux ? Math.max(aux[label]!, z) : z;
           }
         });

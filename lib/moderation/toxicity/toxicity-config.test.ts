@@ -33,6 +33,19 @@ describe('parseToxicityConfig', () => {
     expect(parseToxicityConfig({ id2label: VIGIL_LABELS, vigil: { self_harm_threshold: 0.7 } }).selfHarmThreshold).toBeUndefined();
   });
 
+  it('reads the self_harm length offsets, none by default, and refuses knots out of order', () => {
+    const labels = { ...VIGIL_LABELS, '5': 'sexism', '6': 'self_harm' };
+    const knots = [
+      [64, 0],
+      [128, 0.4],
+    ];
+    expect(parseToxicityConfig({ id2label: labels, vigil: { self_harm_length_offsets: knots } }).selfHarmLengthOffsets).toEqual(knots);
+    expect(parseToxicityConfig({ id2label: labels }).selfHarmLengthOffsets).toEqual([]);
+    expect(() => parseToxicityConfig({ id2label: labels, vigil: { self_harm_length_offsets: [...knots].reverse() } })).toThrow(
+      /self_harm_length_offsets: knots must have increasing token counts/,
+    );
+  });
+
   it('maps a foreign label set through vigil.head_map, by index', () => {
     const c = parseToxicityConfig({ id2label: JIGSAW, vigil: { head_map: JIGSAW_MAP } });
     expect(c.headMap).toEqual({ overall: [0, 1], insult: [4], threat: [3], identity_attack: [5], profanity: [2] });

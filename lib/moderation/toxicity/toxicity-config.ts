@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { SELF_HARM_LABEL, TOXICITY_HEADS, type ToxicityHead, type ToxicityScores } from '../types';
+import type { LengthOffsets } from './self-harm-length';
 import { LEXICAL_STACK_FILE } from './toxicity-model-files';
 
 /** Decision threshold of a head that `vigil.thresholds` does not name. */
@@ -27,6 +28,11 @@ const rawConfigSchema = z.object({
       encoder: z.object({ name: z.string(), package: z.string().optional() }).passthrough().optional(),
       thresholds: z.partialRecord(head, z.number().min(0).max(1)).optional(),
       self_harm_threshold: z.number().min(0).max(1).optional(),
+      self_harm_length_offsets: z
+        .array(z.tuple([z.number().int().min(1).max(8192), z.number().min(0).max(4)]))
+        .max(16)
+        .refine((knots) => knots.every((k, i) => i === 0 || k[0] > knots[i - 1]![0]), 'knots must have increasing token counts')
+        .optional(),
       head_map: z.record(head, z.array(z.string().min(1)).min(1)).optional(),
       lexical_stack: z
         .object({
@@ -66,6 +72,11 @@ export interface ToxicityModelConfig {
    * model has that label and the folder tuned it: the ensemble then reads it as a self-harm signal.
    */
   readonly selfHarmThreshold?: number;
+  /**
+   * How much each window's `self_harm` logit is lowered for its length (`vigil.self_harm_length_offsets`,
+   * self-harm-length.ts); empty, the default, lowers nothing.
+   */
+  readonly selfHarmLengthOffsets: LengthOffsets;
   /**
    * The folder's lexical stack (`vigil.lexical_stack`): its file inside the folder and the short
    * hash of that file, when the folder serves one (lexical-stack.ts).
@@ -126,6 +137,7 @@ export function parseToxicityConfig(raw: unknown): ToxicityModelConfig {
     // Three quarters of a window by default: a quarter of each window overlaps the next.
     windowStride: vigil?.window_stride ?? Math.max(1, Math.floor(((maxLength - 2) * 3) / 4)),
     windowPenalty: vigil?.window_aggregation?.log_windows_penalty ?? 0,
+    selfHarmLengthOffsets: vigil?.self_harm_length_offsets ?? [],
     thresholds,
     headMap,
     ...(vigil?.model_version ? { modelVersion: vigil.model_version } : {}),

@@ -1,0 +1,90 @@
+/**
+ * npm run eval:long-texts [-- --split test]
+ *
+ * Long texts measured the way the API answers them: through moderate() (the three models, the
+ * ensemble and its readings), a flag being `ensemble.summary` ≠ `likely_safe`. `npm run
+ * tune:long-texts` measures the toxicity heads alone to choose the window penalty; this reads the same
+ * texts (long-text-aggregation.ts buildLongTexts, same seeds) as a user's request would be read:
+ * - long benign texts: 8 ordinary comments joined by a blank line; the share flagged, by primary issue;
+ * - harm at the end: the share of harmful comments flagged alone that stay flagged after 7 ordinary ones;
+ * - self-harm at the end (validation only): the written validation intent rows
+ *   (`selfharm_head_val.jsonl`, from prepare-self-harm-head.ts) after 7 ordinary comments, and alone:
+ *   the share flagged with `self_harm` as the primary issue.
+ * The test split is for the model card; nothing is chosen on it.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { moderate } from '@/lib/moderation/moderate';
+import { ModelRegistry } from '@/lib/moderation/model-registry';
+import { SELF_HARM_LABEL } from '@/lib/moderation/types';
+import { defaultModelLoaders } from '@/lib/runtime/model-loaders';
+import { isFlagged } from '@/training/ml/verdicts';
+import { buildLongTexts, LONG_TEXT_SEEDS } from './long-text-aggregation';
+import { rng } from './obfuscate';
+import { WORK_DIR } from './prepare';
+
+interface Row {
+  t: string;
+  y: number[];
+  m: number[];
+  j: number;
+}
+
+const COMMENTS_BEFORE = 7;
+const readRows = (name: string): Row[] =>
+  readFileSync(join(WORK_DIR, name), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Row);
+const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
+const share = (xs: readonly boolean[]) => r4(xs.filter(Boolean).length / Math.max(1, xs.length));
+
+async function main() {
+  const split = process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1]! : 'val';
+  if (split !== 'val' && split !== 'test') throw new Error('--split is val or test');
+  const built = buildLongTexts(readRows(`${split}.jsonl`), LONG_TEXT_SEEDS[split]);
+  const models = await new ModelRegistry(defaultModelLoaders()).models();
+  const read = (texts: readonly string[]) => moderate(models, texts);
+
+  const benign = await read(built.benign);
+  const byIssue: Record<string, number> = {};
+  for (const r of benign)
+    if (isFlagged(r.ensemble.summary)) byIssue[r.ensemble.primary_issue] = (byIssue[r.ensemble.primary_issue] ?? 0) + 1;
+  const alone = (await read(built.harmful)).map((r) => isFlagged(r.ensemble.summary));
+  const atEnd = (await read(built.harmAtEnd)).map((r) => isFlagged(r.ensemble.summary));
+  const report: Record<string, unknown> = {
+    split,
+    long_benign_flagged: share(benign.map((r) => isFlagged(r.ensemble.summary))),
+    long_benign_flagged_by_primary_issue: byIssue,
+    harm_kept_at_end: share(atEnd.filter((_, i) => alone[i])),
+    harm_alone_flagged: share(alone),
+  };
+
+  const intentFile = join(WORK_DIR, 'selfharm_head_val.jsonl');
+  if (split === 'val' && existsSync(intentFile)) {
+    const label = JSON.parse(readFileSync(join(WORK_DIR, 'hf_config.json'), 'utf8')) as { id2label: Record<string, string> };
+    const k = Number(Object.entries(label.id2label).find(([, l]) => l === SELF_HARM_LABEL)?.[0]);
+    const intent = readRows('selfharm_head_val.jsonl')
+      .filter((r) => r.y[k] === 1)
+      .map((r) => r.t);
+    const rand = rng(LONG_TEXT_SEEDS.val + 1);
+    const before = built.ordinary;
+    const wrapped = intent.map((t) =>
+      [...Array.from({ length: COMMENTS_BEFORE }, () => before[Math.floor(rand() * before.length)]!), t].join('\n\n'),
+    );
+    const caught = (rs: Awaited<ReturnType<typeof read>>) =>
+      rs.map((r) => isFlagged(r.ensemble.summary) && r.ensemble.primary_issue === 'self_harm');
+    report.self_harm_intent_rows = intent.length;
+    report.self_harm_intent_alone_caught = share(caught(await read(intent)));
+    report.self_harm_intent_at_end_caught = share(caught(await read(wrapped)));
+  }
+  console.log(JSON.stringify(report, null, 1));
+}
+
+const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain)
+  main().catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });
