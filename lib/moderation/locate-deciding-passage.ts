@@ -17,6 +17,7 @@
 import type { DecisionExplanation } from './explain-decision';
 import type { Preprocessed } from './preprocess';
 import { mapCleanToVisible } from './rules/map-to-visible';
+import { scoreDetails } from './score-details';
 import {
   RULES_VERSION,
   type RuleFlag,
@@ -149,9 +150,7 @@ export async function locateDecidingPassages(
     const clean = inputs[text]!.pre.clean.slice(span[0], span[1]);
     return { original: clean, visible: clean, clean };
   });
-  const scored = toxicity.scoreDetailed
-    ? await toxicity.scoreDetailed(pieces, options)
-    : (await toxicity.score(pieces)).map((scores): ToxicityDetail => ({ scores, auxiliary: {} }));
+  const scored = await scoreDetails(toxicity, pieces, options);
   options.onTokens?.(scored.reduce((n, d) => n + (d.tokens ?? 0), 0));
   const best = new Map<number, { score: number; span: [number, number] }>();
   candidates.forEach(({ text, span }, k) => {

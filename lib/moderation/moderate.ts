@@ -13,6 +13,7 @@ import { decidingWindow, locateDecidingPassages } from './locate-deciding-passag
 import type { LoadedModels } from './model-registry';
 import type { Preprocessed } from './preprocess';
 import { readGroupsSwapped } from './read-groups-swapped';
+import { scoreDetails } from './score-details';
 import { readMentionsMasked } from './read-mentions-masked';
 import { figurativeSelfHarmOnly, readFigurativeIdiomsRemoved } from './self-harm-figurative';
 import { MODEL_VERSIONS, SELF_HARM_LABEL, TOXICITY_VERSION, type ToxicityDetail } from './types';
@@ -75,9 +76,7 @@ export async function moderate(
   const { bounded, pre } = boundAndPreprocess(texts, options.limits, options.batchShares, models.toxicity.countTokens);
   const timed = options.onModelTime;
   const toxicityStarted = performance.now();
-  const toxicityPromise = models.toxicity.scoreDetailed
-    ? models.toxicity.scoreDetailed(pre, { maxTokensPerRun: options.maxTokensPerRun, cancelled: options.cancelled })
-    : models.toxicity.score(pre).then((scores) => scores.map((s): ToxicityDetail => ({ scores: s, auxiliary: {} })));
+  const toxicityPromise = scoreDetails(models.toxicity, pre, { maxTokensPerRun: options.maxTokensPerRun, cancelled: options.cancelled });
   const rulesStarted = performance.now();
   const rules = pre.map((p) => models.rules.evaluate(p));
   const rulesEnded = performance.now();

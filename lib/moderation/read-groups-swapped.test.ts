@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fakeLoaders } from '@/tests/fixtures/fake-moderation-models';
+import { fakeLoaders, fakeToxicityReading } from '@/tests/fixtures/fake-moderation-models';
 import { ModelRegistry, type ToxicityRuntime } from './model-registry';
 import { moderate } from './moderate';
 import { blendWithReferences, readGroupsSwapped, REFERENCE_GROUPS, swapGroupWords } from './read-groups-swapped';
@@ -44,12 +44,7 @@ describe('blendWithReferences', () => {
  * A transformer that, like the served one, reads some group words as toxic, reads abusive words as
  * abuse, and reads a stereotype of one group as an attack on it.
  */
-const groupBiased: ToxicityRuntime = {
-  version: 'toxic_transformer_v1',
-  thresholds: { overall: 0.5, insult: 0.5, threat: 0.5, identity_attack: 0.5, profanity: 0.5 },
-  score: async (texts) => texts.map((t) => read(t.clean)),
-  scoreDetailed: async (texts) => texts.map((t) => ({ scores: read(t.clean), auxiliary: {} })),
-};
+const groupBiased = fakeToxicityReading(read);
 function read(text: string): ToxicityScores {
   if (/vermin/i.test(text)) return { ...scores(0.02), overall: 0.97, insult: 0.9, identity_attack: 0.97 };
   if (/gays? .*control/i.test(text)) return { ...scores(0.02), overall: 0.6, identity_attack: 0.95 };

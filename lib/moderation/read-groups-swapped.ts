@@ -17,6 +17,7 @@
  */
 import lexicon from './lexicons/group-words.json';
 import { preprocess, type Preprocessed } from './preprocess';
+import { scoreDetails } from './score-details';
 import type { ScoreOptions, ToxicityDetail, ToxicityModel, ToxicityScores } from './types';
 
 /** The groups a named group is swapped for: one word serves as adjective and singular noun, plus a plural. */
@@ -153,9 +154,7 @@ export async function readGroupsSwapped(
   if (which.length === 0) return [...detail];
   const inputs = which.flatMap((i) => REFERENCE_GROUPS.map((r) => preprocess(swapGroupWords(pre[i]!.visible, r)!)));
   const { weight: _, ...scoreOptions } = options;
-  const again = toxicity.scoreDetailed
-    ? await toxicity.scoreDetailed(inputs, scoreOptions)
-    : (await toxicity.score(inputs)).map((scores): ToxicityDetail => ({ scores, auxiliary: {} }));
+  const again = await scoreDetails(toxicity, inputs, scoreOptions);
   const out = [...detail];
   const n = REFERENCE_GROUPS.length;
   which.forEach((i, k) => {

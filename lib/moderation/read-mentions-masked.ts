@@ -10,6 +10,7 @@
  * Only texts with `slur_mention_only` pay for the second reading, in one batch.
  */
 import { preprocess, type Preprocessed } from './preprocess';
+import { scoreDetails } from './score-details';
 import { type RulesResult, type ScoreOptions, TOXICITY_HEADS, type ToxicityDetail, type ToxicityModel } from './types';
 
 /** What a mentioned slur reads as: a plain English noun for what was there. */
@@ -78,9 +79,7 @@ export async function readAgainKeepingLower(
   const which = again.flatMap((m, i) => (m ? [i] : []));
   if (which.length === 0) return [...detail];
   const inputs = which.map((i) => again[i]!);
-  const second = toxicity.scoreDetailed
-    ? await toxicity.scoreDetailed(inputs, options)
-    : (await toxicity.score(inputs)).map((scores): ToxicityDetail => ({ scores, auxiliary: {} }));
+  const second = await scoreDetails(toxicity, inputs, options);
   const out = [...detail];
   which.forEach((i, k) => {
     const first = detail[i]!;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fakeLoaders } from '@/tests/fixtures/fake-moderation-models';
-import { ModelRegistry, type ToxicityRuntime } from './model-registry';
+import { fakeLoaders, fakeToxicityReading } from '@/tests/fixtures/fake-moderation-models';
+import { ModelRegistry } from './model-registry';
 import { moderate } from './moderate';
 import { preprocess } from './preprocess';
 import { createRulesEngine } from './rules/rules-engine';
@@ -45,14 +45,11 @@ describe('figurativeSelfHarmOnly', () => {
 });
 
 /** A transformer whose `self_harm` signal, like the served one's, fires on any word of death. */
-const deathReader: ToxicityRuntime = {
-  version: 'toxic_transformer_v1',
-  thresholds: { overall: 0.5, insult: 0.5, threat: 0.5, identity_attack: 0.5, profanity: 0.5 },
-  selfHarmThreshold: 0.5,
-  score: async (texts) => texts.map(() => low),
-  scoreDetailed: async (texts) =>
-    texts.map((t) => ({ scores: low, auxiliary: { [SELF_HARM_LABEL]: /kill|die|dead|pill/i.test(t.clean) ? 3 : -3 } })),
-};
+const deathReader = fakeToxicityReading(
+  () => low,
+  (text) => ({ [SELF_HARM_LABEL]: /kill|die|dead|pill/i.test(text) ? 3 : -3 }),
+  { selfHarmThreshold: 0.5 },
+);
 const low: ToxicityScores = { overall: 0.02, insult: 0.02, threat: 0.01, identity_attack: 0.02, profanity: 0.01 };
 
 describe('moderate() and figurative wording', () => {
@@ -86,12 +83,7 @@ describe('withoutFigurativeIdioms', () => {
 });
 
 /** A transformer whose `overall` head, like the served one's, reads any word of death as abuse, and `insult` reads insults. */
-const deathWordReader: ToxicityRuntime = {
-  version: 'toxic_transformer_v1',
-  thresholds: { overall: 0.5, insult: 0.5, threat: 0.5, identity_attack: 0.5, profanity: 0.5 },
-  score: async (texts) => texts.map((t) => heads(t.clean)),
-  scoreDetailed: async (texts) => texts.map((t) => ({ scores: heads(t.clean), auxiliary: {} })),
-};
+const deathWordReader = fakeToxicityReading(heads);
 function heads(text: string): ToxicityScores {
   return { ...low, overall: /die|kill|death|idiot/i.test(text) ? 0.9 : 0.02, insult: /idiot/i.test(text) ? 0.9 : 0.02 };
 }
