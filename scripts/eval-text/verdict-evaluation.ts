@@ -198,6 +198,24 @@ export function selfHarmSection(suite: VerdictSuite, verdicts: readonly Verdict[
         (c) => c.category === 'self_harm_safe_2',
         safe,
       ),
+      // A third set, written after the second had judged three designs and before the next one ran.
+      flagRow(
+        s,
+        'verdicts.self_harm.intent_recall_3',
+        'self-harm intent flagged (third set)',
+        (c) => c.category === 'self_harm_intent_3',
+        {
+          ...recall,
+          headline: false,
+        },
+      ),
+      flagRow(
+        s,
+        'verdicts.self_harm.safe_flag_rate_3',
+        'figurative and safe-context wording flagged (third set)',
+        (c) => c.category === 'self_harm_safe_3',
+        safe,
+      ),
       balancedRow(s, 'verdicts.self_harm.balanced_accuracy', 'self-harm suite: balanced accuracy'),
     ],
   };

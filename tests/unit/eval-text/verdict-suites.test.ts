@@ -38,6 +38,8 @@ const CATEGORIES: Record<VerdictSuite['id'], Record<string, 'harmful' | 'not_har
     self_harm_safe_context: 'not_harmful',
     self_harm_intent_2: 'harmful',
     self_harm_safe_2: 'not_harmful',
+    self_harm_intent_3: 'harmful',
+    self_harm_safe_3: 'not_harmful',
   },
   veiled_threat: { veiled_threat: 'harmful', threat_lookalike: 'not_harmful' },
 };
