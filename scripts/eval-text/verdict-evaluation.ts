@@ -199,16 +199,10 @@ export function selfHarmSection(suite: VerdictSuite, verdicts: readonly Verdict[
         safe,
       ),
       // A third set, written after the second had judged three designs and before the next one ran.
-      flagRow(
-        s,
-        'verdicts.self_harm.intent_recall_3',
-        'self-harm intent flagged (third set)',
-        (c) => c.category === 'self_harm_intent_3',
-        {
-          ...recall,
-          headline: false,
-        },
-      ),
+      flagRow(s, 'verdicts.self_harm.intent_recall_3', 'self-harm intent flagged (third set)', (c) => c.category === 'self_harm_intent_3', {
+        ...recall,
+        headline: false,
+      }),
       flagRow(
         s,
         'verdicts.self_harm.safe_flag_rate_3',
