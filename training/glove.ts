@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isScript } from '@/training/ml/run-as-script';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
@@ -68,7 +69,7 @@ export function loadGlove(): Glove {
   return { words, index, vectors };
 }
 
-const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+const isMain = isScript(import.meta.url);
 if (isMain) {
   const g = loadGlove();
   console.log(`glove: ${g.words.length} words × ${GLOVE_DIM} dims from ${jsonPath}`);

@@ -25,6 +25,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readSuite, readSuiteV2, SUITE_PATH, SUITE_V2_PATH, type SuiteFile } from './functional-suite';
 import { readReportedFailures, readVerdictSuites, REPORTED_FAILURES_PATH } from './verdict-suites';
+import { isScript } from '@/training/ml/run-as-script';
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const SLOT = '<slot>';
@@ -251,7 +252,7 @@ function printReport(r: OverlapReport): void {
   if (r.sharedTrigrams.length) console.log(`  shared trigrams: ${r.sharedTrigrams.join(' | ')}`);
 }
 
-const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+const isMain = isScript(import.meta.url);
 if (isMain) {
   const reports = [...overlapReports(), v2AgainstV1()];
   for (const r of reports) {

@@ -1,18 +1,8 @@
-/**
- * The ship check between two toxicity models: the served ensemble's accuracy on the validation-only
- * contrast sentences of `contrast-validation.json` (negation, counter-speech, anger at objects and
- * swearing, first-person, short-slogan and short-praise sentences naming a group, against plainly
- * hateful sentences). It exists so that a retrain that adds contrastive
- * training frames is chosen on sentences neither model trained on, and not on the evaluation suite.
- *
- *   npx tsx --conditions=react-server training/toxic_transformer_v1/contrast-check.ts
- *   TOXICITY_MODEL_DIR=/path/to/other/model npx tsx --conditions=react-server training/toxic_transformer_v1/contrast-check.ts
- */
-import { fileURLToPath } from 'node:url';
 import { ModelRegistry } from '@/lib/moderation/model-registry';
 import { defaultModelLoaders } from '@/lib/runtime/model-loaders';
 import { moderationScorer } from '@/training/ml/verdicts';
 import { contrastCases } from './contrast-cases';
+import { runIfScript } from '@/training/ml/run-as-script';
 
 async function main(): Promise<void> {
   const models = await new ModelRegistry(defaultModelLoaders()).models();
@@ -30,10 +20,4 @@ async function main(): Promise<void> {
   console.log(JSON.stringify({ model: models.toxicity.version, rows, mean_category_accuracy: Math.round(mean * 1e4) / 1e4 }, null, 1));
 }
 
-const isMain = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
-if (isMain) {
-  main().catch((e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  });
-}
+runIfScript(import.meta.url, main);

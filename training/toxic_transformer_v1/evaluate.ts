@@ -24,7 +24,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
 import { encodeForModel } from '@/lib/moderation/toxicity/encode-for-model';
 import { loadToxicityTokenizer } from '@/lib/moderation/toxicity/load-toxicity-tokenizer';
@@ -40,6 +39,7 @@ import { singleFileSha256, transformersJsConfig } from './onnx-external-data';
 import { measureNounForms } from './noun-form-flags';
 import { MODEL_DIR, TRAINING_DIR } from './model-dir';
 import { rng } from './obfuscate';
+import { isScript } from '@/training/ml/run-as-script';
 
 const WORK = process.env.TOX_WORK_DIR ?? join(resolve(TRAINING_DIR, '../..'), '.work/toxicity');
 export const MAX_THRESHOLD = 0.85;
@@ -582,7 +582,7 @@ export function readLexicalStack(): LexicalStackArtifact | undefined {
   return existsSync(path) ? parseLexicalStack(JSON.parse(readFileSync(path, 'utf8')), path) : undefined;
 }
 
-const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+const isMain = isScript(import.meta.url);
 if (isMain && process.argv.includes('--fixture-only')) {
   ort.InferenceSession.create(join(MODEL_DIR, 'onnx/model_quantized.onnx'))
     .then(writeReproduceFixture)

@@ -24,16 +24,16 @@
  * config.json (`vigil.window_aggregation`) and the measure in metrics.json (`long_texts`).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { aggregateWindows } from '@/lib/moderation/toxicity/aggregate-windows';
 import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
-import { MODEL_DIR, TRAINING_DIR } from './model-dir';
+import { readRows } from './evaluate';
+import { MODEL_DIR } from './model-dir';
 import { rng } from './obfuscate';
 import { FLAGGING_HEADS, flagsVerdict } from './verdict-flags';
+import { runIfScript } from '@/training/ml/run-as-script';
 
-const WORK = process.env.TOX_WORK_DIR ?? join(resolve(TRAINING_DIR, '../..'), '.work/toxicity');
 const TEXTS_PER_KIND = Number(process.env.LONG_TEXTS_PER_KIND ?? 150);
 const COMMENTS_PER_TEXT = 8;
 const PENALTIES = [0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2];
@@ -46,12 +46,6 @@ interface Row {
   m: number[];
   j: number;
 }
-
-const readRows = (name: string): Row[] =>
-  readFileSync(join(WORK, name), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Row);
 
 const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 
@@ -184,9 +178,4 @@ async function main() {
 }
 
 // Imported (buildLongTexts) by measures that read the same texts through moderate(): run only as a script.
-const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain)
-  main().catch((e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  });
+runIfScript(import.meta.url, main);

@@ -13,30 +13,19 @@
  * The test split is for the model card; nothing is chosen on it.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { moderate } from '@/lib/moderation/moderate';
 import { ModelRegistry } from '@/lib/moderation/model-registry';
 import { SELF_HARM_LABEL } from '@/lib/moderation/types';
 import { defaultModelLoaders } from '@/lib/runtime/model-loaders';
 import { isFlagged } from '@/training/ml/verdicts';
+import { readRows } from './evaluate';
 import { buildLongTexts, LONG_TEXT_SEEDS } from './long-text-aggregation';
 import { rng } from './obfuscate';
 import { WORK_DIR } from './prepare';
-
-interface Row {
-  t: string;
-  y: number[];
-  m: number[];
-  j: number;
-}
+import { runIfScript } from '@/training/ml/run-as-script';
 
 const COMMENTS_BEFORE = 7;
-const readRows = (name: string): Row[] =>
-  readFileSync(join(WORK_DIR, name), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Row);
 const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 const share = (xs: readonly boolean[]) => r4(xs.filter(Boolean).length / Math.max(1, xs.length));
 
@@ -82,9 +71,4 @@ async function main() {
   console.log(JSON.stringify(report, null, 1));
 }
 
-const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain)
-  main().catch((e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  });
+runIfScript(import.meta.url, main);

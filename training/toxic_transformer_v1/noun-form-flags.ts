@@ -11,8 +11,7 @@
  * evaluate.ts records the same measure in metrics.json (`noun_form_validation`).
  */
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
@@ -20,6 +19,7 @@ import type { ToxicityScores } from '@/lib/moderation/types';
 import { fillIdentityTemplate, hasNounForms, type IdentityGroup } from './identity-templates';
 import { MODEL_DIR, TRAINING_DIR } from './model-dir';
 import { FLAGGING_HEADS } from './verdict-flags';
+import { runIfScript } from '@/training/ml/run-as-script';
 
 interface NounFormFile {
   templates: string[];
@@ -106,10 +106,4 @@ async function main() {
   for (const [g, r] of Object.entries(out.per_group)) if (r > 0) console.log(`  ${g}: ${(r * 100).toFixed(1)} %`);
 }
 
-const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain) {
-  main().catch((err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  });
-}
+runIfScript(import.meta.url, main);

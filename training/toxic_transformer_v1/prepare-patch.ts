@@ -16,9 +16,8 @@
  *   tsx training/toxic_transformer_v1/prepare-patch.ts [--data ../shared/data]
  */
 import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { encodeForModel } from '@/lib/moderation/toxicity/encode-for-model';
@@ -31,6 +30,7 @@ import { fillIdentityTemplate, hasNounForms, type IdentityGroup } from './identi
 import { MODEL_DIR, TRAINING_DIR } from './model-dir';
 import { rng } from './obfuscate';
 import { MAX_LENGTH, WORK_DIR } from './prepare';
+import { runIfScript } from '@/training/ml/run-as-script';
 
 /** prepare.ts's labels plus the self-harm signal the ensemble reads (never an API toxicity head). */
 export const PATCH_LABELS = ['overall', 'insult', 'threat', 'identity_attack', 'profanity', 'sexism', 'self_harm'] as const;
@@ -215,10 +215,4 @@ async function main(): Promise<void> {
   await writePairs(tok, groups);
 }
 
-const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain) {
-  main().catch((e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  });
-}
+runIfScript(import.meta.url, main);

@@ -10,12 +10,12 @@
  *   tsx training/toxic_transformer_v1/prepare-self-harm-head.ts
  */
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { loadToxicityTokenizer } from '@/lib/moderation/toxicity/load-toxicity-tokenizer';
 import { fnv1a } from '@/training/ml/hash';
 import { MODEL_DIR, TRAINING_DIR } from './model-dir';
 import { row, writeLines } from './prepare-patch';
+import { runIfScript } from '@/training/ml/run-as-script';
 
 export interface SelfHarmHeadSpec {
   intent: string[];
@@ -88,10 +88,4 @@ async function main(): Promise<void> {
   );
 }
 
-const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain) {
-  main().catch((e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  });
-}
+runIfScript(import.meta.url, main);

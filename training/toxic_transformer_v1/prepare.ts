@@ -17,7 +17,6 @@
  */
 import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { TOXICITY_HEADS } from '@/lib/moderation/types';
@@ -33,6 +32,7 @@ import { rng, leetspeak, insertSpaces } from './obfuscate';
 import { fillIdentityTemplate, hasNounForms, type IdentityGroup } from './identity-templates';
 import { contrastCases } from './contrast-cases';
 import { MODEL_DIR, TRAINING_DIR } from './model-dir';
+import { runIfScript } from '@/training/ml/run-as-script';
 
 const ROOT = resolve(TRAINING_DIR, '../..');
 export const WORK_DIR = join(ROOT, '.work/toxicity');
@@ -418,10 +418,4 @@ export function writeContrastValidation(tok: PreTrainedTokenizer): void {
   console.log(`wrote contrast_val.jsonl: ${lines.length} validation contrast sentences`);
 }
 
-const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain) {
-  main().catch((e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  });
-}
+runIfScript(import.meta.url, main);

@@ -20,7 +20,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { moderate } from '@/lib/moderation/moderate';
 import { ModelRegistry } from '@/lib/moderation/model-registry';
 import { swapGroupWords, REFERENCE_GROUPS } from '@/lib/moderation/read-groups-swapped';
@@ -31,6 +30,7 @@ import { isFlagged } from '@/training/ml/verdicts';
 import { JIGSAW_CORPORA } from '@/training/corpora/toxicity-corpora';
 import { contrastCases } from './contrast-cases';
 import { WORK_DIR } from './prepare';
+import { runIfScript } from '@/training/ml/run-as-script';
 
 const WEIGHTS = [1, 0.75, 0.5, 0.25, 0] as const;
 
@@ -138,10 +138,4 @@ async function main(): Promise<void> {
   if (split === 'val') console.log('selected', JSON.stringify(selectWeight(measures)));
 }
 
-const isMain = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
-if (isMain) {
-  main().catch((e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  });
-}
+runIfScript(import.meta.url, main);

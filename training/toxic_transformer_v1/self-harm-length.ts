@@ -19,15 +19,14 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { resolve } from 'node:path';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
 import { type LengthOffsets, lengthOffset } from '@/lib/moderation/toxicity/self-harm-length';
 import { SELF_HARM_LABEL } from '@/lib/moderation/types';
 import { MODEL_DIR } from './model-dir';
 import { rng } from './obfuscate';
-import { WORK_DIR } from './prepare';
+import { readRows } from './evaluate';
+import { runIfScript } from '@/training/ml/run-as-script';
 
 const JOINED_TEXTS = 1_200;
 const SEED = 20261207;
@@ -36,13 +35,6 @@ const BANDS = [
   { knot: 96, from: 80, to: 111 },
   { knot: 128, from: 112, to: 128 },
 ] as const;
-
-interface Row {
-  t: string;
-  y: number[];
-  m: number[];
-  j?: number;
-}
 
 const median = (xs: readonly number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -70,10 +62,7 @@ export function fitLengthOffsets(readings: readonly { tokens: number; logit: num
 
 async function main() {
   const dir = process.env.TOXICITY_MODEL_DIR ?? MODEL_DIR;
-  const rows = readFileSync(join(WORK_DIR, 'val.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Row);
+  const rows = readRows('val.jsonl');
   const ordinary = rows.filter((r) => r.j === 1 && r.m[0] === 1 && r.y.every((y, h) => r.m[h] === 0 || y < 0.5)).map((r) => r.t);
   const model = await loadToxicityModel({ dir, intraOpThreads: 2, maxBatch: 32, lexicalStack: false });
   try {
@@ -138,9 +127,4 @@ async function main() {
   }
 }
 
-const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain)
-  main().catch((e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  });
+runIfScript(import.meta.url, main);

@@ -21,7 +21,6 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { TfidfUnion, type TfidfUnionState } from '@/lib/ml/tfidf';
 import type { LexicalStackArtifact } from '@/lib/moderation/toxicity/lexical-stack';
 import { TOXICITY_HEADS, type ToxicityHead } from '@/lib/moderation/types';
@@ -43,6 +42,7 @@ import {
 } from './lexical-stack-fit';
 import { MODEL_DIR, TRAINING_DIR } from './model-dir';
 import { encoderArtifact, encoderWindows } from './stack-encoder-cache';
+import { isScript } from '@/training/ml/run-as-script';
 
 const WORK = process.env.TOX_WORK_DIR ?? join(resolve(TRAINING_DIR, '../..'), '.work/toxicity');
 const ALWAYS: readonly ToxicityHead[] = ['insult', 'profanity'];
@@ -191,7 +191,7 @@ async function fitLexicalStack(): Promise<LexicalStackArtifact> {
   });
 }
 
-const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+const isMain = isScript(import.meta.url);
 if (isMain && process.argv.includes('--ngram-only')) {
   fullNgramModels(rowsOf('train.jsonl'));
 } else if (isMain) {
