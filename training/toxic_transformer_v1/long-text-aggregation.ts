@@ -128,7 +128,8 @@ export function choosePenalty(measures: readonly Measure[]): Measure {
   return measures.find((m) => m.penalty === 0)!;
 }
 
-async function main() {
+/** The rule above on the folder's served model; `write` records the choice and the measure in the folder. */
+export async function tuneLongTexts(write: boolean): Promise<void> {
   const model = await loadToxicityModel({ intraOpThreads: 2, maxBatch: 32 });
   try {
     const val = await measureSplit(model, buildLongTexts(readRows('val.jsonl'), LONG_TEXT_SEEDS.val));
@@ -161,7 +162,7 @@ async function main() {
       },
     };
     console.log(JSON.stringify(report, null, 1));
-    if (process.argv.includes('--write')) {
+    if (write) {
       const configPath = join(MODEL_DIR, 'config.json');
       const config = JSON.parse(readFileSync(configPath, 'utf8')) as { vigil: Record<string, unknown> };
       config.vigil.window_aggregation = { log_windows_penalty: chosen.penalty };
@@ -178,4 +179,4 @@ async function main() {
 }
 
 // Imported (buildLongTexts) by measures that read the same texts through moderate(): run only as a script.
-runIfScript(import.meta.url, main);
+runIfScript(import.meta.url, () => tuneLongTexts(process.argv.includes('--write')));

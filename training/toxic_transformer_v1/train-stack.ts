@@ -2,7 +2,9 @@
  * `npm run train:toxicity-stack`: fits the lexical stack (lib/moderation/toxicity/lexical-stack.ts) on
  * whatever encoder models/toxic_transformer_v1 now holds, writes `lexical-stack.json`, then re-sets
  * the served thresholds on validation through the stack and reports the stacked figures beside the
- * encoder alone in metrics.json (`applyLexicalStack`, which evaluate.ts also calls).
+ * encoder alone in metrics.json (`applyLexicalStack`, which evaluate.ts also calls). The stack moves
+ * the heads, so the long-text window penalty is chosen again on what is now served
+ * (long-text-aggregation.ts, `vigil.window_aggregation` and metrics.json `long_texts`).
  *
  * Splits (training/corpora/toxicity-split.ts): the n-gram models train on TRAIN; the stackers, the
  * choice of heads and the thresholds use VALIDATION, where neither the encoder nor the n-gram models
@@ -43,6 +45,7 @@ import {
 import { MODEL_DIR, TRAINING_DIR } from './model-dir';
 import { encoderArtifact, encoderWindows } from './stack-encoder-cache';
 import { isScript } from '@/training/ml/run-as-script';
+import { tuneLongTexts } from './long-text-aggregation';
 
 const WORK = process.env.TOX_WORK_DIR ?? join(resolve(TRAINING_DIR, '../..'), '.work/toxicity');
 const ALWAYS: readonly ToxicityHead[] = ['insult', 'profanity'];
@@ -198,6 +201,7 @@ if (isMain && process.argv.includes('--ngram-only')) {
   (async () => {
     const t0 = Date.now();
     await applyLexicalStack(await fitLexicalStack());
+    await tuneLongTexts(true);
     log(`train:toxicity-stack done in ${Math.round((Date.now() - t0) / 1000)} s on ${JSON.stringify(machine())}`);
   })().catch((e: unknown) => {
     console.error(e);
