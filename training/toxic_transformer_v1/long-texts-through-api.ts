@@ -6,7 +6,9 @@
  * tune:long-texts` measures the toxicity heads alone to choose the window penalty; this reads the same
  * texts (long-text-aggregation.ts buildLongTexts, same seeds) as a user's request would be read:
  * - long benign texts: 8 ordinary comments joined by a blank line; the share flagged, by primary issue;
- * - harm at the end: the share of harmful comments flagged alone that stay flagged after 7 ordinary ones;
+ * - harm at the end: the share of harmful comments flagged alone that stay flagged after 7 ordinary ones,
+ *   and the share that stay flagged for a reason other than `self_harm` (none of these comments is
+ *   self-harm, so a long text queued as self-harm keeps them for the wrong reason);
  * - self-harm at the end (validation only): the written validation intent rows
  *   (`selfharm_head_val.jsonl`, from prepare-self-harm-head.ts) after 7 ordinary comments, and alone:
  *   the share flagged with `self_harm` as the primary issue.
@@ -41,12 +43,15 @@ async function main() {
   for (const r of benign)
     if (isFlagged(r.ensemble.summary)) byIssue[r.ensemble.primary_issue] = (byIssue[r.ensemble.primary_issue] ?? 0) + 1;
   const alone = (await read(built.harmful)).map((r) => isFlagged(r.ensemble.summary));
-  const atEnd = (await read(built.harmAtEnd)).map((r) => isFlagged(r.ensemble.summary));
+  const atEndRead = await read(built.harmAtEnd);
+  const atEnd = atEndRead.map((r) => isFlagged(r.ensemble.summary));
+  const ownReason = atEndRead.map((r) => isFlagged(r.ensemble.summary) && r.ensemble.primary_issue !== 'self_harm');
   const report: Record<string, unknown> = {
     split,
     long_benign_flagged: share(benign.map((r) => isFlagged(r.ensemble.summary))),
     long_benign_flagged_by_primary_issue: byIssue,
     harm_kept_at_end: share(atEnd.filter((_, i) => alone[i])),
+    harm_kept_at_end_not_as_self_harm: share(ownReason.filter((_, i) => alone[i])),
     harm_alone_flagged: share(alone),
   };
 
