@@ -25,6 +25,7 @@ import { aggregateWindows, highestWindows } from './aggregate-windows';
 import { charSpansOfTokens, contentTokenCounts, encodeWindows, padByLength } from './encode-for-model';
 import type { LexicalStack } from './lexical-stack';
 import { lengthOffset } from './self-harm-length';
+import { readerLogit } from './self-harm-reader';
 import type { ToxicityModelConfig } from './toxicity-config';
 
 export interface ToxicityRuntimeParts {
@@ -92,6 +93,8 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
   const mapped = new Set(Object.values(config.headMap).flat());
   const auxiliary = config.labels.map((_, k) => k).filter((k) => !mapped.has(k));
   const selfHarmIndex = config.labels.indexOf(SELF_HARM_LABEL);
+  // With a self-harm reader the graph's layer states are needed too: `forward` returns every output by name.
+  const reader = config.selfHarmReader;
   let disposed = false;
   let lastRunMs = 0;
 
@@ -141,10 +144,11 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
         const dims = [b.batchSize, b.seqLen];
         const t0 = performance.now();
         // token_type_ids, when the graph has that input, are filled with zeros by transformers.js.
-        const out = (await model({
+        const feeds = {
           input_ids: new Tensor('int64', b.inputIds, dims),
           attention_mask: new Tensor('int64', b.attentionMask, dims),
-        })) as { logits?: Tensor };
+        };
+        const out = (await (reader ? model.forward(feeds) : model(feeds))) as Record<string, Tensor | undefined>;
         ms += performance.now() - t0;
         const logits = out.logits;
         if (logits?.dims.length !== 2 || logits.dims[0] !== b.batchSize || logits.dims[1] !== numLabels) {
@@ -153,23 +157,38 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
           );
         }
         const data = logits.data as Float32Array;
+        const states = reader && out[reader.output];
+        if (reader) {
+          const want = [b.batchSize, b.seqLen, reader.weights.length];
+          if (!states || states.dims.join() !== want.join()) {
+            throw new Error(
+              `toxicity model: vigil.self_harm_reader reads the output ${reader.output} [${want.join(', ')}], got ${states ? `[${states.dims.join(', ')}]` : 'no such output'}`,
+            );
+          }
+        }
+        const stateData = states?.data as Float32Array | undefined;
         b.indices.forEach((row, r) => {
           const text = owner[row]!;
           if (lexicalStack) windowLogits[text]![windowOf[row]!] = headLogits(data, r * numLabels, config);
           else windows[text]![windowOf[row]!] = headScores(data, r * numLabels, config);
           tokens[text]! += rows[row]!.length;
           // Labels outside the heads (the sexism logit) keep the highest window's logit; `self_harm`'s
-          // is first read at the window's length (self-harm-length.ts).
+          // comes from the folder's reader when it has one (self-harm-reader.ts), and is read at the
+          // window's length (self-harm-length.ts).
           const aux = auxiliaries[text]!;
           for (const k of auxiliary) {
             const label = config.labels[k]!;
-            const raw = data[r * numLabels + k]!;
+            const raw =
+              k === selfHarmIndex && reader && stateData
+                ? readerLogit(reader, stateData, r, b.seqLen, rows[row]!.length)
+                : data[r * numLabels + k]!;
             const z = k === selfHarmIndex ? raw - lengthOffset(config.selfHarmLengthOffsets, rows[row]!.length) : raw;
             aux[label] = label in aux ? Math.max(aux[label]!, z) : z;
           }
         });
         // Frees GPU buffers under WebGPU; a no-op for CPU tensors.
         logits.dispose();
+        states?.dispose();
       }
       // Where each window of a text read in more than one lies in it (its `clean` offsets).
       const spansOf = (i: number): [number, number][] => {

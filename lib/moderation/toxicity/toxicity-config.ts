@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { SELF_HARM_LABEL, TOXICITY_HEADS, type ToxicityHead, type ToxicityScores } from '../types';
 import type { LengthOffsets } from './self-harm-length';
+import type { SelfHarmReader } from './self-harm-reader';
 import { LEXICAL_STACK_FILE } from './toxicity-model-files';
 
 /** Decision threshold of a head that `vigil.thresholds` does not name. */
@@ -32,6 +33,15 @@ const rawConfigSchema = z.object({
         .array(z.tuple([z.number().int().min(1).max(8192), z.number().min(0).max(4)]))
         .max(16)
         .refine((knots) => knots.every((k, i) => i === 0 || k[0] > knots[i - 1]![0]), 'knots must have increasing token counts')
+        .optional(),
+      self_harm_reader: z
+        .object({
+          output: z.string().min(1),
+          layer: z.number().int().min(1).optional(),
+          weights: z.array(z.number().finite()).min(1),
+          bias: z.number().finite(),
+        })
+        .passthrough()
         .optional(),
       head_map: z.record(head, z.array(z.string().min(1)).min(1)).optional(),
       lexical_stack: z
@@ -77,6 +87,11 @@ export interface ToxicityModelConfig {
    * self-harm-length.ts); empty, the default, lowers nothing.
    */
   readonly selfHarmLengthOffsets: LengthOffsets;
+  /**
+   * Where the `self_harm` logit is read (`vigil.self_harm_reader`, self-harm-reader.ts): a graph output
+   * of token states and a logistic regression on their mean; absent, the graph's own `self_harm` logit.
+   */
+  readonly selfHarmReader?: SelfHarmReader;
   /**
    * The folder's lexical stack (`vigil.lexical_stack`): its file inside the folder and the short
    * hash of that file, when the folder serves one (lexical-stack.ts).
@@ -144,6 +159,15 @@ export function parseToxicityConfig(raw: unknown): ToxicityModelConfig {
     ...(vigil?.artifact ? { artifact: vigil.artifact } : {}),
     ...(vigil?.encoder ? { encoder: vigil.encoder.name } : {}),
     ...(index.has(SELF_HARM_LABEL) && vigil?.self_harm_threshold !== undefined ? { selfHarmThreshold: vigil.self_harm_threshold } : {}),
+    ...(index.has(SELF_HARM_LABEL) && vigil?.self_harm_reader
+      ? {
+          selfHarmReader: {
+            output: vigil.self_harm_reader.output,
+            weights: vigil.self_harm_reader.weights,
+            bias: vigil.self_harm_reader.bias,
+          },
+        }
+      : {}),
     ...(vigil?.lexical_stack ? { lexicalStack: { file: vigil.lexical_stack.file, artifact: vigil.lexical_stack.artifact } } : {}),
   };
 }
