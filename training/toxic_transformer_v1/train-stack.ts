@@ -21,6 +21,7 @@
  * (stack-encoder-cache.ts). Run from the repository root:
  *   npx tsx training/toxic_transformer_v1/train-stack.ts
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { TfidfUnion, type TfidfUnionState } from '@/lib/ml/tfidf';
@@ -189,6 +190,17 @@ async function fitLexicalStack(): Promise<LexicalStackArtifact> {
     stackers: 'L2 logistic regression (C 100) on [encoder logit, n-gram logit] per head, fitted on the validation rows that label the head',
     heads_rule: `insult and profanity always; another head where the cross-fitted validation ROC-AUC gains >= ${MIN_GAIN}, the Jigsaw validation rows do not lose, and validation has >= ${MIN_POSITIVES} positives`,
     selection,
+    // The prepared splits it was fitted on: prepare.ts's output moves with the normaliser, so a rebuild
+    // reproduces this file only from splits with these hashes.
+    splits_sha256: Object.fromEntries(
+      ['train.jsonl', 'val.jsonl'].map((f) => [
+        f,
+        createHash('sha256')
+          .update(readFileSync(join(WORK, f)))
+          .digest('hex')
+          .slice(0, 12),
+      ]),
+    ),
     fit_seconds: seconds,
     machine: machine(),
   });
