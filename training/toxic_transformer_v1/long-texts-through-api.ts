@@ -6,9 +6,11 @@
  * tune:long-texts` measures the toxicity heads alone to choose the window penalty; this reads the same
  * texts (long-text-aggregation.ts buildLongTexts, same seeds) as a user's request would be read:
  * - long benign texts: 8 ordinary comments joined by a blank line; the share flagged, by primary issue;
- * - harm at the end: the share of harmful comments flagged alone that stay flagged after 7 ordinary ones,
- *   and the share that stay flagged for a reason other than `self_harm` (none of these comments is
- *   self-harm, so a long text queued as self-harm keeps them for the wrong reason);
+ * - harm at the end: the share of harmful comments flagged alone that stay flagged after 7 ordinary ones;
+ *   the share that stay flagged for a reason other than `self_harm`; and the share that stay flagged with
+ *   the self-harm signal left out of the ensemble, by their own reading (none of these comments is
+ *   self-harm: a flag only that signal makes keeps them for the wrong reason, and profanity counts only
+ *   beside another issue at the line, so the second figure still counts some);
  * - self-harm at the end (validation only): the written validation intent rows
  *   (`selfharm_head_val.jsonl`, from prepare-self-harm-head.ts) after 7 ordinary comments, and alone:
  *   the share flagged with `self_harm` as the primary issue.
@@ -37,6 +39,9 @@ async function main() {
   const built = buildLongTexts(readRows(`${split}.jsonl`), LONG_TEXT_SEEDS[split]);
   const models = await new ModelRegistry(defaultModelLoaders()).models();
   const read = (texts: readonly string[]) => moderate(models, texts);
+  // The same models with no self-harm threshold: the ensemble reads no self-harm signal (the rules still do).
+  const { selfHarmThreshold: _, ...policyWithoutSignal } = models.policy;
+  const withoutSelfHarmSignal = { ...models, policy: policyWithoutSignal };
 
   const benign = await read(built.benign);
   const byIssue: Record<string, number> = {};
@@ -46,12 +51,14 @@ async function main() {
   const atEndRead = await read(built.harmAtEnd);
   const atEnd = atEndRead.map((r) => isFlagged(r.ensemble.summary));
   const ownReason = atEndRead.map((r) => isFlagged(r.ensemble.summary) && r.ensemble.primary_issue !== 'self_harm');
+  const ownReading = (await moderate(withoutSelfHarmSignal, built.harmAtEnd)).map((r) => isFlagged(r.ensemble.summary));
   const report: Record<string, unknown> = {
     split,
     long_benign_flagged: share(benign.map((r) => isFlagged(r.ensemble.summary))),
     long_benign_flagged_by_primary_issue: byIssue,
     harm_kept_at_end: share(atEnd.filter((_, i) => alone[i])),
     harm_kept_at_end_not_as_self_harm: share(ownReason.filter((_, i) => alone[i])),
+    harm_kept_at_end_by_own_reading: share(ownReading.filter((_, i) => alone[i])),
     harm_alone_flagged: share(alone),
   };
 
