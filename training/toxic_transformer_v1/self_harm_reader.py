@@ -178,6 +178,8 @@ def main():
                 print(m, flush=True)
                 if best is None or (m["objective"], m["threshold"]) > (best[0]["objective"], best[0]["threshold"]):
                     best = (m, fit)
+    if best is None:
+        sys.exit("no fit meets the validation constraints: the folder is left as it was")
     chosen, fit = best
     report["chosen"] = chosen
     print("chosen:", chosen, flush=True)
