@@ -63,14 +63,20 @@ def read(name, keep=lambda r: True):
         return [r for r in (json.loads(line) for line in f if line.strip()) if keep(r)]
 
 
-def session_with_pooled(model, threads):
-    """An onnxruntime session of the served graph with the pooler's tanh added as a second output."""
+def session_with(model, names, threads):
+    """An onnxruntime session of the served graph with the inner tensors `names` added as outputs."""
     probe = onnx.ModelProto()
     probe.CopyFrom(model)
-    probe.graph.output.append(onnx.helper.make_tensor_value_info(POOLED, onnx.TensorProto.FLOAT, None))
+    for name in names:
+        probe.graph.output.append(onnx.helper.make_tensor_value_info(name, onnx.TensorProto.FLOAT, None))
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
     return ort.InferenceSession(probe.SerializeToString(), opts, providers=["CPUExecutionProvider"])
+
+
+def session_with_pooled(model, threads):
+    """An onnxruntime session of the served graph with the pooler's tanh added as a second output."""
+    return session_with(model, [POOLED], threads)
 
 
 def classifier(graph):
@@ -89,10 +95,9 @@ def save_classifier(model, w, b):
     return save_split(model, MODEL)
 
 
-def features(session, rows, batch=64):
-    """Pooled features [n, 384] of token-id rows, in row order (batched by length to pad little)."""
+def padded_batches(rows, batch=64):
+    """Token-id rows in runs of `batch`, sorted by length to pad little: (row indices, feed, tokens per row)."""
     order = sorted(range(len(rows)), key=lambda i: len(rows[i]["ids"]))
-    out = np.zeros((len(rows), 384), np.float32)
     for s in range(0, len(order), batch):
         idx = order[s : s + batch]
         t = max(min(len(rows[i]["ids"]), MAX_LENGTH) for i in idx)
@@ -102,8 +107,14 @@ def features(session, rows, batch=64):
             x = rows[i]["ids"][:MAX_LENGTH]
             ids[k, : len(x)] = x
             mask[k, : len(x)] = 1
-        pooled = session.run([POOLED], {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})[0]
-        out[idx] = pooled
+        yield idx, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}, mask.sum(axis=1)
+
+
+def features(session, rows, batch=64):
+    """Pooled features [n, 384] of token-id rows, in row order (batched by length to pad little)."""
+    out = np.zeros((len(rows), 384), np.float32)
+    for idx, feed, _ in padded_batches(rows, batch):
+        out[idx] = session.run([POOLED], feed)[0]
     return out
 
 

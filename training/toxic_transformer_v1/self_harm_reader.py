@@ -33,11 +33,10 @@ import sys
 
 import numpy as np
 import onnx
-import onnxruntime as ort
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 
-from self_harm_head import CONFIG, HARD_WEIGHT, HARD_WORDS, MAX_LENGTH, MODEL, WORK, read
+from self_harm_head import CONFIG, HARD_WEIGHT, HARD_WORDS, MAX_LENGTH, MODEL, WORK, padded_batches, read, session_with
 from split_external_data import save_split
 
 FOLDER = os.path.dirname(CONFIG)
@@ -60,16 +59,6 @@ def layer_output(k):
     return f"/model/bert/encoder/layer.{k - 1}/output/LayerNorm/Add_1_output_0"
 
 
-def session_with(model, names, threads):
-    probe = onnx.ModelProto()
-    probe.CopyFrom(model)
-    for n in names:
-        probe.graph.output.append(onnx.helper.make_tensor_value_info(n, onnx.TensorProto.FLOAT, None))
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = threads
-    return ort.InferenceSession(probe.SerializeToString(), opts, providers=["CPUExecutionProvider"])
-
-
 def pooled(states, length):
     """What the runtime computes for one window: the float64 mean of its token states, L2-normalised."""
     m = states[:length].astype(np.float64).mean(axis=0)
@@ -77,22 +66,12 @@ def pooled(states, length):
 
 
 def features(session, rows, names, batch=64):
-    """{output name: [n, 384]} pooled states of token-id rows, batched by length."""
-    order = sorted(range(len(rows)), key=lambda i: len(rows[i]["ids"]))
+    """{output name: [n, 384]} pooled states of token-id rows."""
     out = {n: np.zeros((len(rows), 384)) for n in names}
-    for s in range(0, len(order), batch):
-        idx = order[s : s + batch]
-        t = max(min(len(rows[i]["ids"]), MAX_LENGTH) for i in idx)
-        ids = np.zeros((len(idx), t), np.int64)
-        mask = np.zeros_like(ids)
-        for j, i in enumerate(idx):
-            x = rows[i]["ids"][:MAX_LENGTH]
-            ids[j, : len(x)] = x
-            mask[j, : len(x)] = 1
-        res = session.run(names, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})
-        for n, r in zip(names, res):
+    for idx, feed, tokens in padded_batches(rows, batch):
+        for n, states in zip(names, session.run(names, feed)):
             for j, i in enumerate(idx):
-                out[n][i] = pooled(r[j], int(mask[j].sum()))
+                out[n][i] = pooled(states[j], int(tokens[j]))
     return out
 
 
