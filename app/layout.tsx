@@ -6,9 +6,6 @@ import './globals.css';
 export const metadata: Metadata = {
   title: { default: 'Vigil', template: '%s · Vigil' },
   description: 'Text moderation and a person memory bank',
-  // No favicon exists yet; an empty data URL stops the browser requesting /favicon.ico (a 404
-  // that Chromium reports as a console error).
-  icons: { icon: 'data:,' },
 };
 
 export const viewport: Viewport = { width: 'device-width', initialScale: 1 };

@@ -34,3 +34,19 @@ for (const p of PAGES) {
     await keepScreenshotsAtWidths(page, testInfo, p.name);
   });
 }
+
+// Browsers ask for /favicon.ico on every document, JSON answers included; a 404 there shows as a
+// console error on each page, so the app serves its icon at both the page link and that path.
+test('the site icon is served where browsers look for it', async ({ page, request }) => {
+  const ico = await request.get('/favicon.ico');
+  expect(ico.status()).toBe(200);
+  expect(ico.headers()['content-type']).toMatch(/^image\//);
+  await page.goto('/');
+  const hrefs = await page.locator('link[rel="icon"]').evaluateAll((links) => links.map((l) => l.getAttribute('href')));
+  expect(hrefs.length).toBeGreaterThan(0);
+  for (const href of hrefs) {
+    const res = await request.get(href!);
+    expect(res.status(), href!).toBe(200);
+    expect(res.headers()['content-type'], href!).toMatch(/^image\//);
+  }
+});
