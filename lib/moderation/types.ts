@@ -118,6 +118,11 @@ export interface ToxicityDetail {
    * `Preprocessed.clean` of the window whose score is the head's score (the first one on a tie).
    */
   peaks?: Partial<Record<ToxicityHead, [number, number]>>;
+  /**
+   * Only for a long text whose paragraphs were read alone too (the folder's paragraph shift): each
+   * paragraph's `[start, end)` in `Preprocessed.clean` and its own head scores, before the shift.
+   */
+  paragraphs?: readonly { span: [number, number]; scores: ToxicityScores }[];
 }
 
 export interface ToxicityModel {

@@ -19,14 +19,20 @@
  * The rule: among penalties 0, 0.25, …, 2, take the smallest whose validation long benign texts are
  * flagged at most 10 % of the time while at least 90 % of the harm is kept; if none meets both, 0
  * (the plain maximum): a penalty that cannot keep the harm is not worth the false positives it
- * saves. (docs/model-quality.md "Long texts" has the measure: each ordinary comment is flagged
+ * saves. Then, at that penalty, the paragraph shift (each paragraph of a text of 2–8 windows read alone
+ * too, lowered by the shift: `withParagraphs` in aggregate-windows.ts): among shifts 0, 0.5, …, 3, the
+ * largest whose validation harm kept is at least 95 % (the 90 % target plus two standard errors of a share
+ * near 90 % over about 140 comments); if none, no paragraph reading. (docs/model-quality.md "Long texts" has the measure: each ordinary comment is flagged
  * alone about as often as a window is, so the windows add no false positives of their own.) `--write` records the choice in
  * config.json (`vigil.window_aggregation`) and the measure in metrics.json (`long_texts`).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { preprocess } from '@/lib/moderation/preprocess';
-import { aggregateWindows } from '@/lib/moderation/toxicity/aggregate-windows';
+import { aggregateWindows, withParagraphs } from '@/lib/moderation/toxicity/aggregate-windows';
+import { PARAGRAPH_READING_MAX_WINDOWS } from '@/lib/moderation/toxicity/create-toxicity-runtime';
+import { paragraphSpans } from '@/lib/moderation/toxicity/paragraphs';
+import type { ToxicityScores } from '@/lib/moderation/types';
 import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
 import { readRows } from './evaluate';
 import { MODEL_DIR } from './model-dir';
@@ -39,6 +45,8 @@ const COMMENTS_PER_TEXT = 8;
 const PENALTIES = [0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2];
 const MAX_BENIGN_FLAGGED = 0.1;
 const MIN_KEPT = 0.9;
+const SHIFTS = [0, 0.5, 1, 1.5, 2, 2.5, 3];
+const MIN_KEPT_BY_PARAGRAPHS = 0.95;
 
 interface Row {
   t: string;
@@ -78,14 +86,40 @@ export function buildLongTexts(rows: readonly Row[], seed: number, n = TEXTS_PER
 
 interface Measure {
   penalty: number;
+  /** Absent: windows only. */
+  paragraph_shift?: number;
   benign_flagged: number;
   harm_kept: number;
   harm_flagged: number;
 }
 
-async function measureSplit(model: Awaited<ReturnType<typeof loadToxicityModel>>, built: Built) {
+type Model = Awaited<ReturnType<typeof loadToxicityModel>>;
+type Detail = Awaited<ReturnType<Model['scoreDetailed']>>[number];
+
+/**
+ * Each text's paragraphs read alone, as the runtime reads them with a paragraph shift (texts of 2 to
+ * PARAGRAPH_READING_MAX_WINDOWS windows and more than one paragraph; none for the others).
+ */
+async function paragraphScores(model: Model, texts: readonly string[], details: readonly Detail[]): Promise<ToxicityScores[][]> {
+  const spans = texts.map((t, i) => {
+    const n = details[i]!.windows!.length;
+    if (n < 2 || n > PARAGRAPH_READING_MAX_WINDOWS) return [];
+    const pre = preprocess(t);
+    const own = paragraphSpans(pre);
+    return own.length > 1 ? own.map(([a, b]) => pre.clean.slice(a, b)) : [];
+  });
+  const flat = await model.scoreDetailed(spans.flat().map((clean) => ({ original: clean, visible: clean, clean })));
+  let next = 0;
+  return spans.map((own) => own.map(() => aggregateWindows(flat[next++]!.windows!, model.config.windowPenalty)));
+}
+
+async function measureSplit(model: Model, built: Built) {
   const score = async (texts: string[]) => model.scoreDetailed(texts.map((t) => preprocess(t)));
   const [benign, alone, atEnd] = [await score(built.benign), await score(built.harmful), await score(built.harmAtEnd)];
+  const [benignParagraphs, atEndParagraphs] = [
+    await paragraphScores(model, built.benign, benign),
+    await paragraphScores(model, built.harmAtEnd, atEnd),
+  ];
   const t = model.thresholds;
   const ordinary = await score(built.ordinary);
   const ordinaryFlagged = ordinary.filter((d) => flagsVerdict(d.scores, t)).length / ordinary.length;
@@ -98,27 +132,38 @@ async function measureSplit(model: Awaited<ReturnType<typeof loadToxicityModel>>
       .length / benign.length;
   const aloneFlagged = alone.map((d) => flagsVerdict(d.scores, t));
   const windows = benign.map((d) => d.windows!.length);
-  const measures: Measure[] = PENALTIES.map((penalty) => {
-    const agg = (d: (typeof benign)[number]) => aggregateWindows(d.windows!, penalty);
-    const b = benign.filter((d) => flagsVerdict(agg(d), t)).length / benign.length;
-    const end = atEnd.map((d) => flagsVerdict(agg(d), t));
+  const measure = (penalty: number, shift?: number): Measure => {
+    const agg = (d: Detail, paragraphs: readonly ToxicityScores[]) => {
+      const w = aggregateWindows(d.windows!, penalty);
+      return shift === undefined ? w : withParagraphs(w, paragraphs, shift).scores;
+    };
+    const b = benign.filter((d, i) => flagsVerdict(agg(d, benignParagraphs[i]!), t)).length / benign.length;
+    const end = atEnd.map((d, i) => flagsVerdict(agg(d, atEndParagraphs[i]!), t));
     const nAlone = aloneFlagged.filter(Boolean).length;
     return {
       penalty,
+      ...(shift === undefined ? {} : { paragraph_shift: shift }),
       benign_flagged: r4(b),
       harm_kept: r4(end.filter((f, i) => f && aloneFlagged[i]).length / Math.max(1, nAlone)),
       harm_flagged: r4(end.filter(Boolean).length / end.length),
     };
-  });
+  };
   const sorted = [...windows].sort((a, b) => a - b);
   return {
-    measures,
+    measures: PENALTIES.map((penalty) => measure(penalty)),
+    byShift: (penalty: number) => SHIFTS.map((shift) => measure(penalty, shift)),
     ordinaryAloneFlagged: r4(ordinaryFlagged),
     ordinaryByHead,
     anyCommentAloneFlagged: r4(anyCommentFlagged),
     harmAloneFlagged: r4(aloneFlagged.filter(Boolean).length / alone.length),
     windowsMedian: sorted[sorted.length >> 1],
   };
+}
+
+/** The paragraph shift of the rule in this file's header, at the chosen penalty; undefined: windows only. */
+export function chooseShift(measures: readonly Measure[]): Measure | undefined {
+  const meets = measures.filter((m) => m.harm_kept >= MIN_KEPT_BY_PARAGRAPHS);
+  return meets.length > 0 ? meets.reduce((a, b) => (b.paragraph_shift! > a.paragraph_shift! ? b : a)) : undefined;
 }
 
 /** The rule in this file's header. */
@@ -134,14 +179,19 @@ export async function tuneLongTexts(write: boolean): Promise<void> {
   try {
     const val = await measureSplit(model, buildLongTexts(readRows('val.jsonl'), LONG_TEXT_SEEDS.val));
     const chosen = choosePenalty(val.measures);
+    const valShifts = val.byShift(chosen.penalty);
+    const shift = chooseShift(valShifts)?.paragraph_shift;
     const test = await measureSplit(model, buildLongTexts(readRows('test.jsonl'), LONG_TEXT_SEEDS.test));
     const testAt = (p: number) => test.measures.find((m) => m.penalty === p)!;
+    const testShifts = test.byShift(chosen.penalty);
     const report = {
       rule: `smallest penalty with validation long benign texts flagged <= ${MAX_BENIGN_FLAGGED} and harm kept >= ${MIN_KEPT}; else 0 (the plain maximum)`,
       flagged: 'any head except profanity at or above its threshold (profanity alone does not flag a verdict)',
       texts_per_kind: TEXTS_PER_KIND,
       comments_per_text: COMMENTS_PER_TEXT,
       chosen_penalty: chosen.penalty,
+      paragraph_rule: `at the chosen penalty, the largest paragraph shift with validation harm kept >= ${MIN_KEPT_BY_PARAGRAPHS}; else windows only`,
+      chosen_paragraph_shift: shift ?? null,
       validation: {
         windows_median: val.windowsMedian,
         ordinary_comment_alone_flagged: val.ordinaryAloneFlagged,
@@ -149,6 +199,7 @@ export async function tuneLongTexts(write: boolean): Promise<void> {
         any_of_its_comments_alone_flagged: val.anyCommentAloneFlagged,
         harm_alone_flagged: val.harmAloneFlagged,
         by_penalty: val.measures,
+        by_paragraph_shift: valShifts,
       },
       test: {
         windows_median: test.windowsMedian,
@@ -157,21 +208,25 @@ export async function tuneLongTexts(write: boolean): Promise<void> {
         any_of_its_comments_alone_flagged: test.anyCommentAloneFlagged,
         harm_alone_flagged: test.harmAloneFlagged,
         plain_maximum: testAt(0),
-        chosen: testAt(chosen.penalty),
+        chosen: shift === undefined ? testAt(chosen.penalty) : testShifts.find((m) => m.paragraph_shift === shift)!,
         by_penalty: test.measures,
+        by_paragraph_shift: testShifts,
       },
     };
     console.log(JSON.stringify(report, null, 1));
     if (write) {
       const configPath = join(MODEL_DIR, 'config.json');
       const config = JSON.parse(readFileSync(configPath, 'utf8')) as { vigil: Record<string, unknown> };
-      config.vigil.window_aggregation = { log_windows_penalty: chosen.penalty };
+      config.vigil.window_aggregation = {
+        log_windows_penalty: chosen.penalty,
+        ...(shift === undefined ? {} : { paragraph_shift: shift }),
+      };
       writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`);
       const metricsPath = join(MODEL_DIR, 'metrics.json');
       const metrics = JSON.parse(readFileSync(metricsPath, 'utf8')) as Record<string, unknown>;
       metrics.long_texts = report;
       writeFileSync(metricsPath, `${JSON.stringify(metrics, null, 1)}\n`);
-      console.log(`wrote vigil.window_aggregation.log_windows_penalty = ${chosen.penalty} to ${configPath}`);
+      console.log(`wrote vigil.window_aggregation = ${JSON.stringify(config.vigil.window_aggregation)} to ${configPath}`);
     }
   } finally {
     await model.dispose();

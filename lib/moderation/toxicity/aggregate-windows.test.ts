@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ToxicityScores } from '../types';
-import { aggregateWindows, highestWindows } from './aggregate-windows';
+import { aggregateWindows, highestWindows, withParagraphs } from './aggregate-windows';
 
 const w = (overall: number, threat = 0.01): ToxicityScores => ({ overall, insult: 0.02, threat, identity_attack: 0.03, profanity: 0.04 });
 const logit = (p: number) => Math.log(p / (1 - p));
@@ -41,5 +41,26 @@ describe('aggregateWindows', () => {
 describe('highestWindows', () => {
   it("names each head's highest window, the first on a tie", () => {
     expect(highestWindows([w(0.5, 0.2), w(0.9, 0.2), w(0.9, 0.1)])).toMatchObject({ overall: 1, threat: 0 });
+  });
+});
+
+describe('withParagraphs', () => {
+  const flat = (p: number): ToxicityScores => ({ overall: p, insult: p, threat: p, identity_attack: p, profanity: p });
+
+  it("keeps each head's higher of the windows' score and its best paragraph lowered by the shift", () => {
+    const windows = { ...flat(0.2), insult: 0.9 };
+    const { scores, from } = withParagraphs(windows, [flat(0.1), { ...flat(0.3), threat: 0.95 }], 1);
+    const lowered = (p: number) => 1 / (1 + Math.exp(-(Math.log(p / (1 - p)) - 1)));
+    expect(scores.threat).toBeCloseTo(lowered(0.95), 9);
+    expect(from.threat).toBe(1);
+    // 0.3 lowered by one logit is 0.136, below the windows' 0.2.
+    expect(scores.overall).toBe(0.2);
+    expect(scores.insult).toBe(0.9);
+    expect(from.overall).toBeUndefined();
+  });
+
+  it('changes nothing without paragraphs', () => {
+    const windows = flat(0.4);
+    expect(withParagraphs(windows, [], 0)).toEqual({ scores: windows, from: {} });
   });
 });

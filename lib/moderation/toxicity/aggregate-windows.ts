@@ -45,3 +45,30 @@ export function aggregateWindows(windows: readonly ToxicityScores[], windowPenal
   }
   return scores;
 }
+
+/**
+ * A long text's scores with its paragraphs read alone as well: each head keeps the higher of
+ * `windowScores` (aggregateWindows) and its highest paragraph's score lowered by `shift` logits. A
+ * harmful comment at the end of a long text shares its window with the benign ones before it and is
+ * read diluted there; alone it reads as it would on its own, and the shift brings a lone paragraph's
+ * false-positive rate back towards the windows'. `from[head]` is the paragraph a head's score comes
+ * from (undefined where the windows' score is at least as high).
+ */
+export function withParagraphs(
+  windowScores: ToxicityScores,
+  paragraphs: readonly ToxicityScores[],
+  shift: number,
+): { scores: ToxicityScores; from: Partial<Record<keyof ToxicityScores, number>> } {
+  const scores = { ...windowScores };
+  const from: Partial<Record<keyof ToxicityScores, number>> = {};
+  paragraphs.forEach((p, k) => {
+    for (const head of TOXICITY_HEADS) {
+      const lowered = sigmoid(logit(p[head]) - shift);
+      if (lowered > scores[head]) {
+        scores[head] = lowered;
+        from[head] = k;
+      }
+    }
+  });
+  return { scores, from };
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Tensor, type PreTrainedModel, type PreTrainedTokenizer } from '@huggingface/transformers';
 import { preprocess } from '../preprocess';
-import { createToxicityRuntime, headScores, sigmoid } from './create-toxicity-runtime';
+import { createToxicityRuntime, headScores, PARAGRAPH_READING_MAX_WINDOWS, sigmoid } from './create-toxicity-runtime';
 import { createLexicalStack, parseLexicalStack } from './lexical-stack';
 import { wordStackArtifact } from './lexical-stack.fixture';
 import { parseToxicityConfig } from './toxicity-config';
@@ -184,6 +184,74 @@ describe('createToxicityRuntime', () => {
     // One window: no penalty.
     expect(short!.windows).toHaveLength(1);
     expect(short!.scores.threat).toBe(short!.windows![0]!.threat);
+  });
+
+  it('reads the paragraphs of a long text alone too with a paragraph shift: a diluted paragraph keeps its own score, less the shift', async () => {
+    // Each row's logits are 10 × (its share of 'z' tokens) − 5: "zz" alone reads 5, inside a full window it is diluted.
+    const calls: Call[] = [];
+    const tokenizer = zFlaggingFakes().charTokenizer;
+    const model = Object.assign(
+      async (inputs: { input_ids: Tensor; attention_mask: Tensor }) => {
+        const [b, s] = inputs.input_ids.dims as [number, number];
+        const ids = Array.from(inputs.input_ids.data as BigInt64Array);
+        calls.push({ dims: [b, s], mask: [] });
+        const out = new Float32Array(b * 6);
+        for (let r = 0; r < b; r++) {
+          const row = ids.slice(r * s, (r + 1) * s).filter((id) => id !== 0n && id !== 2n && id !== 3n);
+          out.fill((10 * row.filter((id) => id === 9n).length) / row.length - 5, r * 6, (r + 1) * 6);
+        }
+        return { logits: new Tensor('float32', out, [b, 6]) };
+      },
+      { dispose: async () => undefined },
+    ) as unknown as PreTrainedModel;
+    const vigil = (shift?: number) => ({
+      max_length: 8,
+      head_map: HEAD_MAP,
+      window_aggregation: { log_windows_penalty: 0, ...(shift === undefined ? {} : { paragraph_shift: shift }) },
+    });
+    const windowsOnly = createToxicityRuntime({
+      tokenizer,
+      model,
+      config: parseToxicityConfig({ id2label: JIGSAW, vigil: vigil() }),
+      Tensor,
+    });
+    const withShift = createToxicityRuntime({
+      tokenizer,
+      model,
+      config: parseToxicityConfig({ id2label: JIGSAW, vigil: vigil(1) }),
+      Tensor,
+    });
+    const text = preprocess('abcdefgh\n\nabcdefgh\n \nzz');
+    expect(text.clean).toBe('abcdefgh abcdefgh zz');
+    const [before] = await windowsOnly.scoreDetailed([text]);
+    const [after] = await withShift.scoreDetailed([text]);
+    // Windows alone: the last window holds "gh zz" and one more letter at most, below the line.
+    expect(before!.scores.threat).toBeLessThan(0.5);
+    expect(before!.paragraphs).toBeUndefined();
+    // Paragraphs alone: "zz" reads logit 5, lowered by the shift of 1.
+    expect(after!.paragraphs!.map((p) => text.clean.slice(...p.span))).toEqual(['abcdefgh', 'abcdefgh', 'zz']);
+    expect(after!.scores.threat).toBeCloseTo(sigmoid(4), 6);
+    expect(after!.windows).toEqual(before!.windows);
+    expect(after!.auxiliary).toEqual(before!.auxiliary);
+    expect(after!.peaks!.threat).toEqual([18, 20]);
+    // The work counts both readings.
+    const alone = await windowsOnly.scoreDetailed(['abcdefgh', 'abcdefgh', 'zz'].map(preprocess));
+    expect(after!.tokens).toBe(before!.tokens! + alone.reduce((n, d) => n + d.tokens!, 0));
+    // The same alone and in a batch with other texts.
+    const [, again] = await withShift.scoreDetailed([preprocess('ab'), text, preprocess('abcdefgh abcdefgh abcdefgh')]);
+    expect(again).toEqual(after);
+    // A text of one window, or of one paragraph, reads as before.
+    for (const t of ['ab\n\nzz', 'abcdefgh abcdefgh zz'].map(preprocess)) {
+      const [a] = await windowsOnly.scoreDetailed([t]);
+      const [b] = await withShift.scoreDetailed([t]);
+      expect(b).toEqual(a);
+    }
+    // Beyond PARAGRAPH_READING_MAX_WINDOWS windows, windows only.
+    const long = preprocess(`${'abcdefgh\n\n'.repeat(PARAGRAPH_READING_MAX_WINDOWS)}zz`);
+    const [longBefore] = await windowsOnly.scoreDetailed([long]);
+    const [longAfter] = await withShift.scoreDetailed([long]);
+    expect(longAfter!.windows!.length).toBeGreaterThan(PARAGRAPH_READING_MAX_WINDOWS);
+    expect(longAfter).toEqual(longBefore);
   });
 
   it("lowers each window's self_harm logit by the folder's offset for its length, and no other label's", async () => {

@@ -21,9 +21,10 @@ import {
   type ToxicityScores,
   WorkCancelledError,
 } from '../types';
-import { aggregateWindows, highestWindows } from './aggregate-windows';
+import { aggregateWindows, highestWindows, withParagraphs } from './aggregate-windows';
 import { charSpansOfTokens, contentTokenCounts, encodeWindows, padByLength } from './encode-for-model';
 import type { LexicalStack } from './lexical-stack';
+import { paragraphSpans } from './paragraphs';
 import { lengthOffset } from './self-harm-length';
 import { readerLogit } from './self-harm-reader';
 import type { ToxicityModelConfig } from './toxicity-config';
@@ -83,6 +84,21 @@ function headLogits(logits: ArrayLike<number>, offset: number, config: Pick<Toxi
   return z;
 }
 
+/**
+ * The longest text, in windows, whose paragraphs are also read alone when the folder sets a paragraph
+ * shift: a forum thread or a long letter of a few thousand characters. The paragraphs cost about what
+ * the windows do, so longer texts are read by windows only and cost what they did.
+ */
+export const PARAGRAPH_READING_MAX_WINDOWS = 8;
+
+/** One reading of a text: its windows' scores and what the runtime keeps of its auxiliary labels. */
+interface WindowReading {
+  windows: ToxicityScores[];
+  auxiliary: Record<string, number>;
+  tokens: number;
+  windowSpans?: [number, number][];
+}
+
 export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxicityModel {
   const { tokenizer, model, config, Tensor, lexicalStack } = parts;
   const maxBatch = Math.max(1, parts.maxBatch ?? 8);
@@ -97,6 +113,97 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
   const reader = config.selfHarmReader;
   let disposed = false;
   let lastRunMs = 0;
+
+  /**
+   * One reading of `cleans`: each text's window scores (stacked with the lexical stack when the folder
+   * has one), the logits of the labels outside the heads, the tokens read and, for a text of more than
+   * one window, where each window lies in it.
+   */
+  async function readWindows(
+    cleans: readonly string[],
+    options: ScoreOptions | undefined,
+    timed: (ms: number) => void,
+  ): Promise<WindowReading[]> {
+    const { rows, owner, tokenSpans } = encodeWindows(tokenizer, cleans, config.maxLength, config.windowStride);
+    const windows: ToxicityScores[][] = cleans.map(() => []);
+    // With a lexical stack: each window's head logits, stacked with its text once every run is done.
+    const windowLogits: ToxicityScores[][] = cleans.map(() => []);
+    const auxiliaries: Record<string, number>[] = cleans.map(() => ({}));
+    const tokens: number[] = cleans.map(() => 0);
+    // A row's place among its text's windows: rows come back sorted by length, not in text order.
+    const windowOf: number[] = [];
+    const seenRows: number[] = cleans.map(() => 0);
+    // And back: each text's rows in window order.
+    const rowsOf: number[][] = cleans.map(() => []);
+    owner.forEach((text, row) => {
+      windowOf.push(seenRows[text]!++);
+      rowsOf[text]!.push(row);
+    });
+    const tokensPerRun = Math.min(tokenCap, options?.maxTokensPerRun ?? Number.POSITIVE_INFINITY);
+    for (const b of padByLength(rows, padId, maxBatch, tokensPerRun)) {
+      if (options?.cancelled?.()) throw new WorkCancelledError();
+      const dims = [b.batchSize, b.seqLen];
+      const t0 = performance.now();
+      // token_type_ids, when the graph has that input, are filled with zeros by transformers.js.
+      const feeds = {
+        input_ids: new Tensor('int64', b.inputIds, dims),
+        attention_mask: new Tensor('int64', b.attentionMask, dims),
+      };
+      const out = (await (reader ? model.forward(feeds) : model(feeds))) as Record<string, Tensor | undefined>;
+      timed(performance.now() - t0);
+      const logits = out.logits;
+      if (logits?.dims.length !== 2 || logits.dims[0] !== b.batchSize || logits.dims[1] !== numLabels) {
+        throw new Error(
+          `toxicity model: expected logits [${b.batchSize}, ${numLabels}] (one per id2label entry), got ${logits ? `[${logits.dims.join(', ')}]` : 'no logits output'}`,
+        );
+      }
+      const data = logits.data as Float32Array;
+      const states = reader && out[reader.output];
+      if (reader) {
+        const want = [b.batchSize, b.seqLen, reader.weights.length];
+        if (!states || states.dims.join() !== want.join()) {
+          throw new Error(
+            `toxicity model: vigil.self_harm_reader reads the output ${reader.output} [${want.join(', ')}], got ${states ? `[${states.dims.join(', ')}]` : 'no such output'}`,
+          );
+        }
+      }
+      const stateData = states?.data as Float32Array | undefined;
+      b.indices.forEach((row, r) => {
+        const text = owner[row]!;
+        if (lexicalStack) windowLogits[text]![windowOf[row]!] = headLogits(data, r * numLabels, config);
+        else windows[text]![windowOf[row]!] = headScores(data, r * numLabels, config);
+        tokens[text]! += rows[row]!.length;
+        // Labels outside the heads (the sexism logit) keep the highest window's logit; `self_harm`'s
+        // comes from the folder's reader when it has one (self-harm-reader.ts), and is read at the
+        // window's length (self-harm-length.ts).
+        const aux = auxiliaries[text]!;
+        for (const k of auxiliary) {
+          const label = config.labels[k]!;
+          const raw =
+            k === selfHarmIndex && reader && stateData
+              ? readerLogit(reader, stateData, r, b.seqLen, rows[row]!.length)
+              : data[r * numLabels + k]!;
+          const z = k === selfHarmIndex ? raw - lengthOffset(config.selfHarmLengthOffsets, rows[row]!.length) : raw;
+          aux[label] = label in aux ? Math.max(aux[label]!, z) : z;
+        }
+      });
+      // Frees GPU buffers under WebGPU; a no-op for CPU tensors.
+      logits.dispose();
+      states?.dispose();
+    }
+    // Where each window of a text read in more than one lies in it (its `clean` offsets).
+    const spansOf = (i: number): [number, number][] => {
+      const own = rowsOf[i]!.map((row) => tokenSpans[row]!);
+      return charSpansOfTokens(tokenizer, cleans[i]!, Math.max(...own.map((s) => s[1])), own);
+    };
+    return cleans.map((clean, i) => {
+      const windowSpans = rowsOf[i]!.length > 1 ? spansOf(i) : undefined;
+      const scores = lexicalStack
+        ? windowLogits[i]!.map((z, w) => lexicalStack.scores(z, windowSpans ? clean.slice(windowSpans[w]![0], windowSpans[w]![1]) : clean))
+        : windows[i]!;
+      return { windows: scores, auxiliary: auxiliaries[i]!, tokens: tokens[i]!, ...(windowSpans ? { windowSpans } : {}) };
+    });
+  }
 
   const runtime: LoadedToxicityModel = {
     version: TOXICITY_VERSION,
@@ -114,108 +221,51 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
     async scoreDetailed(texts: readonly Preprocessed[], options?: ScoreOptions): Promise<ToxicityDetail[]> {
       if (disposed) throw new Error('toxicity model: score() after dispose()');
       if (texts.length === 0) return [];
+      let ms = 0;
+      const timed = (ran: number) => {
+        ms += ran;
+      };
       // The whole text is read: a long one is scored window by window, and each head takes its
       // highest window (a threat in the last sentence of a long benign text is still a threat),
       // lowered by the folder's penalty for the number of windows (aggregate-windows.ts).
-      const { rows, owner, tokenSpans } = encodeWindows(
-        tokenizer,
+      const read = await readWindows(
         texts.map((t) => t.clean),
-        config.maxLength,
-        config.windowStride,
+        options,
+        timed,
       );
-      const windows: ToxicityScores[][] = texts.map(() => []);
-      // With a lexical stack: each window's head logits, stacked with its text once every run is done.
-      const windowLogits: ToxicityScores[][] = texts.map(() => []);
-      const auxiliaries: Record<string, number>[] = texts.map(() => ({}));
-      const tokens: number[] = texts.map(() => 0);
-      // A row's place among its text's windows: rows come back sorted by length, not in text order.
-      const windowOf: number[] = [];
-      const seenRows: number[] = texts.map(() => 0);
-      // And back: each text's rows in window order.
-      const rowsOf: number[][] = texts.map(() => []);
-      owner.forEach((text, row) => {
-        windowOf.push(seenRows[text]!++);
-        rowsOf[text]!.push(row);
+      // With a paragraph shift, the paragraphs of a text of 2..PARAGRAPH_READING_MAX_WINDOWS windows are
+      // read alone too, in one more pass (aggregate-windows.ts `withParagraphs`).
+      const shift = config.paragraphShift;
+      const paragraphsOf: [number, number][][] = texts.map((t, i) => {
+        const n = read[i]!.windows.length;
+        if (shift === undefined || n < 2 || n > PARAGRAPH_READING_MAX_WINDOWS) return [];
+        const spans = paragraphSpans(t);
+        return spans.length > 1 ? spans : [];
       });
-      let ms = 0;
-      const tokensPerRun = Math.min(tokenCap, options?.maxTokensPerRun ?? Number.POSITIVE_INFINITY);
-      for (const b of padByLength(rows, padId, maxBatch, tokensPerRun)) {
-        if (options?.cancelled?.()) throw new WorkCancelledError();
-        const dims = [b.batchSize, b.seqLen];
-        const t0 = performance.now();
-        // token_type_ids, when the graph has that input, are filled with zeros by transformers.js.
-        const feeds = {
-          input_ids: new Tensor('int64', b.inputIds, dims),
-          attention_mask: new Tensor('int64', b.attentionMask, dims),
-        };
-        const out = (await (reader ? model.forward(feeds) : model(feeds))) as Record<string, Tensor | undefined>;
-        ms += performance.now() - t0;
-        const logits = out.logits;
-        if (logits?.dims.length !== 2 || logits.dims[0] !== b.batchSize || logits.dims[1] !== numLabels) {
-          throw new Error(
-            `toxicity model: expected logits [${b.batchSize}, ${numLabels}] (one per id2label entry), got ${logits ? `[${logits.dims.join(', ')}]` : 'no logits output'}`,
-          );
+      const paragraphTexts = paragraphsOf.flatMap((spans, i) => spans.map(([a, b]) => texts[i]!.clean.slice(a, b)));
+      const paragraphs = paragraphTexts.length > 0 ? await readWindows(paragraphTexts, options, timed) : [];
+      let next = 0;
+      const result: ToxicityDetail[] = read.map((r, i) => {
+        const windowScores = aggregateWindows(r.windows, config.windowPenalty);
+        const spans = paragraphsOf[i]!;
+        const own = paragraphs.slice(next, next + spans.length);
+        next += spans.length;
+        const detail: ToxicityDetail = { scores: windowScores, auxiliary: r.auxiliary, tokens: r.tokens, windows: r.windows };
+        // A text read in more than one window: where each head's highest window lies in the text.
+        if (r.windowSpans) {
+          const at = highestWindows(r.windows);
+          detail.peaks = Object.fromEntries(TOXICITY_HEADS.map((h) => [h, r.windowSpans![at[h]]!]));
         }
-        const data = logits.data as Float32Array;
-        const states = reader && out[reader.output];
-        if (reader) {
-          const want = [b.batchSize, b.seqLen, reader.weights.length];
-          if (!states || states.dims.join() !== want.join()) {
-            throw new Error(
-              `toxicity model: vigil.self_harm_reader reads the output ${reader.output} [${want.join(', ')}], got ${states ? `[${states.dims.join(', ')}]` : 'no such output'}`,
-            );
-          }
-        }
-        const stateData = states?.data as Float32Array | undefined;
-        b.indices.forEach((row, r) => {
-          const text = owner[row]!;
-          if (lexicalStack) windowLogits[text]![windowOf[row]!] = headLogits(data, r * numLabels, config);
-          else windows[text]![windowOf[row]!] = headScores(data, r * numLabels, config);
-          tokens[text]! += rows[row]!.length;
-          // Labels outside the heads (the sexism logit) keep the highest window's logit; `self_harm`'s
-          // comes from the folder's reader when it has one (self-harm-reader.ts), and is read at the
-          // window's length (self-harm-length.ts).
-          const aux = auxiliaries[text]!;
-          for (const k of auxiliary) {
-            const label = config.labels[k]!;
-            const raw =
-              k === selfHarmIndex && reader && stateData
-                ? readerLogit(reader, stateData, r, b.seqLen, rows[row]!.length)
-                : data[r * numLabels + k]!;
-            const z = k === selfHarmIndex ? raw - lengthOffset(config.selfHarmLengthOffsets, rows[row]!.length) : raw;
-            aux[label] = label in aux ? Math.max(aux[label]!, z) : z;
-          }
-        });
-        // Frees GPU buffers under WebGPU; a no-op for CPU tensors.
-        logits.dispose();
-        states?.dispose();
-      }
-      // Where each window of a text read in more than one lies in it (its `clean` offsets).
-      const spansOf = (i: number): [number, number][] => {
-        const own = rowsOf[i]!.map((row) => tokenSpans[row]!);
-        return charSpansOfTokens(tokenizer, texts[i]!.clean, Math.max(...own.map((s) => s[1])), own);
-      };
-      const windowSpans: ([number, number][] | undefined)[] = texts.map((_, i) => (rowsOf[i]!.length > 1 ? spansOf(i) : undefined));
-      if (lexicalStack) {
-        texts.forEach((t, i) => {
-          const spans = windowSpans[i];
-          windows[i] = windowLogits[i]!.map((z, w) => lexicalStack.scores(z, spans ? t.clean.slice(spans[w]![0], spans[w]![1]) : t.clean));
-        });
-      }
-      const result: ToxicityDetail[] = texts.map((_, text) => ({
-        scores: aggregateWindows(windows[text]!, config.windowPenalty),
-        auxiliary: auxiliaries[text]!,
-        tokens: tokens[text]!,
-        windows: windows[text]!,
-      }));
+        if (own.length === 0) return detail;
+        const paragraphScores = own.map((p) => aggregateWindows(p.windows, config.windowPenalty));
+        const { scores, from } = withParagraphs(windowScores, paragraphScores, shift!);
+        detail.scores = scores;
+        detail.tokens = r.tokens + own.reduce((sum, p) => sum + p.tokens, 0);
+        detail.paragraphs = spans.map((span, k) => ({ span, scores: paragraphScores[k]! }));
+        for (const h of TOXICITY_HEADS) if (from[h] !== undefined) detail.peaks![h] = spans[from[h]]!;
+        return detail;
+      });
       lastRunMs = ms;
-      // A text read in more than one window: where each head's highest window lies in the text.
-      texts.forEach((_, i) => {
-        const spans = windowSpans[i];
-        if (!spans) return;
-        const at = highestWindows(windows[i]!);
-        result[i]!.peaks = Object.fromEntries(TOXICITY_HEADS.map((h) => [h, spans[at[h]]!]));
-      });
       return result;
     },
     async dispose(): Promise<void> {

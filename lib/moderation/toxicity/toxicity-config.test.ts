@@ -63,10 +63,17 @@ describe('parseToxicityConfig', () => {
   it("reads how a long text's windows are aggregated (vigil.window_aggregation)", () => {
     const c = parseToxicityConfig({ id2label: VIGIL_LABELS, vigil: { window_aggregation: { log_windows_penalty: 0.75 } } });
     expect(c.windowPenalty).toBe(0.75);
+    expect(c.paragraphShift).toBeUndefined();
+    const shifted = { window_aggregation: { log_windows_penalty: 0, paragraph_shift: 1.5 } };
+    expect(parseToxicityConfig({ id2label: VIGIL_LABELS, vigil: shifted }).paragraphShift).toBe(1.5);
   });
 
   it.each([
     [{ id2label: VIGIL_LABELS, vigil: { window_aggregation: { log_windows_penalty: -1 } } }, /window_aggregation\.log_windows_penalty/],
+    [
+      { id2label: VIGIL_LABELS, vigil: { window_aggregation: { log_windows_penalty: 0, paragraph_shift: -0.5 } } },
+      /window_aggregation\.paragraph_shift/,
+    ],
     [{ id2label: JIGSAW }, /lacks overall, identity_attack, profanity; add vigil\.head_map/],
     [{ id2label: JIGSAW, vigil: { head_map: { ...JIGSAW_MAP, insult: ['rude'] } } }, /head_map\.insult names rude, not in id2label/],
     [{ id2label: JIGSAW, vigil: { head_map: { overall: ['toxic'] } } }, /vigil\.head_map/],

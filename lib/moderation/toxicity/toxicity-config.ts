@@ -24,7 +24,9 @@ const rawConfigSchema = z.object({
       model_version: z.string().optional(),
       max_length: z.number().int().min(2).max(8192).optional(),
       window_stride: z.number().int().min(1).max(8192).optional(),
-      window_aggregation: z.object({ log_windows_penalty: z.number().min(0).max(4) }).optional(),
+      window_aggregation: z
+        .object({ log_windows_penalty: z.number().min(0).max(4), paragraph_shift: z.number().min(0).max(8).optional() })
+        .optional(),
       artifact: z.string().optional(),
       encoder: z.object({ name: z.string(), package: z.string().optional() }).passthrough().optional(),
       thresholds: z.partialRecord(head, z.number().min(0).max(1)).optional(),
@@ -67,6 +69,12 @@ export interface ToxicityModelConfig {
    * (`vigil.window_aggregation.log_windows_penalty`; aggregate-windows.ts); 0, the default, is the plain maximum.
    */
   readonly windowPenalty: number;
+  /**
+   * Paragraphs of a long text are read alone too, and each head keeps the higher of its windows' score
+   * and its highest paragraph's score lowered by this many logits (`vigil.window_aggregation.paragraph_shift`;
+   * aggregate-windows.ts). Absent, the default: windows only.
+   */
+  readonly paragraphShift?: number;
   /** Short hash of the served ONNX model in its single-file form (`vigil.artifact`), when the folder records one. */
   readonly artifact?: string;
   /** The pretrained encoder the model was fine-tuned from (`vigil.encoder.name`), when recorded. */
@@ -152,6 +160,7 @@ export function parseToxicityConfig(raw: unknown): ToxicityModelConfig {
     // Three quarters of a window by default: a quarter of each window overlaps the next.
     windowStride: vigil?.window_stride ?? Math.max(1, Math.floor(((maxLength - 2) * 3) / 4)),
     windowPenalty: vigil?.window_aggregation?.log_windows_penalty ?? 0,
+    ...(vigil?.window_aggregation?.paragraph_shift === undefined ? {} : { paragraphShift: vigil.window_aggregation.paragraph_shift }),
     selfHarmLengthOffsets: vigil?.self_harm_length_offsets ?? [],
     thresholds,
     headMap,
