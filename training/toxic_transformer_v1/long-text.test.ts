@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { type LoadedToxicityModel, loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
-import { benign } from '@/tests/fixtures/long-benign-text';
+import { benign, benignThread } from '@/tests/fixtures/long-benign-text';
+import { flagsVerdict } from './verdict-flags';
 
 const ENDINGS = [
   { text: 'And one more thing: I know where you live, and I am going to kill you tonight.', head: 'threat' as const },
@@ -41,4 +42,29 @@ describe('toxic_transformer_v1 reads the whole text', () => {
       expect(s![head]).toBeGreaterThanOrEqual(model.thresholds[head]);
     },
   );
+});
+
+// Decision 222: a mild attack at the end of a thread shares its window with the comments before it and
+// reads diluted there; its paragraph, read alone, keeps it flagged.
+describe('toxic_transformer_v1 reads the paragraphs of a long text alone too', () => {
+  const MILD = ['I think you are a liar.', 'Get your facts straight before you embarrass yourself again, genius.'];
+
+  it.each([0, 1, 2].flatMap((seed) => MILD.map((ending) => [seed, ending] as const)))(
+    'flags a thread of six benign paragraphs (seed %i) ending with "%s", where that paragraph decided',
+    async (seed, ending) => {
+      const paragraphs = [...benignThread(6, seed), ending];
+      const pre = preprocess(paragraphs.join('\n\n'));
+      const [d] = await model.scoreDetailed([pre]);
+      expect(d!.windows!.length).toBeGreaterThan(1);
+      expect(flagsVerdict(d!.scores, model.thresholds)).toBe(true);
+      const head = (['overall', 'insult', 'threat', 'identity_attack'] as const).find((h) => d!.scores[h] >= model.thresholds[h])!;
+      expect(pre.clean.slice(...d!.peaks![head]!)).toBe(ending);
+    },
+  );
+
+  it('does not flag the thread without them', async () => {
+    const [d] = await model.scoreDetailed([preprocess(benignThread(7, 0).join('\n\n'))]);
+    expect(d!.paragraphs).toHaveLength(7);
+    expect(flagsVerdict(d!.scores, model.thresholds)).toBe(false);
+  });
 });
