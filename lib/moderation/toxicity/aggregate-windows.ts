@@ -13,6 +13,16 @@
  */
 import { TOXICITY_HEADS, type ToxicityScores } from '../types';
 
+/**
+ * The heads that flag a verdict on their own: every head but profanity, which the ensemble caps below
+ * harmful when it is alone (PROFANITY_ALONE_CAP, lib/moderation/ensemble.ts).
+ */
+export const FLAGGING_HEADS = TOXICITY_HEADS.filter((h) => h !== 'profanity');
+
+/** Whether any flagging head reaches its threshold. */
+export const flagsVerdict = (scores: ToxicityScores, thresholds: ToxicityScores): boolean =>
+  FLAGGING_HEADS.some((h) => scores[h] >= thresholds[h]);
+
 /** Keeps ln(p / (1 - p)) finite for scores of exactly 0 or 1. */
 const EPSILON = 1e-7;
 

@@ -240,6 +240,12 @@ describe('createToxicityRuntime', () => {
     // The same alone and in a batch with other texts.
     const [, again] = await withShift.scoreDetailed([preprocess('ab'), text, preprocess('abcdefgh abcdefgh abcdefgh')]);
     expect(again).toEqual(after);
+    // A text its windows flag already is not read again: its verdict cannot change.
+    const flagged = preprocess('abcdefgh\n\nzzzzzz\n\nabcdefgh');
+    const [flaggedBefore] = await windowsOnly.scoreDetailed([flagged]);
+    const [flaggedAfter] = await withShift.scoreDetailed([flagged]);
+    expect(flaggedBefore!.scores.overall).toBeGreaterThan(0.5);
+    expect(flaggedAfter).toEqual(flaggedBefore);
     // A text of one window, or of one paragraph, reads as before.
     for (const t of ['ab\n\nzz', 'abcdefgh abcdefgh zz'].map(preprocess)) {
       const [a] = await windowsOnly.scoreDetailed([t]);

@@ -21,7 +21,7 @@ import {
   type ToxicityScores,
   WorkCancelledError,
 } from '../types';
-import { aggregateWindows, highestWindows, withParagraphs } from './aggregate-windows';
+import { aggregateWindows, flagsVerdict, highestWindows, withParagraphs } from './aggregate-windows';
 import { charSpansOfTokens, contentTokenCounts, encodeWindows, padByLength } from './encode-for-model';
 import type { LexicalStack } from './lexical-stack';
 import { paragraphSpans } from './paragraphs';
@@ -86,8 +86,9 @@ function headLogits(logits: ArrayLike<number>, offset: number, config: Pick<Toxi
 
 /**
  * The longest text, in windows, whose paragraphs are also read alone when the folder sets a paragraph
- * shift: a forum thread or a long letter of a few thousand characters. The paragraphs cost about what
- * the windows do, so longer texts are read by windows only and cost what they did.
+ * shift (and its windows flag nothing): a forum thread or a long letter of a few thousand characters.
+ * The paragraphs cost about what the windows do, so longer texts are read by windows only and cost what
+ * they did.
  */
 export const PARAGRAPH_READING_MAX_WINDOWS = 8;
 
@@ -233,12 +234,14 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
         options,
         timed,
       );
-      // With a paragraph shift, the paragraphs of a text of 2..PARAGRAPH_READING_MAX_WINDOWS windows are
-      // read alone too, in one more pass (aggregate-windows.ts `withParagraphs`).
+      // With a paragraph shift, the paragraphs of a text of 2..PARAGRAPH_READING_MAX_WINDOWS windows that
+      // its windows do not flag are read alone too, in one more pass (aggregate-windows.ts `withParagraphs`).
+      // A text its windows flag already keeps its verdict, and its windows' scores, at the folder's thresholds.
       const shift = config.paragraphShift;
       const paragraphsOf: [number, number][][] = texts.map((t, i) => {
         const n = read[i]!.windows.length;
         if (shift === undefined || n < 2 || n > PARAGRAPH_READING_MAX_WINDOWS) return [];
+        if (flagsVerdict(aggregateWindows(read[i]!.windows, config.windowPenalty), config.thresholds)) return [];
         const spans = paragraphSpans(t);
         return spans.length > 1 ? spans : [];
       });
