@@ -3,8 +3,9 @@
  * (no HTTP, no worker): the normaliser, rules_v1, the tokenizer and windowing, padding, the ONNX runs,
  * the sexism model, and `moderate()` as a whole (the sum of the stages plus the ensemble and the
  * response). Loads the models as the server does (`defaultModelLoaders()`). Texts: 100 Jigsaw rows of
- * the fixed test split, of `--chars` characters (default 350-450), and one 10,000-character text of
- * them. Medians of `--runs` (default 5). Prints the CPU flags and the tokens read.
+ * the fixed test split, of `--chars` characters (default 350-450), one 10,000-character text of
+ * them, and a thread of six of them, one paragraph each (what a folder's paragraph shift reads again,
+ * paragraph by paragraph). Medians of `--runs` (default 5). Prints the CPU flags and the tokens read.
  *
  *   npm run bench:profile [-- --chars 150-250] [--runs 5] [--data ../shared/data]
  */
@@ -32,6 +33,7 @@ if (!texts) throw new Error('needs the shared data (../shared/data or --data)');
 let long = '';
 for (let i = 0; long.length < 10_000; i++) long += `${texts[i % texts.length]} `;
 long = long.slice(0, 10_000);
+const thread = texts.slice(0, 6).join('\n\n');
 
 const models = await new ModelRegistry(defaultModelLoaders()).models();
 const tokenizer = await loadToxicityTokenizer(resolveToxicityModelDir(env()));
@@ -98,6 +100,7 @@ console.log(
       batch: await profile(texts),
       one_text: await profile([texts[0]!]),
       long_10k: await profile([long]),
+      thread_6: await profile([thread]),
     },
     null,
     2,
