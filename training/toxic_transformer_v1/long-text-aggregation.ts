@@ -30,7 +30,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { aggregateWindows, withParagraphs } from '@/lib/moderation/toxicity/aggregate-windows';
-import { PARAGRAPH_READING_MAX_WINDOWS } from '@/lib/moderation/toxicity/create-toxicity-runtime';
+import { PARAGRAPH_READING_MAX_PARAGRAPHS, PARAGRAPH_READING_MAX_WINDOWS } from '@/lib/moderation/toxicity/create-toxicity-runtime';
 import { paragraphSpans } from '@/lib/moderation/toxicity/paragraphs';
 import type { ToxicityScores } from '@/lib/moderation/types';
 import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
@@ -98,7 +98,8 @@ type Detail = Awaited<ReturnType<Model['scoreDetailed']>>[number];
 
 /**
  * Each text's paragraphs read alone, as the runtime reads them with a paragraph shift (texts of 2 to
- * PARAGRAPH_READING_MAX_WINDOWS windows and more than one paragraph; none for the others).
+ * PARAGRAPH_READING_MAX_WINDOWS windows and 2 to PARAGRAPH_READING_MAX_PARAGRAPHS paragraphs; none for
+ * the others). The runtime also skips texts its windows flag; that changes no verdict counted here.
  */
 async function paragraphScores(model: Model, texts: readonly string[], details: readonly Detail[]): Promise<ToxicityScores[][]> {
   const spans = texts.map((t, i) => {
@@ -106,7 +107,7 @@ async function paragraphScores(model: Model, texts: readonly string[], details: 
     if (n < 2 || n > PARAGRAPH_READING_MAX_WINDOWS) return [];
     const pre = preprocess(t);
     const own = paragraphSpans(pre);
-    return own.length > 1 ? own.map(([a, b]) => pre.clean.slice(a, b)) : [];
+    return own.length > 1 && own.length <= PARAGRAPH_READING_MAX_PARAGRAPHS ? own.map(([a, b]) => pre.clean.slice(a, b)) : [];
   });
   const flat = await model.scoreDetailed(spans.flat().map((clean) => ({ original: clean, visible: clean, clean })));
   let next = 0;

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { Tensor, type PreTrainedModel, type PreTrainedTokenizer } from '@huggingface/transformers';
 import { preprocess } from '../preprocess';
-import { createToxicityRuntime, headScores, PARAGRAPH_READING_MAX_WINDOWS, sigmoid } from './create-toxicity-runtime';
+import {
+  createToxicityRuntime,
+  headScores,
+  PARAGRAPH_READING_MAX_PARAGRAPHS,
+  PARAGRAPH_READING_MAX_WINDOWS,
+  sigmoid,
+} from './create-toxicity-runtime';
 import { createLexicalStack, parseLexicalStack } from './lexical-stack';
 import { wordStackArtifact } from './lexical-stack.fixture';
 import { parseToxicityConfig } from './toxicity-config';
@@ -252,6 +258,13 @@ describe('createToxicityRuntime', () => {
       const [b] = await withShift.scoreDetailed([t]);
       expect(b).toEqual(a);
     }
+    // Beyond PARAGRAPH_READING_MAX_PARAGRAPHS paragraphs (each a model row), windows only.
+    const many = preprocess([...'abcdefghijklmnopq'].join('\n\n'));
+    expect(many.clean.split(' ')).toHaveLength(PARAGRAPH_READING_MAX_PARAGRAPHS + 1);
+    const [manyBefore] = await windowsOnly.scoreDetailed([many]);
+    const [manyAfter] = await withShift.scoreDetailed([many]);
+    expect(manyAfter!.windows!.length).toBeLessThanOrEqual(PARAGRAPH_READING_MAX_WINDOWS);
+    expect(manyAfter).toEqual(manyBefore);
     // Beyond PARAGRAPH_READING_MAX_WINDOWS windows, windows only.
     const long = preprocess(`${'abcdefgh\n\n'.repeat(PARAGRAPH_READING_MAX_WINDOWS)}zz`);
     const [longBefore] = await windowsOnly.scoreDetailed([long]);

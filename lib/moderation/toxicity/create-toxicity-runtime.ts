@@ -92,6 +92,13 @@ function headLogits(logits: ArrayLike<number>, offset: number, config: Pick<Toxi
  */
 export const PARAGRAPH_READING_MAX_WINDOWS = 8;
 
+/**
+ * The most paragraphs a text may have for them to be read alone: twice the comments of a long thread.
+ * Each paragraph is a model row of its own, so a text of hundreds of one-word paragraphs would cost
+ * several times its windows; such a text (a list, a poem of short stanzas) is read by windows only.
+ */
+export const PARAGRAPH_READING_MAX_PARAGRAPHS = 16;
+
 /** One reading of a text: its windows' scores and what the runtime keeps of its auxiliary labels. */
 interface WindowReading {
   windows: ToxicityScores[];
@@ -243,7 +250,7 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
         if (shift === undefined || n < 2 || n > PARAGRAPH_READING_MAX_WINDOWS) return [];
         if (flagsVerdict(aggregateWindows(read[i]!.windows, config.windowPenalty), config.thresholds)) return [];
         const spans = paragraphSpans(t);
-        return spans.length > 1 ? spans : [];
+        return spans.length > 1 && spans.length <= PARAGRAPH_READING_MAX_PARAGRAPHS ? spans : [];
       });
       const paragraphTexts = paragraphsOf.flatMap((spans, i) => spans.map(([a, b]) => texts[i]!.clean.slice(a, b)));
       const paragraphs = paragraphTexts.length > 0 ? await readWindows(paragraphTexts, options, timed) : [];
