@@ -60,8 +60,8 @@ export function fitLengthOffsets(readings: readonly { tokens: number; logit: num
   return { knots, medians };
 }
 
-/** The rule above on the folder `dir`; `write` records the knots and the measure in it. */
-export async function tuneSelfHarmLength(write: boolean, dir = process.env.TOXICITY_MODEL_DIR ?? MODEL_DIR): Promise<void> {
+async function main() {
+  const dir = process.env.TOXICITY_MODEL_DIR ?? MODEL_DIR;
   const rows = readRows('val.jsonl');
   const ordinary = rows.filter((r) => r.j === 1 && r.m[0] === 1 && r.y.every((y, h) => r.m[h] === 0 || y < 0.5)).map((r) => r.t);
   const model = await loadToxicityModel({ dir, intraOpThreads: 2, maxBatch: 32, lexicalStack: false });
@@ -111,7 +111,7 @@ export async function tuneSelfHarmLength(write: boolean, dir = process.env.TOXIC
       reaching_threshold_with: reachBy(knots),
     };
     console.log(JSON.stringify(report, null, 1));
-    if (write) {
+    if (process.argv.includes('--write')) {
       const configPath = join(dir, 'config.json');
       const config = JSON.parse(readFileSync(configPath, 'utf8')) as { vigil: Record<string, unknown> };
       config.vigil.self_harm_length_offsets = knots;
@@ -127,5 +127,4 @@ export async function tuneSelfHarmLength(write: boolean, dir = process.env.TOXIC
   }
 }
 
-// Imported by train-stack.ts, which refits the knots after the long-text windows: run only as a script.
-runIfScript(import.meta.url, () => tuneSelfHarmLength(process.argv.includes('--write')));
+runIfScript(import.meta.url, main);

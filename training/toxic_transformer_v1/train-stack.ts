@@ -4,9 +4,7 @@
  * the served thresholds on validation through the stack and reports the stacked figures beside the
  * encoder alone in metrics.json (`applyLexicalStack`, which evaluate.ts also calls). The stack moves
  * the heads, so the long-text window penalty and paragraph shift are chosen again on what is now served
- * (long-text-aggregation.ts, `vigil.window_aggregation` and metrics.json `long_texts`), and the
- * `self_harm` logit's length offsets are refitted on the folder's encoder (self-harm-length.ts,
- * `vigil.self_harm_length_offsets` and metrics.json `self_harm_length`).
+ * (long-text-aggregation.ts, `vigil.window_aggregation` and metrics.json `long_texts`).
  *
  * Splits (training/corpora/toxicity-split.ts): the n-gram models train on TRAIN; the stackers, the
  * choice of heads and the thresholds use VALIDATION, where neither the encoder nor the n-gram models
@@ -49,7 +47,6 @@ import { MODEL_DIR, TRAINING_DIR } from './model-dir';
 import { encoderArtifact, encoderWindows } from './stack-encoder-cache';
 import { isScript } from '@/training/ml/run-as-script';
 import { tuneLongTexts } from './long-text-aggregation';
-import { tuneSelfHarmLength } from './self-harm-length';
 
 const WORK = process.env.TOX_WORK_DIR ?? join(resolve(TRAINING_DIR, '../..'), '.work/toxicity');
 const ALWAYS: readonly ToxicityHead[] = ['insult', 'profanity'];
@@ -217,7 +214,6 @@ if (isMain && process.argv.includes('--ngram-only')) {
     const t0 = Date.now();
     await applyLexicalStack(await fitLexicalStack());
     await tuneLongTexts(true);
-    await tuneSelfHarmLength(true);
     log(`train:toxicity-stack done in ${Math.round((Date.now() - t0) / 1000)} s on ${JSON.stringify(machine())}`);
   })().catch((e: unknown) => {
     console.error(e);
