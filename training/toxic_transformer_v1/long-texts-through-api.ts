@@ -13,7 +13,11 @@
  *   beside another issue at the line, so the second figure still counts some);
  * - self-harm at the end (validation only): the written validation intent rows
  *   (`selfharm_head_val.jsonl`, from prepare-self-harm-head.ts) after 7 ordinary comments, and alone:
- *   the share flagged with `self_harm` as the primary issue.
+ *   the share flagged with `self_harm` as the primary issue;
+ * - long self-harm posts: the split's intent tweets (`selfharm_val.jsonl` / `selfharm_test.jsonl`) of at
+ *   least LONG_POST_TOKENS tokens, special tokens included, alone: the share flagged, and the share queued
+ *   as `self_harm`. In that corpus long posts are almost all intent, so a change that quiets long benign
+ *   texts by reading length as ordinary (decision 220) shows here what it costs.
  * The test split is for the model card; nothing is chosen on it.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -30,6 +34,8 @@ import { WORK_DIR } from './prepare';
 import { runIfScript } from '@/training/ml/run-as-script';
 
 const COMMENTS_BEFORE = 7;
+/** A post this long (prepare.ts's token ids, special tokens included) fills half a window or more. */
+const LONG_POST_TOKENS = 64;
 const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 const share = (xs: readonly boolean[]) => r4(xs.filter(Boolean).length / Math.max(1, xs.length));
 
@@ -64,8 +70,7 @@ async function main() {
 
   const intentFile = join(WORK_DIR, 'selfharm_head_val.jsonl');
   if (split === 'val' && existsSync(intentFile)) {
-    const label = JSON.parse(readFileSync(join(WORK_DIR, 'hf_config.json'), 'utf8')) as { id2label: Record<string, string> };
-    const k = Number(Object.entries(label.id2label).find(([, l]) => l === SELF_HARM_LABEL)?.[0]);
+    const k = selfHarmIndex();
     const intent = readRows('selfharm_head_val.jsonl')
       .filter((r) => r.y[k] === 1)
       .map((r) => r.t);
@@ -80,7 +85,26 @@ async function main() {
     report.self_harm_intent_alone_caught = share(caught(await read(intent)));
     report.self_harm_intent_at_end_caught = share(caught(await read(wrapped)));
   }
+  const postsFile = `selfharm_${split}.jsonl`;
+  if (existsSync(join(WORK_DIR, postsFile))) {
+    const k = selfHarmIndex();
+    const posts = readRows(postsFile)
+      .filter((r) => r.y[k] === 1 && (r.ids?.length ?? 0) >= LONG_POST_TOKENS)
+      .map((r) => r.t);
+    const rs = await read(posts);
+    report.self_harm_long_posts = posts.length;
+    report.self_harm_long_posts_flagged = share(rs.map((r) => isFlagged(r.ensemble.summary)));
+    report.self_harm_long_posts_queued_as_self_harm = share(
+      rs.map((r) => isFlagged(r.ensemble.summary) && r.ensemble.primary_issue === 'self_harm'),
+    );
+  }
   console.log(JSON.stringify(report, null, 1));
+}
+
+/** The `self_harm` label's index in the prepared rows' label vectors. */
+function selfHarmIndex(): number {
+  const label = JSON.parse(readFileSync(join(WORK_DIR, 'hf_config.json'), 'utf8')) as { id2label: Record<string, string> };
+  return Number(Object.entries(label.id2label).find(([, l]) => l === SELF_HARM_LABEL)?.[0]);
 }
 
 runIfScript(import.meta.url, main);
