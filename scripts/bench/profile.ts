@@ -4,8 +4,9 @@
  * the sexism model, and `moderate()` as a whole (the sum of the stages plus the ensemble and the
  * response). Loads the models as the server does (`defaultModelLoaders()`). Texts: 100 Jigsaw rows of
  * the fixed test split, of `--chars` characters (default 350-450), one 10,000-character text of
- * them, and a thread of six of them, one paragraph each (what a folder's paragraph shift reads again,
- * paragraph by paragraph, when its windows flag nothing). Medians of `--runs` (default 5). Prints the CPU flags and the tokens read.
+ * them, and a thread of six of them, one paragraph each (a folder's paragraph shift reads such a thread
+ * again, paragraph by paragraph, only when its windows flag nothing; the default six are flagged). Medians
+ * of `--runs` (default 5). Prints the CPU flags and the tokens read.
  *
  *   npm run bench:profile [-- --chars 150-250] [--runs 5] [--data ../shared/data]
  */

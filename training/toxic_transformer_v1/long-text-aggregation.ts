@@ -19,8 +19,8 @@
  * The rule: among penalties 0, 0.25, …, 2, take the smallest whose validation long benign texts are
  * flagged at most 10 % of the time while at least 90 % of the harm is kept; if none meets both, 0
  * (the plain maximum): a penalty that cannot keep the harm is not worth the false positives it
- * saves. Then, at that penalty, the paragraph shift (each paragraph of a text of 2–8 windows read alone
- * too, lowered by the shift: `withParagraphs` in aggregate-windows.ts): among shifts 0, 0.5, …, 3, the
+ * saves. Then, at that penalty, the paragraph shift (each paragraph of a text of 2–8 windows that its windows
+ * do not flag read alone too, lowered by the shift: `withParagraphs` in aggregate-windows.ts): among shifts 0, 0.5, …, 3, the
  * largest whose validation harm kept is at least 95 % (the 90 % target plus two standard errors of a share
  * near 90 % over about 140 comments); if none, no paragraph reading. (docs/model-quality.md "Long texts" has the measure: each ordinary comment is flagged
  * alone about as often as a window is, so the windows add no false positives of their own.) `--write` records the choice in
@@ -30,8 +30,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { preprocess } from '@/lib/moderation/preprocess';
 import { aggregateWindows, withParagraphs } from '@/lib/moderation/toxicity/aggregate-windows';
-import { PARAGRAPH_READING_MAX_PARAGRAPHS, PARAGRAPH_READING_MAX_WINDOWS } from '@/lib/moderation/toxicity/create-toxicity-runtime';
-import { paragraphSpans } from '@/lib/moderation/toxicity/paragraphs';
+import { paragraphsToRead } from '@/lib/moderation/toxicity/create-toxicity-runtime';
 import type { ToxicityScores } from '@/lib/moderation/types';
 import { loadToxicityModel } from '@/lib/moderation/toxicity/load-toxicity-model';
 import { readRows } from './evaluate';
@@ -96,18 +95,13 @@ interface Measure {
 type Model = Awaited<ReturnType<typeof loadToxicityModel>>;
 type Detail = Awaited<ReturnType<Model['scoreDetailed']>>[number];
 
-/**
- * Each text's paragraphs read alone, as the runtime reads them with a paragraph shift (texts of 2 to
- * PARAGRAPH_READING_MAX_WINDOWS windows and 2 to PARAGRAPH_READING_MAX_PARAGRAPHS paragraphs; none for
- * the others). The runtime also skips texts its windows flag; that changes no verdict counted here.
- */
+/** Each text's paragraphs read alone, as the runtime reads them with a paragraph shift (`paragraphsToRead`). */
 async function paragraphScores(model: Model, texts: readonly string[], details: readonly Detail[]): Promise<ToxicityScores[][]> {
   const spans = texts.map((t, i) => {
-    const n = details[i]!.windows!.length;
-    if (n < 2 || n > PARAGRAPH_READING_MAX_WINDOWS) return [];
     const pre = preprocess(t);
-    const own = paragraphSpans(pre);
-    return own.length > 1 && own.length <= PARAGRAPH_READING_MAX_PARAGRAPHS ? own.map(([a, b]) => pre.clean.slice(a, b)) : [];
+    const windows = details[i]!.windows!;
+    const own = paragraphsToRead(pre, windows.length, aggregateWindows(windows, model.config.windowPenalty), model.thresholds);
+    return own.map(([a, b]) => pre.clean.slice(a, b));
   });
   const flat = await model.scoreDetailed(spans.flat().map((clean) => ({ original: clean, visible: clean, clean })));
   let next = 0;

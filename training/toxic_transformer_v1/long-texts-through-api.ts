@@ -89,7 +89,7 @@ async function main() {
   if (existsSync(join(WORK_DIR, postsFile))) {
     const k = selfHarmIndex();
     const posts = readRows(postsFile)
-      .filter((r) => r.y[k] === 1 && (r.ids?.length ?? 0) >= LONG_POST_TOKENS)
+      .filter((r) => r.y[k] === 1 && r.ids.length >= LONG_POST_TOKENS)
       .map((r) => r.t);
     const rs = await read(posts);
     report.self_harm_long_posts = posts.length;

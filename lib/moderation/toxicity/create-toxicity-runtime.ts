@@ -99,6 +99,23 @@ export const PARAGRAPH_READING_MAX_WINDOWS = 8;
  */
 export const PARAGRAPH_READING_MAX_PARAGRAPHS = 16;
 
+/**
+ * The paragraphs of `pre` (`[start, end)` in `clean`) to read alone as well, given its windows' scores
+ * and their aggregate: none unless the text takes 2 to PARAGRAPH_READING_MAX_WINDOWS windows, has 2 to
+ * PARAGRAPH_READING_MAX_PARAGRAPHS paragraphs, and its windows flag nothing at the folder's thresholds
+ * (reading a flagged text again could raise its scores but not its verdict).
+ */
+export function paragraphsToRead(
+  pre: Pick<Preprocessed, 'visible' | 'clean' | 'cleanEdits'>,
+  windowCount: number,
+  windowScores: ToxicityScores,
+  thresholds: ToxicityScores,
+): [number, number][] {
+  if (windowCount < 2 || windowCount > PARAGRAPH_READING_MAX_WINDOWS || flagsVerdict(windowScores, thresholds)) return [];
+  const spans = paragraphSpans(pre);
+  return spans.length > 1 && spans.length <= PARAGRAPH_READING_MAX_PARAGRAPHS ? spans : [];
+}
+
 /** One reading of a text: its windows' scores and what the runtime keeps of its auxiliary labels. */
 interface WindowReading {
   windows: ToxicityScores[];
@@ -245,22 +262,18 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
       // its windows do not flag are read alone too, in one more pass (aggregate-windows.ts `withParagraphs`).
       // A text its windows flag already keeps its verdict, and its windows' scores, at the folder's thresholds.
       const shift = config.paragraphShift;
-      const paragraphsOf: [number, number][][] = texts.map((t, i) => {
-        const n = read[i]!.windows.length;
-        if (shift === undefined || n < 2 || n > PARAGRAPH_READING_MAX_WINDOWS) return [];
-        if (flagsVerdict(aggregateWindows(read[i]!.windows, config.windowPenalty), config.thresholds)) return [];
-        const spans = paragraphSpans(t);
-        return spans.length > 1 && spans.length <= PARAGRAPH_READING_MAX_PARAGRAPHS ? spans : [];
-      });
+      const windowScores = read.map((r) => aggregateWindows(r.windows, config.windowPenalty));
+      const paragraphsOf: [number, number][][] = texts.map((t, i) =>
+        shift === undefined ? [] : paragraphsToRead(t, read[i]!.windows.length, windowScores[i]!, config.thresholds),
+      );
       const paragraphTexts = paragraphsOf.flatMap((spans, i) => spans.map(([a, b]) => texts[i]!.clean.slice(a, b)));
       const paragraphs = paragraphTexts.length > 0 ? await readWindows(paragraphTexts, options, timed) : [];
       let next = 0;
       const result: ToxicityDetail[] = read.map((r, i) => {
-        const windowScores = aggregateWindows(r.windows, config.windowPenalty);
         const spans = paragraphsOf[i]!;
         const own = paragraphs.slice(next, next + spans.length);
         next += spans.length;
-        const detail: ToxicityDetail = { scores: windowScores, auxiliary: r.auxiliary, tokens: r.tokens, windows: r.windows };
+        const detail: ToxicityDetail = { scores: windowScores[i]!, auxiliary: r.auxiliary, tokens: r.tokens, windows: r.windows };
         // A text read in more than one window: where each head's highest window lies in the text.
         if (r.windowSpans) {
           const at = highestWindows(r.windows);
@@ -268,7 +281,7 @@ export function createToxicityRuntime(parts: ToxicityRuntimeParts): LoadedToxici
         }
         if (own.length === 0) return detail;
         const paragraphScores = own.map((p) => aggregateWindows(p.windows, config.windowPenalty));
-        const { scores, from } = withParagraphs(windowScores, paragraphScores, shift!);
+        const { scores, from } = withParagraphs(windowScores[i]!, paragraphScores, shift!);
         detail.scores = scores;
         detail.tokens = r.tokens + own.reduce((sum, p) => sum + p.tokens, 0);
         detail.paragraphs = spans.map((span, k) => ({ span, scores: paragraphScores[k]! }));
